@@ -1,0 +1,29 @@
+"""The one family of errors polyfit raises for bad input.
+
+Library code raises these; only the CLI turns them into a stderr line and exit code 2.
+"""
+
+
+class PolyfitError(Exception):
+    """Bad input or an impossible request, explained in words a user can act on."""
+
+
+class ParseError(PolyfitError):
+    """A file could not be read; names the file, line and column (both 1-based)."""
+
+    def __init__(self, path, line, column, message):
+        self.path = str(path)
+        self.line = line
+        self.column = column
+        self.message = message
+        super().__init__(f"{self.path}:{line}:{column}: {message}")
+
+
+class UnknownNameError(PolyfitError):
+    """A name (piece set, piece, backend, ...) that does not exist; lists the valid ones."""
+
+    def __init__(self, kind, name, valid):
+        self.kind = kind
+        self.name = name
+        self.valid = sorted(valid)
+        super().__init__(f"unknown {kind} {name!r}; valid {kind}s: {', '.join(self.valid)}")

@@ -1,0 +1,174 @@
+"""Integer cells on the square (2D) and cubic (3D) lattices, and their symmetries.
+
+A cell is a tuple of ints: ``(row, col)`` in 2D, ``(z, row, col)`` in 3D. A shape is a tuple of
+cells. A lattice symmetry is a signed permutation of the coordinates: 8 of them in 2D, 48 in 3D,
+half of which are proper rotations. The groups are built by closing two generating rotations
+(plus one reflection for the full group), as Knuth's polyomino and polycube generators do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+Cell = tuple[int, ...]
+Shape = tuple[Cell, ...]
+
+
+@dataclass(frozen=True, order=True)
+class Transform:
+    """A linear lattice symmetry: coordinate ``i`` of the image is ``signs[i] * cell[perm[i]]``."""
+
+    perm: tuple[int, ...]
+    signs: tuple[int, ...]
+
+    def __call__(self, cell: Cell) -> Cell:
+        return tuple(s * cell[p] for p, s in zip(self.perm, self.signs))
+
+    def apply(self, cells) -> Shape:
+        return tuple(self(c) for c in cells)
+
+    def then(self, other: Transform) -> Transform:
+        """The transform that applies ``self`` first and ``other`` second."""
+        perm = tuple(self.perm[p] for p in other.perm)
+        signs = tuple(s * self.signs[p] for p, s in zip(other.perm, other.signs))
+        return Transform(perm, signs)
+
+    def inverse(self) -> Transform:
+        n = len(self.perm)
+        perm = [0] * n
+        signs = [1] * n
+        for i, (p, s) in enumerate(zip(self.perm, self.signs)):
+            perm[p] = i
+            signs[p] = s
+        return Transform(tuple(perm), tuple(signs))
+
+    @property
+    def is_proper(self) -> bool:
+        """True for a rotation, False for a reflection (determinant -1)."""
+        sign = 1
+        for s in self.signs:
+            sign *= s
+        # parity of the permutation
+        seen = [False] * len(self.perm)
+        for i in range(len(self.perm)):
+            if not seen[i]:
+                j, length = i, 0
+                while not seen[j]:
+                    seen[j] = True
+                    j = self.perm[j]
+                    length += 1
+                if length % 2 == 0:
+                    sign = -sign
+        return sign == 1
+
+    @property
+    def is_identity(self) -> bool:
+        return self.perm == tuple(range(len(self.perm))) and all(s == 1 for s in self.signs)
+
+    @staticmethod
+    def identity(dim: int) -> Transform:
+        return Transform(tuple(range(dim)), (1,) * dim)
+
+
+def _closure(generators: list[Transform]) -> tuple[Transform, ...]:
+    dim = len(generators[0].perm)
+    group = {Transform.identity(dim)}
+    frontier = list(group)
+    while frontier:
+        new = []
+        for g in frontier:
+            for h in generators:
+                k = g.then(h)
+                if k not in group:
+                    group.add(k)
+                    new.append(k)
+        frontier = new
+    return tuple(sorted(group))
+
+
+# 2D, cells (row, col): a quarter turn and the transpose (a reflection).
+_TURN_2D = Transform((1, 0), (1, -1))
+_TRANSPOSE_2D = Transform((1, 0), (1, 1))
+# 3D, cells (z, row, col): a quarter turn about z, the 120-degree turn about the main diagonal,
+# and a mirror in the z = 0 plane.
+_TURN_Z = Transform((0, 2, 1), (1, 1, -1))
+_TURN_DIAGONAL = Transform((1, 2, 0), (1, 1, 1))
+_MIRROR_Z = Transform((0, 1, 2), (-1, 1, 1))
+
+
+@cache
+def lattice_group(dim: int, mirror: bool = True) -> tuple[Transform, ...]:
+    """All lattice symmetries of the given dimension; only rotations if ``mirror`` is False."""
+    if dim == 2:
+        gens = [_TURN_2D, _TRANSPOSE_2D] if mirror else [_TURN_2D]
+    elif dim == 3:
+        gens = [_TURN_Z, _TURN_DIAGONAL] + ([_MIRROR_Z] if mirror else [])
+    else:
+        raise ValueError(f"no lattice group for dimension {dim}")
+    return _closure(gens)
+
+
+def normalize(cells) -> Shape:
+    """Translate so every coordinate's minimum is 0, and sort the cells."""
+    cells = list(cells)
+    if not cells:
+        return ()
+    dim = len(cells[0])
+    low = [min(c[i] for c in cells) for i in range(dim)]
+    return tuple(sorted(tuple(c[i] - low[i] for i in range(dim)) for c in cells))
+
+
+def orientations(cells, group) -> tuple[Shape, ...]:
+    """The distinct normalized images of a shape under a group, in sorted order."""
+    return tuple(sorted({normalize(g.apply(cells)) for g in group}))
+
+
+def canonical(cells, group) -> Shape:
+    """One representative per equivalence class under the group: the least orientation."""
+    return min(normalize(g.apply(cells)) for g in group)
+
+
+def neighbours(cell: Cell):
+    """The 2*dim cells that share a face with ``cell``."""
+    for i in range(len(cell)):
+        for step in (-1, 1):
+            yield cell[:i] + (cell[i] + step,) + cell[i + 1 :]
+
+
+def is_connected(cells) -> bool:
+    cells = set(cells)
+    if not cells:
+        return True
+    start = next(iter(cells))
+    seen = {start}
+    stack = [start]
+    while stack:
+        for n in neighbours(stack.pop()):
+            if n in cells and n not in seen:
+                seen.add(n)
+                stack.append(n)
+    return len(seen) == len(cells)
+
+
+def components(cells) -> list[set[Cell]]:
+    """The face-connected components of a set of cells."""
+    remaining = set(cells)
+    result = []
+    while remaining:
+        start = remaining.pop()
+        comp = {start}
+        stack = [start]
+        while stack:
+            for n in neighbours(stack.pop()):
+                if n in remaining:
+                    remaining.discard(n)
+                    comp.add(n)
+                    stack.append(n)
+        result.append(comp)
+    return result
+
+
+def checker_colour(cell: Cell) -> int:
+    """0 or 1: the checkerboard colour of a cell (sum of coordinates mod 2)."""
+    return sum(cell) & 1

@@ -1,0 +1,45 @@
+"""The hooks polyfit offers to plugins. Each docstring is that hook's reference documentation.
+
+Every hook has one job and one shape: the core hands in a ``register`` callback and owns the
+registry. Built-in piece sets, backends, readers and exporters register through these same hooks.
+"""
+
+import pluggy
+
+hookspec = pluggy.HookspecMarker("polyfit")
+hookimpl = pluggy.HookimplMarker("polyfit")
+
+
+@hookspec
+def register_piece_sets(register):
+    """Register piece sets.
+
+    Call ``register(name, build, summary)`` once per set: ``name`` is what users type after
+    ``--pieces``, ``build`` a function of no arguments returning a list of
+    :class:`polyfit.pieces.Piece`, ``summary`` a one-line description for ``polyfit pieces``.
+    """
+
+
+@hookspec
+def register_backends(register):
+    """Register exact cover solver backends.
+
+    Call ``register(backend)`` with an object following :class:`polyfit.exactcover.Backend`:
+    attributes ``name``, ``summary``, ``capabilities`` and methods ``unavailable_reason()`` and
+    ``solutions(problem, stats)``.
+    """
+
+
+@hookspec
+def register_shape_readers(register):
+    """Register readers of board files.
+
+    Call ``register(name, suffixes, read, sniff)``: ``suffixes`` a tuple like ``(".txt",)``,
+    ``read(path) -> polyfit.board.Board`` raising :class:`polyfit.errors.ParseError` on bad
+    input, and ``sniff(head: bytes) -> bool`` (or None) to recognise a file by its first bytes.
+    """
+
+
+@hookspec
+def register_commands(app):
+    """Add commands to the ``polyfit`` command line; ``app`` is the Typer application."""
