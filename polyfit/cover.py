@@ -1,0 +1,131 @@
+"""Placements become an exact cover problem, with the puzzle's symmetry broken.
+
+Items are the board cells and the pieces; each placement is one option. To count solutions
+without searching every symmetric copy, one piece (the *breaker*, a piece every symmetry maps to
+itself) keeps only one placement per orbit of the symmetry group G. Then, for a solution found
+with the breaker at placement p whose stabilizer in G is H_p:
+
+- exactly the H_p-images of that solution are found from its G-class, so it stands for a new
+  class when it is the least of those images (the *canonical* one);
+- the class holds |G| / |Stab(solution)| solutions, and H_p / Stab of them are found, so each
+  found solution accounts for |G| / |H_p| solutions in the total.
+
+Both counts are exact, self-symmetric solutions included, and need no unrestricted search.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .exactcover import ExactCoverProblem
+from .placements import Placement
+from .symmetry import Symmetry
+
+
+def cell_name(cell) -> str:
+    if len(cell) == 2:
+        return f"r{cell[0]}c{cell[1]}"
+    return "z{}r{}c{}".format(*cell)
+
+
+def image(sym: Symmetry, placement: Placement) -> Placement:
+    cells = tuple(sorted(sym(c) for c in placement.cells))
+    return Placement(sym.piece_map[placement.piece], cells)
+
+
+@dataclass
+class Cover:
+    problem: ExactCoverProblem
+    placements: list[Placement]  # all placements, before symmetry breaking
+    option_placement: list[int]  # option index -> placement index
+    symmetries: list[Symmetry]  # the puzzle's group G, identity first
+    breaker: int | None = None  # piece index restricted to orbit representatives
+    stabilizers: dict[int, list[Symmetry]] = field(default_factory=dict)  # non-identity ones
+    orbit_sizes: dict[int, int] = field(default_factory=dict)
+
+    def __post_init__(self):
+        self._index = {p: i for i, p in enumerate(self.placements)}
+
+    def map_placement(self, sym: Symmetry, index: int) -> int:
+        return self._index[image(sym, self.placements[index])]
+
+    def classify(self, solution: tuple[int, ...]) -> tuple[bool, int]:
+        """For a solution (placement indices): is it canonical, and how many does it stand for."""
+        group = self.symmetries
+        if self.breaker is None:
+            others, weight = group[1:], 1
+        else:
+            anchor = next(i for i in solution if self.placements[i].piece == self.breaker)
+            others, weight = self.stabilizers.get(anchor, []), self.orbit_sizes[anchor]
+        key = sorted(solution)
+        for sym in others:
+            if sorted(self.map_placement(sym, i) for i in solution) < key:
+                return False, weight
+        return True, weight
+
+    def orbit(self, solution: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """Every distinct solution symmetric to this one (itself first)."""
+        seen, result = set(), []
+        for sym in self.symmetries:
+            mapped = tuple(self.map_placement(sym, i) for i in solution)
+            key = frozenset(mapped)
+            if key not in seen:
+                seen.add(key)
+                result.append(mapped)
+        return result
+
+
+def _orbits(symmetries, indices, index_of):
+    """Group placement indices into orbits; returns {representative: (orbit size, stabilizer)}."""
+    remaining = set(indices)
+    result = {}
+    for i in sorted(indices):
+        if i not in remaining:
+            continue
+        images = [index_of(sym, i) for sym in symmetries]
+        orbit = set(images)
+        remaining -= orbit
+        stabilizer = [sym for sym, j in zip(symmetries, images) if j == i and not sym.is_identity]
+        result[i] = (len(orbit), stabilizer)
+    return result
+
+
+def choose_breaker(cover: Cover, pieces) -> None:
+    """Pick the invariant piece with the fewest orbit representatives and restrict it."""
+    group = cover.symmetries
+    if len(group) <= 1:
+        return
+    best = None
+    for piece in range(len(pieces)):
+        if any(sym.piece_map[piece] != piece for sym in group):
+            continue
+        mine = [i for i, p in enumerate(cover.placements) if p.piece == piece]
+        if not mine:
+            continue
+        orbits = _orbits(group, mine, cover.map_placement)
+        fixed = sum(1 for size, _ in orbits.values() if size < len(group))
+        key = (len(orbits), fixed, piece)
+        if best is None or key < best[0]:
+            best = (key, piece, orbits)
+    if best is None:
+        return
+    _, piece, orbits = best
+    cover.breaker = piece
+    cover.orbit_sizes = {i: size for i, (size, _) in orbits.items()}
+    cover.stabilizers = {i: stab for i, (_, stab) in orbits.items() if stab}
+
+
+def build_cover(board_cells, pieces, placements, symmetries, break_symmetry=True) -> Cover:
+    cells = sorted(board_cells)
+    cell_item = {c: len(pieces) + k for k, c in enumerate(cells)}
+    primary = [p.name for p in pieces] + [cell_name(c) for c in cells]
+    cover = Cover(ExactCoverProblem(primary), list(placements), [], list(symmetries))
+    if break_symmetry:
+        choose_breaker(cover, pieces)
+    for index, placement in enumerate(placements):
+        if placement.piece == cover.breaker and index not in cover.orbit_sizes:
+            continue
+        option = (placement.piece,) + tuple(cell_item[c] for c in placement.cells)
+        cover.problem.options.append(option)
+        cover.option_placement.append(index)
+    return cover

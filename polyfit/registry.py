@@ -1,0 +1,149 @@
+"""What the plugins provide: piece sets, backends and shape readers, collected through the hooks.
+
+The core owns the registries; each plugin's hook gets a ``register`` callback. Plugins are asked
+in the order they were registered (built-ins first), so on a name collision the first one wins
+and a warning names both.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import PolyfitError, UnknownNameError
+
+AUTO_BACKEND_ORDER = ("bitset-c", "dlx-c", "dlx-python")
+
+
+@dataclass
+class PieceSetEntry:
+    name: str
+    build: object
+    summary: str
+    plugin: str
+
+    _pieces: list | None = None
+
+    def pieces(self) -> list:
+        if self._pieces is None:
+            self._pieces = list(self.build())
+        return self._pieces
+
+
+@dataclass
+class ReaderEntry:
+    name: str
+    suffixes: tuple[str, ...]
+    read: object
+    sniff: object
+    plugin: str
+
+
+@dataclass
+class Registry:
+    piece_sets: dict[str, PieceSetEntry] = field(default_factory=dict)
+    backends: dict[str, object] = field(default_factory=dict)
+    backend_plugins: dict[str, str] = field(default_factory=dict)
+    readers: dict[str, ReaderEntry] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)  # plugins that failed, with their error
+
+    @classmethod
+    def from_plugins(cls, pm) -> Registry:
+        registry = cls()
+
+        def add(table, name, entry, plugin):
+            if name in table:
+                first = getattr(table[name], "plugin", None) or registry.backend_plugins.get(name)
+                warnings.warn(
+                    f"plugin {plugin!r} registers {name!r}, already registered by {first!r}; "
+                    f"keeping the one from {first!r}",
+                    stacklevel=2,
+                )
+                return False
+            table[name] = entry
+            return True
+
+        def call(hook_name, make_register):
+            hook = getattr(pm.hook, hook_name)
+            for impl in reversed(hook.get_hookimpls()):
+                plugin = impl.plugin_name
+                try:
+                    impl.function(register=make_register(plugin))
+                except Exception as exc:  # a broken plugin must not take the CLI down
+                    registry.problems.append(f"plugin {plugin!r} failed in {hook_name}: {exc!r}")
+
+        call(
+            "register_piece_sets",
+            lambda plugin: lambda name, build, summary="": add(
+                registry.piece_sets, name, PieceSetEntry(name, build, summary, plugin), plugin
+            ),
+        )
+
+        def register_backend(plugin):
+            def register(backend):
+                if add(registry.backends, backend.name, backend, plugin):
+                    registry.backend_plugins[backend.name] = plugin
+
+            return register
+
+        call("register_backends", register_backend)
+        call(
+            "register_shape_readers",
+            lambda plugin: lambda name, suffixes, read, sniff=None: add(
+                registry.readers,
+                name,
+                ReaderEntry(name, tuple(suffixes), read, sniff, plugin),
+                plugin,
+            ),
+        )
+        return registry
+
+    # -- look-ups -------------------------------------------------------------------------
+
+    def piece_set_builders(self) -> dict:
+        return {name: (entry.pieces, entry.summary) for name, entry in self.piece_sets.items()}
+
+    def backend(self, name: str = "auto", problem_needs: frozenset = frozenset()):
+        if name == "auto":
+            ranked = [n for n in AUTO_BACKEND_ORDER if n in self.backends]
+            ranked += sorted(n for n in self.backends if n not in ranked)
+            for candidate in ranked:
+                backend = self.backends[candidate]
+                if backend.unavailable_reason() is None and problem_needs <= backend.capabilities:
+                    return backend
+            raise PolyfitError("no available backend supports this problem")
+        if name not in self.backends:
+            raise UnknownNameError("backend", name, list(self.backends) + ["auto"])
+        backend = self.backends[name]
+        reason = backend.unavailable_reason()
+        if reason is not None:
+            raise PolyfitError(f"backend {name!r} is not available: {reason}")
+        missing = problem_needs - backend.capabilities
+        if missing:
+            raise PolyfitError(f"backend {name!r} does not support {', '.join(sorted(missing))}")
+        return backend
+
+    def read_shape(self, path):
+        """Read a board file with the reader its first bytes or its suffix call for."""
+        path = Path(path)
+        if not path.exists():
+            raise PolyfitError(f"no such board file: {path}")
+        if path.is_dir():
+            raise PolyfitError(f"{path} is a directory, not a board file")
+        try:
+            with path.open("rb") as f:
+                head = f.read(64)
+        except OSError as exc:
+            raise PolyfitError(f"cannot read {path}: {exc.strerror or exc}") from None
+        for entry in self.readers.values():
+            if entry.sniff is not None and entry.sniff(head):
+                return entry.read(path)
+        for entry in self.readers.values():
+            if path.suffix.lower() in entry.suffixes:
+                return entry.read(path)
+        suffixes = sorted({s for e in self.readers.values() for s in e.suffixes})
+        raise PolyfitError(
+            f"{path}: no reader for {path.suffix or 'files without a suffix'!r}; "
+            f"known suffixes: {', '.join(suffixes)}"
+        )

@@ -1,0 +1,94 @@
+"""Solve a puzzle: board and pieces -> placements -> exact cover -> backend -> counted solutions."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from .board import Board
+from .cover import Cover, build_cover
+from .errors import PolyfitError
+from .exactcover import SearchStats
+from .placements import PlacementStats, place
+from .symmetry import puzzle_symmetries
+
+
+@dataclass
+class Found:
+    placements: tuple[int, ...]  # indices into Puzzle.placements, in the order chosen
+    canonical: bool  # the one solution printed for its symmetry class
+    weight: int  # how many solutions (counting symmetric copies) it stands for
+
+
+@dataclass
+class Counts:
+    distinct: int = 0
+    total: int = 0
+    search: SearchStats = field(default_factory=SearchStats)
+    seconds: float = 0.0
+    complete: bool = False
+
+
+class Puzzle:
+    """A board and its pieces, with placements generated and pruned and the cover built."""
+
+    def __init__(self, board: Board, pieces, *, prune=True, break_symmetry=True):
+        if not pieces:
+            raise PolyfitError("no pieces given")
+        dims = {len(p.cells[0]) for p in pieces}
+        if dims != {board.dim}:
+            raise PolyfitError(
+                f"{board.label} is {board.dim}D but the pieces are "
+                + " and ".join(f"{d}D" for d in sorted(dims))
+            )
+        piece_area = sum(len(p.cells) for p in pieces)
+        if piece_area != board.area:
+            raise PolyfitError(
+                f"{board.label} has area {board.area} but the {len(pieces)} pieces have "
+                f"total area {piece_area}: every piece is used exactly once, so they must match"
+            )
+        self.board = board
+        self.pieces = list(pieces)
+        result = place(board.cells, self.pieces, prune=prune)
+        self.placements = result.placements
+        self.placement_stats: PlacementStats = result.stats
+        self.symmetries = puzzle_symmetries(board.cells, self.pieces)
+        self.cover: Cover = build_cover(
+            board.cells, self.pieces, self.placements, self.symmetries, break_symmetry
+        )
+
+    @property
+    def impossible(self) -> str | None:
+        return self.placement_stats.impossible
+
+    def search(self, backend, counts: Counts, seed: int | None = None) -> Iterator[Found]:
+        """Run the backend and yield each solution found, updating ``counts`` as it goes.
+
+        With symmetry broken, found solutions are one per class up to the breaker's stabilizer;
+        ``Found.canonical`` marks one per class and ``Found.weight`` the copies it stands for.
+        """
+        cover = self.cover
+        problem, order = cover.problem, None
+        if seed is not None:
+            problem, order = problem.shuffled(seed)
+        start = time.perf_counter()
+        try:
+            if self.impossible is None:
+                for options in backend.solutions(problem, counts.search):
+                    if order is not None:
+                        options = [order[k] for k in options]
+                    placements = tuple(cover.option_placement[k] for k in options)
+                    canonical, weight = cover.classify(placements)
+                    counts.total += weight
+                    counts.distinct += canonical
+                    yield Found(placements, canonical, weight)
+            counts.complete = True
+        finally:
+            counts.seconds = time.perf_counter() - start
+
+    def count(self, backend, seed: int | None = None) -> Counts:
+        counts = Counts()
+        for _ in self.search(backend, counts, seed):
+            pass
+        return counts
