@@ -4,6 +4,9 @@ A 2D board file (``.txt``) is rows of ``#`` (a cell to fill) and ``.`` or space 
 may be ragged. Lines starting with ``;`` are comments, or metadata when they read
 ``; key: value`` (``; pieces: pentominoes``, ``; name: 6x10 box``). Every other character is
 reserved for later features and is a parse error today.
+
+A 3D voxel layout (text ``.vox``) is the same art in z-layers separated by a blank line, the
+bottom layer (z = 0) first; its cells are ``(z, row, col)``.
 """
 
 from __future__ import annotations
@@ -103,15 +106,44 @@ def parse_board_text(text: str, path="<text>") -> Board:
     return Board(tuple(sorted(cells)), metadata.get("name", ""), metadata, str(path))
 
 
-def read_text_board(path) -> Board:
-    path = Path(path)
+def split_layers(rows) -> list[list[tuple[int, str]]]:
+    """Split numbered art lines into layers at blank lines (several blank lines count as one)."""
+    layers = [[]]
+    for number, line in rows:
+        if line.strip():
+            layers[-1].append((number, line))
+        elif layers[-1]:
+            layers.append([])
+    return [layer for layer in layers if layer]
+
+
+def parse_voxel_text(text: str, path="<text>") -> Board:
+    metadata: dict[str, str] = {}
+    rows = parse_rows(split_lines(text), path, metadata)
+    cells = []
+    for z, layer in enumerate(split_layers(rows)):
+        cells += art_cells(layer, path, prefix=(z,))
+    if not cells:
+        raise PolyfitError(f"{path}: the voxel layout has no cells (draw cells with '#')")
+    return Board(tuple(sorted(cells)), metadata.get("name", ""), metadata, str(path))
+
+
+def read_bytes(path) -> bytes:
     try:
-        data = path.read_bytes()
+        return Path(path).read_bytes()
     except OSError as exc:
-        raise PolyfitError(f"cannot read board {path}: {exc.strerror or exc}") from None
-    return parse_board_text(decode(data, path), path)
+        raise PolyfitError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def read_text_board(path) -> Board:
+    return parse_board_text(decode(read_bytes(path), path), path)
+
+
+def read_voxel_text(path) -> Board:
+    return parse_voxel_text(decode(read_bytes(path), path), path)
 
 
 @hookimpl
 def register_shape_readers(register):
     register("text", (".txt",), read_text_board, None)
+    register("voxel-text", (".vox",), read_voxel_text, None)

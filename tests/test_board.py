@@ -71,3 +71,37 @@ def test_random_bytes_give_a_board_or_a_documented_error(tmp_path_factory, data)
         assert err.line >= 1 and err.column >= 1
     except PolyfitError:
         pass
+
+
+def test_voxel_layers_bottom_first():
+    from polyfit.board import parse_voxel_text
+
+    board = parse_voxel_text("; name: step\n; pieces: soma\n##\n##\n\n\n#.\n")
+    assert board.dim == 3
+    assert board.cells == ((0, 0, 0), (0, 0, 1), (0, 1, 0), (0, 1, 1), (1, 0, 0))
+    assert board.metadata["pieces"] == "soma"
+
+
+def test_voxel_error_position_counts_lines_across_layers(tmp_path):
+    from polyfit.board import read_voxel_text
+
+    path = tmp_path / "bad.vox"
+    path.write_text("##\n##\n\n#?\n")
+    with pytest.raises(ParseError) as info:
+        read_voxel_text(path)
+    assert (info.value.line, info.value.column) == (4, 2)
+
+
+@settings(max_examples=200)
+@given(st.text(alphabet=st.sampled_from("#. \n;:aX\r"), max_size=80))
+def test_random_voxel_text_gives_a_board_or_a_documented_error(text):
+    from polyfit.board import parse_voxel_text
+
+    try:
+        board = parse_voxel_text(text)
+    except ParseError as err:
+        assert err.line >= 1 and err.column >= 1
+    except PolyfitError:
+        pass
+    else:
+        assert board.dim == 3
