@@ -10,6 +10,7 @@ DEFAULT_PLUGINS = (
     "polyfit.piece_sets",
     "polyfit.dlx.plugin",
     "polyfit.board",
+    "polyfit.magicavoxel",
 )
 
 
