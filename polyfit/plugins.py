@@ -1,6 +1,23 @@
-"""The plugin manager: built-in plugins first, then those installed in the ``polyfit`` group."""
+"""The plugin manager: built-in plugins first, then those installed in the ``polyfit`` group.
+
+- ``POLYFIT_LOAD_PLUGINS``: a comma-separated list of installed plugins (distribution or entry
+  point names) to load; set but empty, none are loaded. Built-ins always load.
+- ``POLYFIT_PLUGINS_DIR`` or ``--plugins-dir DIR``: plain ``.py`` files loaded as plugins.
+- ``POLYFIT_TRACE_PLUGINS=1``: print every hook call and its result to stderr.
+
+A plugin that fails to import is reported by name with its error, and everything else keeps
+working; hook-name typos in a plugin are caught by ``check_pending``.
+"""
 
 from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import importlib.util
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
 
 import pluggy
 
@@ -12,16 +29,92 @@ DEFAULT_PLUGINS = (
     "polyfit.board",
     "polyfit.magicavoxel",
 )
+GROUP = "polyfit"
 
 
-def get_plugin_manager(load_entrypoints: bool = True) -> pluggy.PluginManager:
-    import importlib
+@dataclass
+class PluginInfo:
+    name: str
+    version: str
+    origin: str  # "built-in", "installed" or a file path
+
+
+@dataclass
+class LoadReport:
+    plugins: list[PluginInfo] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def _installed(pm, report: LoadReport, only: set[str] | None):
+    for ep in importlib.metadata.entry_points(group=GROUP):
+        dist = getattr(ep, "dist", None)
+        dist_name = dist.metadata["Name"] if dist is not None else ep.name
+        version = dist.version if dist is not None else "?"
+        if only is not None and ep.name not in only and dist_name not in only:
+            continue
+        if pm.get_plugin(ep.name) is not None or pm.is_blocked(ep.name):
+            continue
+        try:
+            plugin = ep.load()
+            pm.register(plugin, name=ep.name)
+        except Exception as exc:
+            report.problems.append(f"plugin {ep.name!r} ({dist_name}) failed to load: {exc!r}")
+            continue
+        report.plugins.append(PluginInfo(ep.name, version, f"installed ({dist_name})"))
+
+
+def _from_directory(pm, report: LoadReport, directory: Path):
+    if not directory.is_dir():
+        report.problems.append(f"plugins directory {directory} does not exist")
+        return
+    for path in sorted(directory.glob("*.py")):
+        name = f"polyfit_dir_plugin_{path.stem}"
+        try:
+            spec = importlib.util.spec_from_file_location(name, path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            pm.register(module, name=path.stem)
+        except Exception as exc:
+            report.problems.append(f"plugin file {path} failed to load: {exc!r}")
+            continue
+        report.plugins.append(PluginInfo(path.stem, getattr(module, "__version__", "-"), str(path)))
+
+
+def get_plugin_manager(
+    load_entrypoints: bool = True, plugins_dir: str | os.PathLike | None = None, environ=None
+) -> pluggy.PluginManager:
+    """A new plugin manager with the built-ins, installed plugins and any plugin files.
+
+    The load report (plugins with versions, and problems) is kept on ``pm.polyfit_report``.
+    """
+    environ = os.environ if environ is None else environ
+    from . import __version__
 
     pm = pluggy.PluginManager("polyfit")
     pm.add_hookspecs(hookspecs)
+    report = LoadReport()
     for name in DEFAULT_PLUGINS:
         pm.register(importlib.import_module(name), name)
+        report.plugins.append(PluginInfo(name, __version__, "built-in"))
     if load_entrypoints:
-        pm.load_setuptools_entrypoints("polyfit")
-    pm.check_pending()
+        only = None
+        if "POLYFIT_LOAD_PLUGINS" in environ:
+            only = {n.strip() for n in environ["POLYFIT_LOAD_PLUGINS"].split(",") if n.strip()}
+        _installed(pm, report, only)
+    directory = plugins_dir or environ.get("POLYFIT_PLUGINS_DIR")
+    if directory:
+        _from_directory(pm, report, Path(directory))
+    try:
+        pm.check_pending()
+    except pluggy.PluginValidationError as exc:
+        bad = getattr(exc, "plugin", None)
+        name = pm.get_name(bad) if bad is not None else "?"
+        report.problems.append(f"plugin {name!r} is not valid: {exc}")
+        if bad is not None:
+            pm.unregister(bad)
+            report.plugins = [p for p in report.plugins if p.name != name]
+    if environ.get("POLYFIT_TRACE_PLUGINS") not in (None, "", "0"):
+        pm.trace.root.setwriter(lambda text: sys.stderr.write(text))
+        pm.enable_tracing()
+    pm.polyfit_report = report
     return pm

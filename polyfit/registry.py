@@ -51,6 +51,9 @@ class Registry:
     @classmethod
     def from_plugins(cls, pm) -> Registry:
         registry = cls()
+        report = getattr(pm, "polyfit_report", None)
+        if report is not None:
+            registry.problems.extend(report.problems)
 
         def add(table, name, entry, plugin):
             if name in table:
@@ -64,10 +67,13 @@ class Registry:
             table[name] = entry
             return True
 
+        trace = pm.trace.root.get("hook")  # prints only with POLYFIT_TRACE_PLUGINS set
+
         def call(hook_name, make_register):
             hook = getattr(pm.hook, hook_name)
             for impl in reversed(hook.get_hookimpls()):
                 plugin = impl.plugin_name
+                trace(f"{hook_name}(register) -> plugin {plugin!r}")
                 try:
                     impl.function(register=make_register(plugin))
                 except Exception as exc:  # a broken plugin must not take the CLI down
