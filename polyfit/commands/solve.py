@@ -1,0 +1,167 @@
+"""``polyfit solve``: find, print and count the ways a piece set fills a board."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..errors import PolyfitError
+from ..solve import Counts, Puzzle
+from ..textart import draw_solution
+from . import EXIT_INTERRUPTED, guarded
+
+
+def load_puzzle(ctx, board_path: Path, pieces_spec: Optional[str]) -> Puzzle:
+    board = ctx.registry.read_shape(board_path)
+    spec = pieces_spec or board.metadata.get("pieces")
+    if not spec:
+        raise PolyfitError(
+            f"{board_path}: no pieces given; use --pieces NAME or a '; pieces: NAME' line "
+            "in the board file (polyfit pieces lists the sets)"
+        )
+    return Puzzle(board, ctx.resolve_pieces(spec))
+
+
+def summary(puzzle: Puzzle, counts: Counts, backend) -> dict:
+    stats = puzzle.placement_stats
+    cover = puzzle.cover
+    data = {
+        "board": puzzle.board.label,
+        "pieces": len(puzzle.pieces),
+        "distinct": counts.distinct,
+        "total": counts.total,
+        "complete": counts.complete,
+        "symmetries": len(puzzle.symmetries),
+        "placements": stats.generated,
+        "pruned_area": stats.pruned_area,
+        "pruned_parity": stats.pruned_parity,
+        "options": len(cover.problem.options),
+        "items": len(cover.problem.items),
+        "nodes": counts.search.nodes,
+        "updates": counts.search.updates,
+        "backend": backend.name,
+        "seconds": round(counts.seconds, 6),
+    }
+    if puzzle.impossible:
+        data["impossible"] = puzzle.impossible
+    return data
+
+
+def describe_counts(puzzle: Puzzle, counts: Counts) -> str:
+    word = "solution" if counts.distinct == 1 else "solutions"
+    text = f"{puzzle.board.label}: {counts.distinct} distinct {word}, {counts.total} in all"
+    if len(puzzle.symmetries) > 1:
+        text += f" (symmetry group of order {len(puzzle.symmetries)})"
+    if puzzle.impossible:
+        text += f"\nno solution: {puzzle.impossible}"
+    return text
+
+
+def describe_stats(puzzle: Puzzle, counts: Counts, backend) -> str:
+    s = puzzle.placement_stats
+    cover = puzzle.cover
+    lines = [
+        f"placements: {s.generated} generated, {s.pruned_area} pruned by area, "
+        f"{s.pruned_parity} pruned by parity, {s.kept} kept",
+    ]
+    if cover.breaker is not None:
+        name = puzzle.pieces[cover.breaker].name
+        all_of_it = sum(1 for p in cover.placements if p.piece == cover.breaker)
+        lines.append(
+            f"symmetry: group of order {len(puzzle.symmetries)}; piece {name} keeps "
+            f"{len(cover.orbit_sizes)} of its {all_of_it} placements (one per orbit)"
+        )
+    else:
+        lines.append(f"symmetry: group of order {len(puzzle.symmetries)}; no piece restricted")
+    lines.append(
+        f"exact cover: {len(cover.problem.items)} items, {len(cover.problem.options)} options"
+    )
+    lines.append(
+        f"search: {counts.search.nodes} nodes, {counts.search.updates} updates, "
+        f"{counts.seconds:.3f} s on {backend.name}"
+    )
+    return "\n".join(lines)
+
+
+def solution_json(puzzle: Puzzle, placements) -> dict:
+    return {
+        puzzle.pieces[puzzle.placements[i].piece].name: [
+            list(c) for c in puzzle.placements[i].cells
+        ]
+        for i in placements
+    }
+
+
+def add_commands(app: typer.Typer, ctx) -> None:
+    @app.command()
+    @guarded
+    def solve(
+        board: Path = typer.Argument(..., help="Board file (text art)."),
+        pieces: Optional[str] = typer.Option(
+            None, "--pieces", "-p", help="Piece set(s): a set name, 'set,set:piece,...' or a pieces file. Default: the board's '; pieces:' line."
+        ),
+        count: bool = typer.Option(False, "--count", help="Count solutions instead of printing them."),
+        limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Print at most N solutions."),
+        all_: bool = typer.Option(False, "--all", help="Print every solution, not one per symmetry class."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+        stats: bool = typer.Option(False, "--stats", help="Report placements, pruning, items and search nodes."),
+        backend: str = typer.Option("auto", "--backend", "-b", help="Solver backend (polyfit backends lists them)."),
+        random: Optional[int] = typer.Option(None, "--random", help="Try options in a random order from this seed."),
+    ):
+        """Find every way the pieces fill BOARD; print them, or count them with --count.
+
+        Counts are exact: 'distinct' is one per symmetry class of the board (the number the
+        literature quotes), 'in all' counts every rotated and reflected copy.
+
+        Example: polyfit solve shapes/pentomino/6x10.txt --count
+        """
+        puzzle = load_puzzle(ctx, board, pieces)
+        engine = ctx.registry.backend(backend)
+        counts = Counts()
+        printed = []
+        stopped_early = False
+        try:
+            for found in puzzle.search(engine, counts, seed=random):
+                if count or not (found.canonical or all_):
+                    continue
+                batch = puzzle.cover.orbit(found.placements) if all_ else [found.placements]
+                for placements in batch:
+                    if limit is not None and len(printed) >= limit:
+                        break
+                    printed.append(placements)
+                    if not as_json:
+                        typer.echo(f"Solution {len(printed)}:")
+                        typer.echo(draw_solution(puzzle.pieces, [puzzle.placements[i] for i in placements]))
+                        typer.echo()
+                if limit is not None and len(printed) >= limit:
+                    stopped_early = True
+                    break
+        except KeyboardInterrupt:
+            typer.echo(
+                f"interrupted after {counts.seconds:.1f} s: {counts.distinct} distinct solutions "
+                f"so far ({counts.total} in all), {counts.search.nodes} nodes searched",
+                err=True,
+            )
+            if as_json:
+                typer.echo(json.dumps(summary(puzzle, counts, engine)))
+            raise typer.Exit(EXIT_INTERRUPTED)
+
+        if as_json:
+            data = summary(puzzle, counts, engine)
+            if not count:
+                data["solutions"] = [solution_json(puzzle, p) for p in printed]
+            if stopped_early:
+                data.pop("distinct")
+                data.pop("total")
+            typer.echo(json.dumps(data, indent=None if count else 1))
+            return
+        if stopped_early:
+            shown = f"{len(printed)} solution" + ("" if len(printed) == 1 else "s")
+            typer.echo(f"(stopped after {shown}; --count counts them all)")
+        else:
+            typer.echo(describe_counts(puzzle, counts))
+        if stats:
+            typer.echo(describe_stats(puzzle, counts, engine))

@@ -1,0 +1,94 @@
+"""Dancing links backends and the one memory layout they share.
+
+The layout follows Knuth's ``dlx1``: item headers 1..N share their index with the head of their
+list of option nodes; primary items are linked in a circular list through ``llink``/``rlink``
+from the root 0, secondary ones in their own list from the root N+1 (so they are never chosen
+for branching). Options are stored one after another with a spacer node between them: a
+spacer's ``top`` is minus its number, its ``ulink`` points to the first node of the option
+before it and its ``dlink`` to the last node of the option after it, so an option is walked with
+no left/right links. ``top`` of an item header holds the length of its list.
+
+Python builds these arrays once (here); the Python and C searches only walk them.
+"""
+
+from __future__ import annotations
+
+from array import array
+from dataclasses import dataclass
+
+from ..exactcover import ExactCoverProblem
+
+
+@dataclass
+class Layout:
+    primary: int  # number of primary items (items 1..primary)
+    items: int  # number of items N
+    llink: array  # item headers 0..N+1
+    rlink: array
+    top: array  # per node: item (option nodes), length (headers), -spacer number (spacers)
+    ulink: array
+    dlink: array
+    spacer_option: array  # spacer number k (k >= 1) ends option spacer_option[k] (index)
+
+
+def build_layout(problem: ExactCoverProblem) -> Layout:
+    """Dancing-links arrays for a problem; options without items are left out (never chosen)."""
+    n1 = len(problem.primary)
+    n = n1 + len(problem.secondary)
+    llink = array("i", [0] * (n + 2))
+    rlink = array("i", [0] * (n + 2))
+    # Primary items: root 0 <-> 1 <-> ... <-> n1 <-> root.
+    for k in range(1, n1 + 1):
+        llink[k] = k - 1
+        rlink[k - 1] = k
+    llink[0] = n1
+    rlink[n1] = 0
+    # Secondary items: root n+1 <-> n1+1 <-> ... <-> n <-> root n+1.
+    root2 = n + 1
+    prev = root2
+    for k in range(n1 + 1, n + 1):
+        llink[k] = prev
+        rlink[prev] = k
+        prev = k
+    llink[root2] = prev
+    rlink[prev] = root2
+
+    size = n + 2 + sum(len(o) + 1 for o in problem.options if o)
+    top = array("i", [0] * size)
+    ulink = array("i", [0] * size)
+    dlink = array("i", [0] * size)
+    for k in range(1, n + 1):
+        ulink[k] = dlink[k] = k
+    spacer_option = array("i", [-1])
+    spacer = n + 1  # the first spacer; it has number 0
+    top[spacer] = 0
+    node = spacer
+    for index, option in enumerate(problem.options):
+        if not option:
+            continue
+        first = node + 1
+        for item in option:
+            node += 1
+            x = item + 1
+            top[node] = x
+            top[x] += 1
+            last = ulink[x]
+            ulink[node] = last
+            dlink[node] = x
+            dlink[last] = node
+            ulink[x] = node
+        dlink[spacer] = node  # the previous spacer points down to this option's last node
+        node += 1
+        spacer_option.append(index)
+        top[node] = -(len(spacer_option) - 1)
+        ulink[node] = first
+        spacer = node
+    dlink[spacer] = 0
+    return Layout(n1, n, llink, rlink, top, ulink, dlink, spacer_option)
+
+
+def option_of(layout_top, spacer_option, node: int) -> int:
+    """The option index of the option holding ``node``."""
+    while layout_top[node] > 0:
+        node += 1
+    return spacer_option[-layout_top[node]]

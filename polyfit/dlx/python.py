@@ -1,0 +1,143 @@
+"""``dlx-python``: Knuth's Algorithm X with dancing links in pure Python, the reference backend.
+
+A line-by-line twin of the C backend: the same layout (see :mod:`polyfit.dlx`), the same
+choice of item (the primary item with the fewest options, leftmost on ties, stopping at the
+first empty one), the same order of options, so both yield the same solutions in the same order
+with the same counts:
+
+- ``nodes``: options tried, at any level of the search;
+- ``updates``: option nodes removed from their item lists by ``hide`` (each one is one
+  ``dlink``/``ulink`` pair of writes; unhiding undoes them and is not counted).
+
+The search is an explicit loop over the ``choice`` stack, no recursion; cover/hide and
+uncover/unhide are written out inline because a Python function call costs more than the loop
+body.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..exactcover import ExactCoverProblem, SearchStats
+from . import build_layout
+
+
+class PythonDLX:
+    name = "dlx-python"
+    summary = "Knuth's dancing links (Algorithm X) in pure Python; the reference backend"
+    capabilities = frozenset({"secondary"})
+
+    def unavailable_reason(self):
+        return None
+
+    def solutions(self, problem: ExactCoverProblem, stats: SearchStats) -> Iterator[tuple[int, ...]]:
+        layout = build_layout(problem)
+        llink, rlink = list(layout.llink), list(layout.rlink)
+        top, ulink, dlink = list(layout.top), list(layout.ulink), list(layout.dlink)
+        spacer_option = list(layout.spacer_option)
+
+        def option_index(node):
+            while top[node] > 0:
+                node += 1
+            return spacer_option[-top[node]]
+
+        def cover(i):
+            nonlocal updates
+            p = dlink[i]
+            while p != i:
+                q = p + 1
+                while q != p:
+                    x = top[q]
+                    if x <= 0:
+                        q = ulink[q]
+                    else:
+                        u = ulink[q]
+                        d = dlink[q]
+                        dlink[u] = d
+                        ulink[d] = u
+                        top[x] -= 1
+                        updates += 1
+                        q += 1
+                p = dlink[p]
+            l = llink[i]
+            r = rlink[i]
+            rlink[l] = r
+            llink[r] = l
+
+        def uncover(i):
+            l = llink[i]
+            r = rlink[i]
+            rlink[l] = i
+            llink[r] = i
+            p = ulink[i]
+            while p != i:
+                q = p - 1
+                while q != p:
+                    x = top[q]
+                    if x <= 0:
+                        q = dlink[q]
+                    else:
+                        u = ulink[q]
+                        d = dlink[q]
+                        dlink[u] = q
+                        ulink[d] = q
+                        top[x] += 1
+                        q -= 1
+                p = ulink[p]
+
+        updates = 0
+        nodes = 0
+        choice = []
+        level = 0
+        try:
+            while True:
+                # Forward: a solution when no primary item is left, else branch on the best item.
+                if rlink[0] == 0:
+                    stats.nodes, stats.updates = nodes, updates
+                    stats.solutions += 1
+                    yield tuple(option_index(p) for p in choice)
+                    i = -1  # nothing covered at this level
+                else:
+                    i = rlink[0]
+                    best = top[i]
+                    k = rlink[i]
+                    while k != 0 and best:
+                        if top[k] < best:
+                            best = top[k]
+                            i = k
+                        k = rlink[k]
+                    cover(i)
+                    choice.append(dlink[i])
+                # Advance, or back up until a level has another option to try.
+                while True:
+                    if i >= 0:
+                        p = choice[-1]
+                        if p != i:
+                            nodes += 1
+                            q = p + 1
+                            while q != p:
+                                j = top[q]
+                                if j <= 0:
+                                    q = ulink[q]
+                                else:
+                                    cover(j)
+                                    q += 1
+                            break
+                        uncover(i)
+                        choice.pop()
+                    if not choice:
+                        return
+                    # Undo the option chosen at the level below, then try its successor.
+                    p = choice[-1]
+                    q = p - 1
+                    while q != p:
+                        j = top[q]
+                        if j <= 0:
+                            q = dlink[q]
+                        else:
+                            uncover(j)
+                            q -= 1
+                    i = top[p]
+                    choice[-1] = dlink[p]
+        finally:
+            stats.nodes, stats.updates = nodes, updates
