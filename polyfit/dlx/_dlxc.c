@@ -1,0 +1,354 @@
+/*
+ * polyfit.dlx._dlxc: the search loop of Knuth's Algorithm X with dancing links, in C.
+ *
+ * The line-by-line twin of polyfit/dlx/python.py: Python builds the int32 arrays (layout in
+ * polyfit/dlx/__init__.py), this module only runs the search over copies of them and hands
+ * back option indices. The search is resumable: next_batch(k) runs until k more solutions are
+ * found or the search ends, so solutions stream to Python in batches. The GIL is released while
+ * searching and re-taken every few thousand nodes to honour Ctrl-C.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define CHECK_EVERY 4096 /* nodes between signal checks */
+
+enum { FORWARD, BACKUP, ADVANCE, DONE };
+
+typedef struct {
+    PyObject_HEAD
+    int32_t *llink, *rlink;           /* item headers 0..N+1 */
+    int32_t *top, *ulink, *dlink;     /* nodes */
+    int32_t *spacer_option;           /* spacer number -> option index */
+    int32_t *choice;                  /* the choice stack, at most N1 + 1 deep */
+    int32_t level, item, phase;
+    long long nodes, updates, solutions;
+    /* solutions found in the current batch: lengths and option indices */
+    int32_t *found;
+    Py_ssize_t found_len, found_cap;
+} Search;
+
+static int32_t *copy_buffer(PyObject *obj, Py_ssize_t *count)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(obj, &view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    if (view.itemsize != 4 || view.format == NULL || (strcmp(view.format, "i") && strcmp(view.format, "l"))) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_TypeError, "expected an array('i') of 32-bit integers");
+        return NULL;
+    }
+    *count = view.len / 4;
+    int32_t *out = PyMem_RawMalloc(view.len > 0 ? (size_t)view.len : 4);
+    if (out == NULL) {
+        PyBuffer_Release(&view);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    memcpy(out, view.buf, (size_t)view.len);
+    PyBuffer_Release(&view);
+    return out;
+}
+
+static void Search_dealloc(Search *s)
+{
+    PyMem_RawFree(s->llink);
+    PyMem_RawFree(s->rlink);
+    PyMem_RawFree(s->top);
+    PyMem_RawFree(s->ulink);
+    PyMem_RawFree(s->dlink);
+    PyMem_RawFree(s->spacer_option);
+    PyMem_RawFree(s->choice);
+    PyMem_RawFree(s->found);
+    Py_TYPE(s)->tp_free((PyObject *)s);
+}
+
+static int Search_init(Search *s, PyObject *args, PyObject *kwds)
+{
+    int primary;
+    PyObject *ll, *rl, *tp, *ul, *dl, *so;
+    static char *names[] = {"primary", "llink", "rlink", "top", "ulink", "dlink", "spacer_option", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOOOOOO", names, &primary, &ll, &rl, &tp, &ul, &dl, &so))
+        return -1;
+    if (s->llink != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "Search objects cannot be re-initialised");
+        return -1;
+    }
+    Py_ssize_t nl, nr, nt, nu, nd, ns;
+    if (!(s->llink = copy_buffer(ll, &nl)) || !(s->rlink = copy_buffer(rl, &nr)) ||
+        !(s->top = copy_buffer(tp, &nt)) || !(s->ulink = copy_buffer(ul, &nu)) ||
+        !(s->dlink = copy_buffer(dl, &nd)) || !(s->spacer_option = copy_buffer(so, &ns)))
+        return -1;
+    if (nl != nr || nt != nu || nt != nd || primary < 0 || primary + 2 > nl || nl - 2 > nt) {
+        PyErr_SetString(PyExc_ValueError, "inconsistent dancing-links arrays");
+        return -1;
+    }
+    s->choice = PyMem_RawMalloc(sizeof(int32_t) * (size_t)(primary + 1));
+    if (s->choice == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    s->level = 0;
+    s->item = -1;
+    s->phase = FORWARD;
+    return 0;
+}
+
+static int record(Search *s)
+{
+    Py_ssize_t need = s->found_len + s->level + 1;
+    if (need > s->found_cap) {
+        Py_ssize_t cap = s->found_cap ? s->found_cap * 2 : 1024;
+        while (cap < need)
+            cap *= 2;
+        int32_t *grown = PyMem_RawRealloc(s->found, sizeof(int32_t) * (size_t)cap);
+        if (grown == NULL)
+            return -1;
+        s->found = grown;
+        s->found_cap = cap;
+    }
+    int32_t *top = s->top;
+    s->found[s->found_len++] = s->level;
+    for (int32_t k = 0; k < s->level; k++) {
+        int32_t p = s->choice[k];
+        while (top[p] > 0)
+            p++;
+        s->found[s->found_len++] = s->spacer_option[-top[p]];
+    }
+    return 0;
+}
+
+static inline void cover(Search *s, int32_t i)
+{
+    int32_t *top = s->top, *ulink = s->ulink, *dlink = s->dlink;
+    long long updates = 0;
+    for (int32_t p = dlink[i]; p != i; p = dlink[p]) {
+        for (int32_t q = p + 1; q != p;) {
+            int32_t x = top[q];
+            if (x <= 0) {
+                q = ulink[q];
+            } else {
+                int32_t u = ulink[q], d = dlink[q];
+                dlink[u] = d;
+                ulink[d] = u;
+                top[x]--;
+                updates++;
+                q++;
+            }
+        }
+    }
+    int32_t l = s->llink[i], r = s->rlink[i];
+    s->rlink[l] = r;
+    s->llink[r] = l;
+    s->updates += updates;
+}
+
+static inline void uncover(Search *s, int32_t i)
+{
+    int32_t *top = s->top, *ulink = s->ulink, *dlink = s->dlink;
+    int32_t l = s->llink[i], r = s->rlink[i];
+    s->rlink[l] = i;
+    s->llink[r] = i;
+    for (int32_t p = ulink[i]; p != i; p = ulink[p]) {
+        for (int32_t q = p - 1; q != p;) {
+            int32_t x = top[q];
+            if (x <= 0) {
+                q = dlink[q];
+            } else {
+                int32_t u = ulink[q], d = dlink[q];
+                dlink[u] = q;
+                ulink[d] = q;
+                top[x]++;
+                q--;
+            }
+        }
+    }
+}
+
+/* Run until `wanted` solutions are recorded or the search ends. Returns 0, or -1 when a signal
+ * handler raised (GIL held) or memory ran out. Called with the GIL released (*save). */
+static int run(Search *s, long long wanted, PyThreadState **save)
+{
+    int32_t *top = s->top, *ulink = s->ulink, *dlink = s->dlink, *rlink = s->rlink;
+    int32_t *choice = s->choice;
+    int32_t i = s->item;
+    long long found = 0, next_check = s->nodes + CHECK_EVERY;
+
+    switch (s->phase) {
+    case FORWARD: goto forward;
+    case BACKUP: goto backup;
+    case ADVANCE: goto advance;
+    default: return 0;
+    }
+
+forward:
+    if (rlink[0] == 0) {
+        if (record(s) < 0) {
+            PyEval_RestoreThread(*save);
+            *save = NULL;
+            PyErr_NoMemory();
+            s->phase = DONE;
+            return -1;
+        }
+        s->solutions++;
+        if (++found >= wanted) {
+            s->phase = BACKUP;
+            s->item = i;
+            return 0;
+        }
+        goto backup;
+    }
+    {
+        i = rlink[0];
+        int32_t best = top[i];
+        for (int32_t k = rlink[i]; k != 0 && best; k = rlink[k]) {
+            if (top[k] < best) {
+                best = top[k];
+                i = k;
+            }
+        }
+    }
+    cover(s, i);
+    choice[s->level++] = dlink[i];
+
+advance: {
+    int32_t p = choice[s->level - 1];
+    if (p != i) {
+        s->nodes++;
+        for (int32_t q = p + 1; q != p;) {
+            int32_t j = top[q];
+            if (j <= 0) {
+                q = ulink[q];
+            } else {
+                cover(s, j);
+                q++;
+            }
+        }
+        if (s->nodes >= next_check) {
+            next_check = s->nodes + CHECK_EVERY;
+            PyEval_RestoreThread(*save);
+            int interrupted = PyErr_CheckSignals();
+            if (interrupted) {
+                *save = NULL;
+                s->phase = FORWARD;
+                s->item = i;
+                return -1;
+            }
+            *save = PyEval_SaveThread();
+        }
+        goto forward;
+    }
+    uncover(s, i);
+    s->level--;
+}
+
+backup:
+    if (s->level == 0) {
+        s->phase = DONE;
+        return 0;
+    }
+    {
+        int32_t p = choice[s->level - 1];
+        for (int32_t q = p - 1; q != p;) {
+            int32_t j = top[q];
+            if (j <= 0) {
+                q = dlink[q];
+            } else {
+                uncover(s, j);
+                q--;
+            }
+        }
+        i = top[p];
+        choice[s->level - 1] = dlink[p];
+    }
+    goto advance;
+}
+
+static PyObject *Search_next_batch(Search *s, PyObject *args)
+{
+    long long wanted;
+    if (!PyArg_ParseTuple(args, "L", &wanted))
+        return NULL;
+    if (wanted < 1) {
+        PyErr_SetString(PyExc_ValueError, "next_batch needs a positive number of solutions");
+        return NULL;
+    }
+    if (s->choice == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "Search was not initialised");
+        return NULL;
+    }
+    s->found_len = 0;
+    PyThreadState *save = PyEval_SaveThread();
+    int status = run(s, wanted, &save);
+    if (save != NULL)
+        PyEval_RestoreThread(save);
+    if (status < 0)
+        return NULL;
+
+    PyObject *batch = PyList_New(0);
+    if (batch == NULL)
+        return NULL;
+    for (Py_ssize_t k = 0; k < s->found_len;) {
+        int32_t length = s->found[k++];
+        PyObject *solution = PyTuple_New(length);
+        if (solution == NULL) {
+            Py_DECREF(batch);
+            return NULL;
+        }
+        for (int32_t j = 0; j < length; j++) {
+            PyObject *value = PyLong_FromLong(s->found[k++]);
+            if (value == NULL) {
+                Py_DECREF(solution);
+                Py_DECREF(batch);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(solution, j, value);
+        }
+        if (PyList_Append(batch, solution) < 0) {
+            Py_DECREF(solution);
+            Py_DECREF(batch);
+            return NULL;
+        }
+        Py_DECREF(solution);
+    }
+    return Py_BuildValue("(NLLO)", batch, s->nodes, s->updates, s->phase == DONE ? Py_True : Py_False);
+}
+
+static PyMethodDef Search_methods[] = {
+    {"next_batch", (PyCFunction)Search_next_batch, METH_VARARGS,
+     "next_batch(k) -> (solutions, nodes, updates, done): search on until k more solutions."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "polyfit.dlx._dlxc.Search",
+    .tp_basicsize = sizeof(Search),
+    .tp_dealloc = (destructor)Search_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A resumable dancing-links search over prebuilt int32 arrays.",
+    .tp_methods = Search_methods,
+    .tp_init = (initproc)Search_init,
+    .tp_new = PyType_GenericNew,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_dlxc", "Dancing links search loop in C.", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__dlxc(void)
+{
+    if (PyType_Ready(&SearchType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&SearchType);
+    if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
+        Py_DECREF(&SearchType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,26 @@
+import os
+
+import pytest
+
+from polyfit.plugins import get_plugin_manager
+from polyfit.registry import Registry
+
+BUILT_IN_BACKENDS = ("dlx-python", "dlx-c")
+NATIVE = {"dlx-c"}
+
+
+def built_in_registry():
+    return Registry.from_plugins(get_plugin_manager(load_entrypoints=False))
+
+
+@pytest.fixture(params=BUILT_IN_BACKENDS)
+def backend(request):
+    """Every built-in backend in turn. A native one that did not build is skipped, or fails
+    the run when POLYFIT_REQUIRE_C=1 (CI sets it: a silent fallback must not pass)."""
+    engine = built_in_registry().backends[request.param]
+    reason = engine.unavailable_reason()
+    if reason is not None:
+        if request.param in NATIVE and os.environ.get("POLYFIT_REQUIRE_C") == "1":
+            pytest.fail(f"{request.param} is required (POLYFIT_REQUIRE_C=1) but {reason}")
+        pytest.skip(reason)
+    return engine
