@@ -65,11 +65,10 @@ def build_app(pm=None) -> typer.Typer:
         Example: polyfit solve shapes/pentomino/6x10.txt --count
         """
 
-    from .commands import solve as solve_commands
-    from .commands import info as info_commands
+    from .commands import info, solve, xc
 
-    solve_commands.add_commands(app, ctx)
-    info_commands.add_commands(app, ctx)
+    for family in (solve, xc, info):
+        family.add_commands(app, ctx)
     pm.hook.register_commands(app=app)
     return app
 

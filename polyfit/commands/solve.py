@@ -14,15 +14,23 @@ from ..textart import draw_solution
 from . import EXIT_INTERRUPTED, guarded
 
 
-def load_puzzle(ctx, board_path: Path, pieces_spec: Optional[str]) -> Puzzle:
-    board = ctx.registry.read_shape(board_path)
+def load_board(ctx, board_path: Path):
+    return ctx.registry.read_shape(board_path)
+
+
+def load_pieces(ctx, board, pieces_spec: Optional[str]):
     spec = pieces_spec or board.metadata.get("pieces")
     if not spec:
         raise PolyfitError(
-            f"{board_path}: no pieces given; use --pieces NAME or a '; pieces: NAME' line "
+            f"{board.path}: no pieces given; use --pieces NAME or a '; pieces: NAME' line "
             "in the board file (polyfit pieces lists the sets)"
         )
-    return Puzzle(board, ctx.resolve_pieces(spec))
+    return ctx.resolve_pieces(spec)
+
+
+def load_puzzle(ctx, board_path: Path, pieces_spec: Optional[str]) -> Puzzle:
+    board = load_board(ctx, board_path)
+    return Puzzle(board, load_pieces(ctx, board, pieces_spec))
 
 
 def summary(puzzle: Puzzle, counts: Counts, backend) -> dict:

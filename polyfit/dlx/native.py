@@ -15,7 +15,7 @@ except ImportError as exc:  # no compiler when polyfit was installed: the extens
 else:
     _import_error = None
 
-BATCH = 1024  # solutions handed back per call into C
+BATCH = 1024  # at most this many solutions handed back per call into C
 
 
 class NativeDLX:
@@ -40,8 +40,10 @@ class NativeDLX:
             layout.spacer_option,
         )
         done = False
+        wanted = 1  # the first solutions come back at once; then batches grow to BATCH
         while not done:
-            batch, stats.nodes, stats.updates, done = search.next_batch(BATCH)
+            batch, stats.nodes, stats.updates, done = search.next_batch(wanted)
+            wanted = min(2 * wanted, BATCH)
             for solution in batch:
                 stats.solutions += 1
                 yield solution

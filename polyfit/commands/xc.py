@@ -1,0 +1,111 @@
+"""``polyfit xc`` solves any exact cover problem in Knuth's format; ``export-dlx`` writes one."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..dlxformat import format_dlx, read_dlx
+from ..errors import PolyfitError
+from ..exactcover import SearchStats
+from ..solve import Puzzle
+from . import EXIT_INTERRUPTED, guarded
+from .solve import load_board, load_pieces
+
+
+def write_new_file(path: Path, text: str, force: bool) -> None:
+    """Write text to a file, refusing to replace an existing one unless forced."""
+    if path.exists() and not force:
+        raise PolyfitError(f"{path} exists; use --force to overwrite it")
+    if not path.parent.exists():
+        raise PolyfitError(f"cannot write {path}: directory {path.parent} does not exist")
+    try:
+        path.write_text(text)
+    except OSError as exc:
+        raise PolyfitError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def add_commands(app: typer.Typer, ctx) -> None:
+    @app.command()
+    @guarded
+    def xc(
+        file: Path = typer.Argument(..., help="Exact cover problem in Knuth's DLX format."),
+        count: bool = typer.Option(False, "--count", help="Count solutions instead of printing them."),
+        limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Stop after N solutions."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+        backend: str = typer.Option("auto", "--backend", "-b", help="Solver backend."),
+    ):
+        """Solve a generic exact cover problem (N-queens, Sudoku, ...) in Knuth's DLX format.
+
+        Each solution is printed as its option lines, followed by a blank line.
+
+        Example: polyfit xc queens8.dlx --count
+        """
+        if not file.is_file():
+            raise PolyfitError(f"no such file: {file}")
+        problem, lines = read_dlx(file)
+        engine = ctx.registry.backend(backend)
+        stats = SearchStats()
+        found = []
+        start = time.perf_counter()
+        complete = False
+        try:
+            for solution in engine.solutions(problem, stats):
+                if not count:
+                    found.append(solution)
+                    if not as_json:
+                        typer.echo("\n".join(lines[k] for k in solution) + "\n")
+                if limit is not None and stats.solutions >= limit:
+                    break
+            else:
+                complete = True
+        except KeyboardInterrupt:
+            typer.echo(f"interrupted: {stats.solutions} solutions so far, {stats.nodes} nodes", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED)
+        seconds = time.perf_counter() - start
+        if as_json:
+            data = {
+                "total": stats.solutions,
+                "complete": complete,
+                "nodes": stats.nodes,
+                "updates": stats.updates,
+                "backend": engine.name,
+                "seconds": round(seconds, 6),
+            }
+            if not count:
+                data["solutions"] = [[lines[k] for k in s] for s in found]
+            typer.echo(json.dumps(data))
+            return
+        word = "solution" if stats.solutions == 1 else "solutions"
+        if complete:
+            typer.echo(f"{stats.solutions} {word}, {stats.nodes} nodes, {seconds:.3f} s on {engine.name}")
+        else:
+            typer.echo(f"(stopped after {stats.solutions} {word})")
+
+    @app.command("export-dlx")
+    @guarded
+    def export_dlx(
+        board: Path = typer.Argument(..., help="Board file."),
+        pieces: Optional[str] = typer.Option(None, "--pieces", "-p", help="Piece spec (default: the board's '; pieces:' line)."),
+        output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write here instead of to stdout."),
+        break_symmetry: bool = typer.Option(False, "--break-symmetry", help="Export the symmetry-broken problem polyfit solves (default: every placement)."),
+        force: bool = typer.Option(False, "--force", help="Overwrite an existing output file."),
+    ):
+        """Write a board's exact cover problem in Knuth's DLX format (items: pieces, then cells).
+
+        Example: polyfit export-dlx shapes/pentomino/6x10.txt -o 6x10.dlx
+        """
+        shape = load_board(ctx, board)
+        puzzle = Puzzle(shape, load_pieces(ctx, shape, pieces), break_symmetry=break_symmetry)
+        comment = f"{shape.label}: {len(puzzle.pieces)} pieces, {len(puzzle.cover.problem.options)} placements"
+        if break_symmetry and puzzle.cover.breaker is not None:
+            comment += f"; piece {puzzle.pieces[puzzle.cover.breaker].name} restricted to one placement per symmetry orbit"
+        text = format_dlx(puzzle.cover.problem, comment + "\n(written by polyfit export-dlx)")
+        if output is None:
+            typer.echo(text, nl=False)
+        else:
+            write_new_file(output, text, force)

@@ -1,0 +1,124 @@
+"""The exact cover backends: known counts, Knuth's example, and twins on random problems."""
+
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyfit.exactcover import ExactCoverProblem, SearchStats
+
+from conftest import built_in_registry
+
+QUEENS = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680]
+
+
+def queens(n):
+    """Rows and columns primary, the diagonals secondary."""
+    primary = [f"r{i}" for i in range(n)] + [f"c{i}" for i in range(n)]
+    secondary = [f"a{i}" for i in range(2 * n - 1)] + [f"b{i}" for i in range(2 * n - 1)]
+    options = [
+        (r, n + c, 2 * n + r + c, 2 * n + 2 * n - 1 + r - c + n - 1)
+        for r in range(n)
+        for c in range(n)
+    ]
+    return ExactCoverProblem(primary, secondary, options)
+
+
+def solve(backend, problem):
+    stats = SearchStats()
+    return list(backend.solutions(problem, stats)), stats
+
+
+def test_queens_counts(backend):
+    for n in range(1, 11):
+        solutions, stats = solve(backend, queens(n))
+        assert len(solutions) == QUEENS[n - 1], n
+        assert stats.solutions == len(solutions)
+
+
+def test_queens_11_on_the_c_backend():
+    solutions, _ = solve(built_in_registry().backend("auto"), queens(11))
+    assert len(solutions) == 2680
+
+
+def test_knuths_example_from_dancing_links(backend):
+    items = list("ABCDEFG")
+    options = [(2, 4, 5), (0, 3, 6), (1, 2, 5), (0, 3), (1, 6), (3, 4, 6)]
+    solutions, stats = solve(backend, ExactCoverProblem(items, [], options))
+    assert solutions == [(3, 0, 4)]  # "A D", "C E F", "B G", in the order chosen
+    assert stats.nodes == 5
+
+
+def test_no_primary_items_has_the_empty_solution(backend):
+    assert solve(backend, ExactCoverProblem([], ["s"], [(0,)]))[0] == [()]
+
+
+def test_empty_options_are_never_chosen(backend):
+    assert solve(backend, ExactCoverProblem(["a"], [], [(), (0,), ()]))[0] == [(1,)]
+
+
+def test_closing_the_generator_stops_the_search(backend):
+    stats = SearchStats()
+    gen = backend.solutions(queens(8), stats)
+    first = next(gen)
+    gen.close()
+    assert len(first) == 8 and stats.nodes < 1198
+
+
+def brute_force(problem):
+    n1 = len(problem.primary)
+    found = set()
+    # Dancing links reaches options only through primary items: options with none are never used.
+    usable = [k for k, option in enumerate(problem.options) if any(i < n1 for i in option)]
+    for size in range(len(usable) + 1):
+        for combo in itertools.combinations(usable, size):
+            covered = [i for k in combo for i in problem.options[k]]
+            if len(covered) == len(set(covered)) and set(range(n1)) <= set(covered):
+                found.add(frozenset(combo))
+    return found
+
+
+@st.composite
+def problems(draw):
+    n1 = draw(st.integers(0, 5))
+    n2 = draw(st.integers(0, 3))
+    items = st.lists(st.integers(0, n1 + n2 - 1), unique=True, max_size=4) if n1 + n2 else st.just([])
+    options = draw(st.lists(items, max_size=9))
+    return ExactCoverProblem(
+        [f"p{i}" for i in range(n1)], [f"s{i}" for i in range(n2)], [tuple(o) for o in options]
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(problems())
+def test_every_backend_finds_exactly_the_brute_force_solutions(problem):
+    expected = brute_force(problem)
+    for backend in built_in_registry().backends.values():
+        if backend.unavailable_reason() is None:
+            solutions, _ = solve(backend, problem)
+            assert len(solutions) == len(set(map(frozenset, solutions)))
+            assert set(map(frozenset, solutions)) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(problems())
+def test_the_dlx_backends_are_twins(problem):
+    backends = built_in_registry().backends
+    python, native = backends["dlx-python"], backends["dlx-c"]
+    if native.unavailable_reason() is not None:
+        return
+    a, sa = solve(python, problem)
+    b, sb = solve(native, problem)
+    assert a == b
+    assert (sa.nodes, sa.updates, sa.solutions) == (sb.nodes, sb.updates, sb.solutions)
+
+
+def test_twins_on_a_real_puzzle():
+    from test_dlxformat import pentomino_problem
+
+    problem = pentomino_problem("shapes/pentomino/3x20.txt")
+    backends = built_in_registry().backends
+    a, sa = solve(backends["dlx-python"], problem)
+    b, sb = solve(backends["dlx-c"], problem)
+    assert a == b and len(a) == 8
+    assert (sa.nodes, sa.updates) == (sb.nodes, sb.updates)
