@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .board import decode, parse_rows, read_bytes, split_layers, split_lines
 from .errors import ParseError, PolyfitError, UnknownNameError
-from .geometry import Shape, is_connected, lattice_group, normalize, orientations
+from .geometry import Shape, components, is_connected, lattice_group, normalize, orientations
 from .textart import draw_cells
 
 
@@ -55,7 +55,7 @@ def parse_pieces_text(text: str, path="<text>", dim: int = 2) -> list[Piece]:
     rows = parse_rows(split_lines(text), path, metadata)
     layers = split_layers(rows) if dim == 3 else [rows]
     cells: dict[str, list] = {}
-    where: dict[str, tuple[int, int]] = {}
+    where: dict[tuple, tuple[int, int]] = {}  # cell -> (line, column)
     for z, layer in enumerate(layers):
         for row, (number, line) in enumerate(layer):
             for col, char in enumerate(line):
@@ -71,7 +71,7 @@ def parse_pieces_text(text: str, path="<text>", dim: int = 2) -> list[Piece]:
                     )
                 cell = (z, row, col) if dim == 3 else (row, col)
                 cells.setdefault(char, []).append(cell)
-                where.setdefault(char, (number, col + 1))
+                where[cell] = (number, col + 1)
     if not cells:
         raise PolyfitError(f"{path}: the pieces file draws no pieces (use a letter or digit per piece)")
     mirror_text = metadata.get("mirror", "yes" if dim == 2 else "no").lower()
@@ -81,8 +81,12 @@ def parse_pieces_text(text: str, path="<text>", dim: int = 2) -> list[Piece]:
     pieces = []
     for name in sorted(cells):
         if not is_connected(cells[name]):
-            line, column = where[name]
-            raise ParseError(path, line, column, f"piece {name!r} is not connected face to face")
+            first_part = next(part for part in components(cells[name]) if cells[name][0] in part)
+            stray = next(c for c in cells[name] if c not in first_part)
+            line, column = where[stray]
+            raise ParseError(
+                path, line, column, f"piece {name!r} is not connected face to face: this cell is apart"
+            )
         pieces.append(Piece(name, normalize(cells[name]), mirror))
     return pieces
 
