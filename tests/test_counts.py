@@ -55,16 +55,45 @@ def test_symmetry_breaking_gives_the_same_total_as_the_full_search(registry, bac
     assert broken.search.nodes < full.search.nodes
 
 
-def test_self_symmetric_solutions_are_counted_exactly(registry, backend):
-    # A 4x4 square of four L tetrominoes... and the dominoes of a 2x4 box: small boards whose
-    # solutions include symmetric ones, counted by brute force over the full search.
+def brute_force_counts(board, pieces, backend):
+    """Total and distinct counts computed apart from polyfit's symmetry code: every solution
+    of the full search, classes found by applying each board symmetry to the cell sets."""
+    from polyfit.solve import Counts
+    from polyfit.symmetry import board_symmetries
+
+    puzzle = Puzzle(board, pieces, break_symmetry=False)
+    solutions = {
+        frozenset(puzzle.placements[i].cells for i in found.placements)
+        for found in puzzle.search(backend, Counts())
+    }
+    symmetries = board_symmetries(board.cells)
+    classes = {
+        min(tuple(sorted(tuple(sorted(g(c) for c in cells)) for cells in s)) for g in symmetries)
+        for s in solutions
+    }
+    return len(classes), len(solutions)
+
+
+@pytest.mark.parametrize(
+    "rows, spec, expected",
+    [
+        # V in a corner (4 ways), L and the monomino in the 2x2 left (4 ways): 16 in all. The
+        # diagonal mirror fixes V; it fixes the monomino on the diagonal (2 ways) and swaps
+        # the other two: 3 classes.
+        ("###\n###\n###", "monomino,trominoes:L,pentominoes:V", (3, 16)),  # 8 self-symmetric
+        ("####\n####\n####", "trominoes:I,tetrominoes:T,pentominoes:U", (3, 8)),
+        ("###\n###\n###", "tetrominoes:O,pentominoes:V", (1, 4)),
+        ("#####\n#####\n#####", "pentominoes:I,pentominoes:L,pentominoes:P", None),
+    ],
+)
+def test_self_symmetric_solutions_are_counted_exactly(registry, backend, rows, spec, expected):
     from polyfit.board import parse_board_text
     from polyfit.pieces import resolve_pieces
 
-    pieces = resolve_pieces("tetrominoes", registry.piece_set_builders())
-    board = parse_board_text("#####\n#####\n##########\n")  # 20 cells, one symmetry
-    assert board.area == 20
-    full = Puzzle(board, pieces, break_symmetry=False)
-    broken = Puzzle(board, pieces)
-    a, b = full.count(backend), broken.count(backend)
-    assert (a.distinct, a.total) == (b.distinct, b.total)
+    board = parse_board_text(rows)
+    pieces = resolve_pieces(spec, registry.piece_set_builders())
+    counts = Puzzle(board, pieces).count(backend)
+    independent = brute_force_counts(board, pieces, backend)
+    assert (counts.distinct, counts.total) == independent
+    if expected is not None:
+        assert independent == expected

@@ -133,8 +133,8 @@ def add_commands(app: typer.Typer, ctx) -> None:
         stopped_early = False
         try:
             for found in puzzle.search(engine, counts, seed=random):
-                if count or not (found.canonical or all_):
-                    continue
+                if count or not found.canonical:
+                    continue  # each class is printed once, from its canonical solution
                 batch = puzzle.cover.orbit(found.placements) if all_ else [found.placements]
                 for placements in batch:
                     if limit is not None and len(printed) >= limit:

@@ -1,0 +1,221 @@
+"""The command line as users and scripts see it: output, JSON, exit codes, error messages."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+from polyfit import __version__
+from polyfit.cli import build_app
+from polyfit.plugins import get_plugin_manager
+
+BOARDS = "shapes/pentomino/"
+
+
+@pytest.fixture(scope="module")
+def app():
+    return build_app(get_plugin_manager(load_entrypoints=False))
+
+
+def run(app, *args):
+    return CliRunner().invoke(app, list(args))
+
+
+def test_version(app):
+    result = run(app, "--version")
+    assert result.exit_code == 0 and __version__ in result.output
+
+
+def test_every_command_has_help_with_an_example(app):
+    for command in ("solve", "pieces", "backends", "xc", "export-dlx"):
+        result = run(app, command, "--help")
+        assert result.exit_code == 0, command
+        assert "Example: polyfit" in result.output, command
+
+
+def test_solve_prints_a_solution_as_text_art(app):
+    result = run(app, "solve", BOARDS + "6x10.txt", "--limit", "1")
+    assert result.exit_code == 0
+    grid = result.output.split("Solution 1:\n")[1].split("\n\n")[0].splitlines()
+    assert len(grid) == 6 and all(len(row) == 10 for row in grid)
+    text = "".join(grid)
+    assert sorted(set(text)) == list("FILNPTUVWXYZ")
+    assert all(text.count(letter) == 5 for letter in "FILNPTUVWXYZ")
+
+
+def test_solve_prints_distinct_solutions_by_default_and_all_with_all(app):
+    distinct = run(app, "solve", BOARDS + "3x20.txt")
+    every = run(app, "solve", BOARDS + "3x20.txt", "--all")
+    assert distinct.output.count("Solution ") == 2
+    assert every.output.count("Solution ") == 8
+    solutions = every.output.split("Solution ")[1:]
+    assert len({s.split(":\n", 1)[1].split("\n\n")[0] for s in solutions}) == 8
+    assert "2 distinct solutions, 8 in all" in every.output
+
+
+def test_count_json_fields(app):
+    result = run(app, "solve", BOARDS + "8x8-centre-hole.txt", "--count", "--json")
+    data = json.loads(result.output)
+    assert (data["distinct"], data["total"]) == (65, 520)
+    for key in ("options", "items", "nodes", "backend", "seconds"):
+        assert key in data
+    assert data["items"] == 12 + 60
+    assert data["complete"] is True
+
+
+def test_stats(app):
+    result = run(app, "solve", BOARDS + "3x20.txt", "--count", "--stats")
+    assert "1236 generated, 508 pruned by area, 0 pruned by parity, 728 kept" in result.output
+    assert "72 items" in result.output and "nodes" in result.output
+
+
+def test_random_order_is_reproducible_and_varied(app):
+    a = run(app, "solve", BOARDS + "6x10.txt", "--random", "7", "--limit", "3").output
+    b = run(app, "solve", BOARDS + "6x10.txt", "--random", "7", "--limit", "3").output
+    c = run(app, "solve", BOARDS + "6x10.txt", "--random", "8", "--limit", "3").output
+    plain = run(app, "solve", BOARDS + "6x10.txt", "--limit", "3").output
+    assert a == b
+    assert a != c and a != plain
+
+
+def test_random_order_counts_the_same(app):
+    data = json.loads(run(app, "solve", BOARDS + "3x20.txt", "--count", "--json", "--random", "3").output)
+    assert (data["distinct"], data["total"]) == (2, 8)
+
+
+def test_every_backend_by_name(app):
+    for name in ("dlx-python", "dlx-c"):
+        data = json.loads(run(app, "solve", BOARDS + "3x20.txt", "--count", "--json", "--backend", name).output)
+        assert data["backend"] == name and data["total"] == 8
+
+
+def test_pieces_lists_and_draws(app):
+    listing = run(app, "pieces").output
+    assert "pentominoes" in listing and "soma" in listing and "one-sided-hexominoes" in listing
+    drawing = run(app, "pieces", "tetrominoes").output
+    assert drawing.count("O") == 4
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["solve", "nope.txt"], "no such board file"),
+        (["solve", BOARDS + "6x10.txt", "--pieces", "pentominos"], "valid piece sets: domino"),
+        (["solve", BOARDS + "6x10.txt", "--pieces", "tetrominoes"], "area 60 but the 5 pieces have total area 20"),
+        (["solve", BOARDS + "6x10.txt", "--backend", "fast"], "valid backends:"),
+        (["solve", BOARDS + "6x10.txt", "--pieces", "pentominoes:Q"], "valid piece of pentominoes"),
+        (["pieces", "hexomino"], "unknown piece set"),
+        (["xc", "missing.dlx"], "no such file"),
+    ],
+)
+def test_usage_errors_exit_2_with_a_message(app, args, words):
+    result = run(app, *args)
+    assert result.exit_code == 2
+    assert words in result.output
+    assert "Traceback" not in result.output
+
+
+def test_parse_error_names_file_line_and_column(app, tmp_path):
+    board = tmp_path / "b.txt"
+    board.write_text("; pieces: pentominoes\n#####\n##@##\n")
+    result = run(app, "solve", str(board))
+    assert result.exit_code == 2
+    assert f"{board}:3:3: unexpected character '@'" in result.output
+
+
+def test_board_without_pieces_says_how_to_give_them(app, tmp_path):
+    board = tmp_path / "b.txt"
+    board.write_text("#####\n")
+    result = run(app, "solve", str(board))
+    assert result.exit_code == 2 and "--pieces" in result.output
+
+
+def test_bad_option_values_exit_2(app):
+    assert run(app, "solve", BOARDS + "6x10.txt", "--limit", "0").exit_code == 2
+    assert run(app, "solve").exit_code == 2
+
+
+def test_impossible_board_by_parity_without_search(app):
+    # T covers 3 cells of one colour and 1 of the other; I, O, L, S cover 2 and 2.
+    result = run(app, "solve", "shapes/tetromino/4x5.txt", "--count", "--json")
+    data = json.loads(result.output)
+    assert result.exit_code == 0
+    assert (data["distinct"], data["total"], data["nodes"]) == (0, 0, 0)
+    assert "checkerboard parity" in data["impossible"]
+    text = run(app, "solve", "shapes/tetromino/4x5.txt", "--count").output
+    assert "no solution: checkerboard parity: the board has 10 dark and 10 light cells" in text
+
+
+def test_export_refuses_to_overwrite(app, tmp_path):
+    out = tmp_path / "p.dlx"
+    assert run(app, "export-dlx", BOARDS + "3x20.txt", "-o", str(out)).exit_code == 0
+    first = out.read_text()
+    result = run(app, "export-dlx", BOARDS + "3x20.txt", "-o", str(out), "--break-symmetry")
+    assert result.exit_code == 2 and "--force" in result.output
+    assert out.read_text() == first
+    assert run(app, "export-dlx", BOARDS + "3x20.txt", "-o", str(out), "--break-symmetry", "--force").exit_code == 0
+    assert out.read_text() != first
+
+
+def test_exported_problem_solves_with_xc(app, tmp_path):
+    out = tmp_path / "p.dlx"
+    run(app, "export-dlx", BOARDS + "3x20.txt", "-o", str(out))
+    data = json.loads(run(app, "xc", str(out), "--count", "--json").output)
+    assert data["total"] == 8
+    assert {"total", "nodes", "backend", "seconds"} <= set(data)
+
+
+def test_main_module_runs():
+    result = subprocess.run([sys.executable, "-m", "polyfit", "--version"], capture_output=True, text=True)
+    assert result.returncode == 0 and __version__ in result.stdout
+
+
+def test_ctrl_c_prints_partial_counts_and_exits_130():
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "polyfit", "solve", BOARDS + "6x10.txt", "--count", "--backend", "dlx-python"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(2.5)
+    started = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert time.monotonic() - started < 5
+    assert proc.returncode == 130
+    assert "interrupted after" in err and "nodes searched" in err
+    assert "Traceback" not in err
+
+
+def test_ctrl_c_stops_the_c_backend_promptly():
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "polyfit", "xc", "-", "--count"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    proc.kill()
+    proc.wait()
+    # A long C search: the full (not symmetry-broken) 6x10 problem.
+    export = subprocess.run(
+        [sys.executable, "-m", "polyfit", "export-dlx", BOARDS + "6x10.txt"], capture_output=True, text=True
+    )
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"polyfit-test-{os.getpid()}.dlx")
+    with open(path, "w") as f:
+        f.write(export.stdout)
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "polyfit", "xc", path, "--count", "--backend", "dlx-c"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        time.sleep(1.5)
+        started = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+        assert time.monotonic() - started < 2
+        assert proc.returncode == 130 and "interrupted" in err
+    finally:
+        os.unlink(path)
