@@ -1,0 +1,125 @@
+"""Time polyfit on the standard boards and print medians and ratios between backends.
+
+    python benchmarks/bench.py [--repeat 5] [--python-limit 30]
+
+For each pentomino board: placement generation (with pruning and symmetry breaking), then the
+symmetry-broken count on every available backend (median seconds of --repeat runs, nodes, and
+each backend's time as a ratio to dlx-c). The pure-Python backend runs only where one run
+takes under --python-limit seconds. Then N-queens 10-12 through ``polyfit xc`` (rows and
+columns primary, diagonals secondary), and the end-to-end wall time of
+``polyfit solve shapes/pentomino/6x10.txt --count`` as a new process, start-up included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from polyfit.board import read_text_board
+from polyfit.plugins import get_plugin_manager
+from polyfit.registry import Registry
+from polyfit.solve import Puzzle
+
+ROOT = Path(__file__).resolve().parent.parent
+BOARDS = ["3x20", "4x15", "5x12", "6x10", "8x8-centre-hole"]
+
+
+def median_time(function, repeat):
+    times, result = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = function()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
+def queens_dlx(n: int) -> str:
+    lines = [" ".join([f"r{i}" for i in range(n)] + [f"c{i}" for i in range(n)]) + " | "
+             + " ".join([f"a{i}" for i in range(2 * n - 1)] + [f"b{i}" for i in range(2 * n - 1)])]
+    for r in range(n):
+        for c in range(n):
+            lines.append(f"r{r} c{c} a{r + c} b{r - c + n - 1}")
+    return "\n".join(lines) + "\n"
+
+
+def polyfit_command(*args):
+    return [sys.executable, "-m", "polyfit", *args]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--python-limit", type=float, default=30.0)
+    args = parser.parse_args()
+
+    registry = Registry.from_plugins(get_plugin_manager(load_entrypoints=False))
+    backends = [b for b in registry.backends.values() if b.unavailable_reason() is None]
+    names = [b.name for b in backends]
+    print(f"python {sys.version.split()[0]}; backends: {', '.join(names)}; median of {args.repeat} runs\n")
+
+    header = f"{'board':18} {'distinct':>8} {'total':>6} {'placements s':>12} {'nodes':>9}"
+    header += "".join(f" {n + ' s':>12}" for n in names) + "".join(f" {n + '/dlx-c':>18}" for n in names if n != "dlx-c")
+    print(header)
+    for name in BOARDS:
+        board = read_text_board(ROOT / "shapes" / "pentomino" / f"{name}.txt")
+        pieces = registry.piece_sets["pentominoes"].pieces()
+        prep, puzzle = median_time(lambda: Puzzle(board, pieces), args.repeat)
+        row = {}
+        counts = None
+        for backend in backends:
+            if backend.name == "dlx-python":
+                once, _ = median_time(lambda: puzzle.count(backend), 1)
+                if once > args.python_limit:
+                    row[backend.name] = None
+                    continue
+                repeat = max(1, min(args.repeat, int(args.python_limit * 3 // max(once, 1e-3))))
+            else:
+                repeat = args.repeat
+            seconds, counts = median_time(lambda: puzzle.count(backend), repeat)
+            row[backend.name] = seconds
+        line = f"{name:18} {counts.distinct:>8} {counts.total:>6} {prep:>12.3f} {counts.search.nodes:>9}"
+        line += "".join(f" {row[n]:>12.3f}" if row[n] is not None else f" {'skipped':>12}" for n in names)
+        for n in names:
+            if n != "dlx-c":
+                ratio = row[n] / row["dlx-c"] if row[n] is not None and row.get("dlx-c") else None
+                line += f" {ratio:>18.1f}" if ratio is not None else f" {'-':>18}"
+        print(line, flush=True)
+
+    print(f"\n{'N-queens (polyfit xc)':22} {'solutions':>9} {'nodes':>10}" + "".join(f" {n + ' s':>12}" for n in names))
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in (10, 11, 12):
+            path = Path(tmp) / f"queens{n}.dlx"
+            path.write_text(queens_dlx(n))
+            line, data = f"{n:<22}", None
+            cells = []
+            for backend in names:
+                if backend == "dlx-python" and n > 11:
+                    cells.append(f" {'skipped':>12}")
+                    continue
+                runs = []
+                for _ in range(args.repeat if backend != "dlx-python" else 1):
+                    out = subprocess.run(polyfit_command("xc", str(path), "--count", "--json", "--backend", backend),
+                                         capture_output=True, text=True, check=True)
+                    data = json.loads(out.stdout)
+                    runs.append(data["seconds"])
+                cells.append(f" {statistics.median(runs):>12.3f}")
+            print(f"{line} {data['total']:>9} {data['nodes']:>10}" + "".join(cells), flush=True)
+
+    runs = []
+    for _ in range(args.repeat):
+        start = time.perf_counter()
+        subprocess.run(polyfit_command("solve", str(ROOT / "shapes/pentomino/6x10.txt"), "--count"),
+                       capture_output=True, check=True)
+        runs.append(time.perf_counter() - start)
+    print(f"\nend to end: polyfit solve shapes/pentomino/6x10.txt --count: "
+          f"median {statistics.median(runs):.3f} s wall (min {min(runs):.3f}, max {max(runs):.3f})")
+
+
+if __name__ == "__main__":
+    main()
