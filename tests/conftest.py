@@ -1,10 +1,12 @@
 import os
+from pathlib import Path
 
 import pytest
 
 from polyfit.plugins import get_plugin_manager
 from polyfit.registry import Registry
 
+ROOT = Path(__file__).resolve().parent.parent  # the repository: shapes/ lives here
 BUILT_IN_BACKENDS = ("dlx-python", "dlx-c")
 NATIVE = {"dlx-c"}
 

@@ -1,11 +1,11 @@
 """The command line as users and scripts see it: output, JSON, exit codes, error messages."""
 
 import json
-import os
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -14,7 +14,17 @@ from polyfit import __version__
 from polyfit.cli import build_app
 from polyfit.plugins import get_plugin_manager
 
-BOARDS = "shapes/pentomino/"
+ROOT = Path(__file__).resolve().parent.parent
+BOARDS = str(ROOT / "shapes" / "pentomino") + "/"
+
+
+def polyfit_process(*args, **kwargs):
+    """``python -m polyfit`` run outside the source tree, so the installed package is the one
+    imported (the source tree has no compiled extension)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "polyfit", *args],
+        cwd=str(ROOT.parent), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs
+    )
 
 
 @pytest.fixture(scope="module")
@@ -142,12 +152,12 @@ def test_bad_option_values_exit_2(app):
 
 def test_impossible_board_by_parity_without_search(app):
     # T covers 3 cells of one colour and 1 of the other; I, O, L, S cover 2 and 2.
-    result = run(app, "solve", "shapes/tetromino/4x5.txt", "--count", "--json")
+    result = run(app, "solve", str(ROOT / "shapes/tetromino/4x5.txt"), "--count", "--json")
     data = json.loads(result.output)
     assert result.exit_code == 0
     assert (data["distinct"], data["total"], data["nodes"]) == (0, 0, 0)
     assert "checkerboard parity" in data["impossible"]
-    text = run(app, "solve", "shapes/tetromino/4x5.txt", "--count").output
+    text = run(app, "solve", str(ROOT / "shapes/tetromino/4x5.txt"), "--count").output
     assert "no solution: checkerboard parity: the board has 10 dark and 10 light cells" in text
 
 
@@ -171,17 +181,12 @@ def test_exported_problem_solves_with_xc(app, tmp_path):
 
 
 def test_main_module_runs():
-    result = subprocess.run([sys.executable, "-m", "polyfit", "--version"], capture_output=True, text=True)
-    assert result.returncode == 0 and __version__ in result.stdout
+    out, _ = polyfit_process("--version").communicate(timeout=60)
+    assert __version__ in out
 
 
 def test_ctrl_c_prints_partial_counts_and_exits_130():
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "polyfit", "solve", BOARDS + "6x10.txt", "--count", "--backend", "dlx-python"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = polyfit_process("solve", BOARDS + "6x10.txt", "--count", "--backend", "dlx-python")
     time.sleep(2.5)
     started = time.monotonic()
     proc.send_signal(signal.SIGINT)
@@ -192,30 +197,14 @@ def test_ctrl_c_prints_partial_counts_and_exits_130():
     assert "Traceback" not in err
 
 
-def test_ctrl_c_stops_the_c_backend_promptly():
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "polyfit", "xc", "-", "--count"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
-    proc.kill()
-    proc.wait()
-    # A long C search: the full (not symmetry-broken) 6x10 problem.
-    export = subprocess.run(
-        [sys.executable, "-m", "polyfit", "export-dlx", BOARDS + "6x10.txt"], capture_output=True, text=True
-    )
-    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"polyfit-test-{os.getpid()}.dlx")
-    with open(path, "w") as f:
-        f.write(export.stdout)
-    try:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "polyfit", "xc", path, "--count", "--backend", "dlx-c"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        )
-        time.sleep(1.5)
-        started = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
-        assert time.monotonic() - started < 2
-        assert proc.returncode == 130 and "interrupted" in err
-    finally:
-        os.unlink(path)
+def test_ctrl_c_stops_the_c_backend_promptly(tmp_path):
+    # A long search in C: the full (not symmetry-broken) 6x10 problem, about 4 s.
+    path = tmp_path / "6x10.dlx"
+    out, _ = polyfit_process("export-dlx", BOARDS + "6x10.txt", "-o", str(path)).communicate(timeout=60)
+    proc = polyfit_process("xc", str(path), "--count", "--backend", "dlx-c")
+    time.sleep(1.5)
+    started = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert time.monotonic() - started < 2
+    assert proc.returncode == 130 and "interrupted" in err, err

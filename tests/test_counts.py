@@ -7,7 +7,9 @@ from polyfit.plugins import get_plugin_manager
 from polyfit.registry import Registry
 from polyfit.solve import Puzzle
 
-SHAPES = "shapes/pentomino/"
+from conftest import ROOT
+
+SHAPES = str(ROOT / "shapes" / "pentomino") + "/"
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from polyfit.exactcover import ExactCoverProblem, SearchStats
 
-from conftest import built_in_registry
+from conftest import ROOT, built_in_registry
 
 QUEENS = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680]
 
@@ -116,7 +116,7 @@ def test_the_dlx_backends_are_twins(problem):
 def test_twins_on_a_real_puzzle():
     from test_dlxformat import pentomino_problem
 
-    problem = pentomino_problem("shapes/pentomino/3x20.txt")
+    problem = pentomino_problem(ROOT / "shapes/pentomino/3x20.txt")
     backends = built_in_registry().backends
     a, sa = solve(backends["dlx-python"], problem)
     b, sb = solve(backends["dlx-c"], problem)

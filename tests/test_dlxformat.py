@@ -6,6 +6,8 @@ from polyfit.dlxformat import format_dlx, parse_dlx, read_dlx
 from polyfit.errors import ParseError, PolyfitError
 from polyfit.exactcover import ExactCoverProblem
 
+from conftest import ROOT
+
 
 def pentomino_problem(path):
     """The full (not symmetry-broken) exact cover problem of a pentomino board."""
@@ -45,7 +47,7 @@ def test_errors_name_line_and_column(text, line, column, words):
 
 
 def test_round_trip_of_a_real_problem(tmp_path):
-    problem = pentomino_problem("shapes/pentomino/3x20.txt")
+    problem = pentomino_problem(ROOT / "shapes/pentomino/3x20.txt")
     path = tmp_path / "p.dlx"
     path.write_text(format_dlx(problem, "3x20"))
     again, _ = read_dlx(path)
