@@ -7,6 +7,8 @@ stderr and exit code 2. Ctrl-C prints what was found so far and exits with 130.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
+from typing import Optional
 
 import typer
 
@@ -22,12 +24,14 @@ class Context:
     def __init__(self, pm):
         self.pm = pm
         self._registry = None
+        self.commands_by_plugin: dict[str, list[str]] = {}
+        self.problems: list[str] = []
 
     @property
     def registry(self) -> Registry:
         if self._registry is None:
             self._registry = Registry.from_plugins(self.pm)
-            for problem in self._registry.problems:
+            for problem in self.problems + self._registry.problems:
                 typer.echo(f"polyfit: warning: {problem}", err=True)
         return self._registry
 
@@ -59,6 +63,9 @@ def build_app(pm=None) -> typer.Typer:
         version: bool = typer.Option(
             False, "--version", callback=version_callback, is_eager=True, help="Show the version."
         ),
+        plugins_dir: Optional[Path] = typer.Option(
+            None, "--plugins-dir", help="Also load the plugin .py files in this directory."
+        ),
     ):
         """Find, count and draw every way polyomino and polycube pieces fill a board.
 
@@ -69,8 +76,31 @@ def build_app(pm=None) -> typer.Typer:
 
     for family in (solve, xc, info):
         family.add_commands(app, ctx)
-    pm.hook.register_commands(app=app)
+    add_plugin_commands(app, ctx)
     return app
+
+
+def add_plugin_commands(app: typer.Typer, ctx: Context) -> None:
+    """Let each plugin add its commands, noting which it added; a failing plugin is reported."""
+    for impl in ctx.pm.hook.register_commands.get_hookimpls():  # registration order
+        before = {c.name or c.callback.__name__ for c in app.registered_commands}
+        try:
+            impl.function(app=app)
+        except Exception as exc:
+            ctx.problems.append(f"plugin {impl.plugin_name!r} failed in register_commands: {exc!r}")
+            continue
+        after = {c.name or c.callback.__name__ for c in app.registered_commands}
+        ctx.commands_by_plugin[impl.plugin_name] = sorted(after - before)
+
+
+def plugins_dir_from(argv) -> str | None:
+    """``--plugins-dir DIR`` must be known before the app is built: its plugins add commands."""
+    for k, arg in enumerate(argv):
+        if arg == "--plugins-dir" and k + 1 < len(argv):
+            return argv[k + 1]
+        if arg.startswith("--plugins-dir="):
+            return arg.split("=", 1)[1]
+    return None
 
 
 def run(app: typer.Typer, args=None) -> int:
@@ -86,4 +116,5 @@ def run(app: typer.Typer, args=None) -> int:
 
 
 def main():
-    sys.exit(run(build_app()))
+    pm = get_plugin_manager(plugins_dir=plugins_dir_from(sys.argv[1:]))
+    sys.exit(run(build_app(pm)))

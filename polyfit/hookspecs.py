@@ -43,3 +43,14 @@ def register_shape_readers(register):
 @hookspec
 def register_commands(app):
     """Add commands to the ``polyfit`` command line; ``app`` is the Typer application."""
+
+
+@hookspec
+def register_exporters(register):
+    """Register writers of solutions to files.
+
+    Call ``register(name, suffixes, export, summary)``: ``suffixes`` a tuple like ``(".json",)``
+    chosen by the output file's suffix, ``export(solutions, path)`` writes a
+    :class:`polyfit.export.SolutionSet` to ``path`` (a :class:`pathlib.Path` that polyfit has
+    already checked may be written), ``summary`` a one-line description.
+    """

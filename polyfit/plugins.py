@@ -28,6 +28,7 @@ DEFAULT_PLUGINS = (
     "polyfit.dlx.plugin",
     "polyfit.board",
     "polyfit.magicavoxel",
+    "polyfit.export",
 )
 GROUP = "polyfit"
 

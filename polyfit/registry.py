@@ -41,11 +41,21 @@ class ReaderEntry:
 
 
 @dataclass
+class ExporterEntry:
+    name: str
+    suffixes: tuple[str, ...]
+    export: object
+    summary: str
+    plugin: str
+
+
+@dataclass
 class Registry:
     piece_sets: dict[str, PieceSetEntry] = field(default_factory=dict)
     backends: dict[str, object] = field(default_factory=dict)
     backend_plugins: dict[str, str] = field(default_factory=dict)
     readers: dict[str, ReaderEntry] = field(default_factory=dict)
+    exporters: dict[str, ExporterEntry] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)  # plugins that failed, with their error
 
     @classmethod
@@ -71,7 +81,7 @@ class Registry:
 
         def call(hook_name, make_register):
             hook = getattr(pm.hook, hook_name)
-            for impl in reversed(hook.get_hookimpls()):
+            for impl in hook.get_hookimpls():  # in registration order: built-ins first
                 plugin = impl.plugin_name
                 trace(f"{hook_name}(register) -> plugin {plugin!r}")
                 try:
@@ -103,7 +113,25 @@ class Registry:
                 plugin,
             ),
         )
+        call(
+            "register_exporters",
+            lambda plugin: lambda name, suffixes, export, summary="": add(
+                registry.exporters,
+                name,
+                ExporterEntry(name, tuple(suffixes), export, summary, plugin),
+                plugin,
+            ),
+        )
         return registry
+
+    def provided_by(self, plugin: str) -> dict[str, list[str]]:
+        """What one plugin registered, by kind."""
+        return {
+            "piece sets": [n for n, e in self.piece_sets.items() if e.plugin == plugin],
+            "backends": [n for n, p in self.backend_plugins.items() if p == plugin],
+            "shape readers": [n for n, e in self.readers.items() if e.plugin == plugin],
+            "exporters": [n for n, e in self.exporters.items() if e.plugin == plugin],
+        }
 
     # -- look-ups -------------------------------------------------------------------------
 
@@ -129,6 +157,22 @@ class Registry:
         if missing:
             raise PolyfitError(f"backend {name!r} does not support {', '.join(sorted(missing))}")
         return backend
+
+    def exporter(self, path, name: str | None = None) -> ExporterEntry:
+        """The exporter named, or the one whose suffix the output path has."""
+        if name is not None:
+            if name not in self.exporters:
+                raise UnknownNameError("export format", name, self.exporters)
+            return self.exporters[name]
+        suffix = Path(path).suffix.lower()
+        for entry in self.exporters.values():
+            if suffix in entry.suffixes:
+                return entry
+        known = sorted({s for e in self.exporters.values() for s in e.suffixes})
+        raise PolyfitError(
+            f"no exporter writes {suffix or 'files without a suffix'!r}; known suffixes: "
+            f"{', '.join(known)} (or choose one with --format)"
+        )
 
     def read_shape(self, path):
         """Read a board file with the reader its first bytes or its suffix call for."""

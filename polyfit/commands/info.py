@@ -44,3 +44,32 @@ def add_commands(app: typer.Typer, ctx) -> None:
             status = "available" if reason is None else f"unavailable: {reason}"
             caps = ", ".join(sorted(backend.capabilities)) or "-"
             typer.echo(f"{backend_name.ljust(width)}  {status}; supports: {caps}; {backend.summary}")
+
+    add_plugin_listing(app, ctx)
+
+
+def describe_plugins(ctx) -> str:
+    registry = ctx.registry
+    report = ctx.pm.polyfit_report
+    lines = []
+    for info in report.plugins:
+        provided = registry.provided_by(info.name)
+        commands = ctx.commands_by_plugin.get(info.name)
+        if commands:
+            provided["commands"] = commands
+        what = "; ".join(f"{kind}: {', '.join(names)}" for kind, names in provided.items() if names)
+        lines.append(f"{info.name} {info.version} ({info.origin})\n    {what or 'nothing registered'}")
+    for problem in report.problems + registry.problems + ctx.problems:
+        lines.append(f"problem: {problem}")
+    return "\n".join(lines)
+
+
+def add_plugin_listing(app: typer.Typer, ctx) -> None:
+    @app.command()
+    @guarded
+    def plugins():
+        """List every plugin, built-in ones included, with its version and what it provides.
+
+        Example: polyfit plugins
+        """
+        typer.echo(describe_plugins(ctx))

@@ -9,6 +9,7 @@ from typing import Optional
 import typer
 
 from ..errors import PolyfitError
+from ..export import SolutionSet, check_writable
 from ..solve import Counts, Puzzle
 from ..textart import draw_solution
 from . import EXIT_INTERRUPTED, guarded
@@ -118,6 +119,9 @@ def add_commands(app: typer.Typer, ctx) -> None:
         stats: bool = typer.Option(False, "--stats", help="Report placements, pruning, items and search nodes."),
         backend: str = typer.Option("auto", "--backend", "-b", help="Solver backend (polyfit backends lists them)."),
         random: Optional[int] = typer.Option(None, "--random", help="Try options in a random order from this seed."),
+        output: Optional[Path] = typer.Option(None, "--output", "-o", help="Also write the solutions to this file (format by suffix: .txt, .json, ...)."),
+        output_format: Optional[str] = typer.Option(None, "--format", help="Exporter for --output, instead of the suffix."),
+        force: bool = typer.Option(False, "--force", help="Overwrite an existing --output file."),
     ):
         """Find every way the pieces fill BOARD; print them, or count them with --count.
 
@@ -128,6 +132,10 @@ def add_commands(app: typer.Typer, ctx) -> None:
         """
         puzzle = load_puzzle(ctx, board, pieces)
         engine = ctx.registry.backend(backend)
+        exporter = None
+        if output is not None:
+            exporter = ctx.registry.exporter(output, output_format)
+            check_writable(output, force)
         counts = Counts()
         printed = []
         stopped_early = False
@@ -157,6 +165,15 @@ def add_commands(app: typer.Typer, ctx) -> None:
                 typer.echo(json.dumps(summary(puzzle, counts, engine)))
             raise typer.Exit(EXIT_INTERRUPTED)
 
+        if exporter is not None:
+            solution_set = SolutionSet(
+                puzzle.board.label,
+                puzzle.board.cells,
+                puzzle.pieces,
+                [solution_json(puzzle, p) for p in printed],
+                {} if stopped_early else {"distinct": counts.distinct, "total": counts.total},
+            )
+            exporter.export(solution_set, output)
         if as_json:
             data = summary(puzzle, counts, engine)
             if not count:

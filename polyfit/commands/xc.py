@@ -11,22 +11,11 @@ import typer
 
 from ..dlxformat import format_dlx, read_dlx
 from ..errors import PolyfitError
+from ..export import check_writable, write_text
 from ..exactcover import SearchStats
 from ..solve import Puzzle
 from . import EXIT_INTERRUPTED, guarded
 from .solve import load_board, load_pieces
-
-
-def write_new_file(path: Path, text: str, force: bool) -> None:
-    """Write text to a file, refusing to replace an existing one unless forced."""
-    if path.exists() and not force:
-        raise PolyfitError(f"{path} exists; use --force to overwrite it")
-    if not path.parent.exists():
-        raise PolyfitError(f"cannot write {path}: directory {path.parent} does not exist")
-    try:
-        path.write_text(text)
-    except OSError as exc:
-        raise PolyfitError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def add_commands(app: typer.Typer, ctx) -> None:
@@ -108,4 +97,5 @@ def add_commands(app: typer.Typer, ctx) -> None:
         if output is None:
             typer.echo(text, nl=False)
         else:
-            write_new_file(output, text, force)
+            check_writable(output, force)
+            write_text(output, text)

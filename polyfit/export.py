@@ -1,0 +1,69 @@
+"""Solutions leave polyfit through exporters: plain data in, one file out.
+
+A :class:`SolutionSet` is what every exporter receives: the board, the pieces and the solutions
+as piece placements, with no reference to the search that found them. The built-in exporters
+(text art and JSON) register through the ``register_exporters`` hook like any plugin's.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import PolyfitError
+from .hookspecs import hookimpl
+from .textart import draw_cells
+
+
+@dataclass
+class SolutionSet:
+    board: str  # the board's name
+    board_cells: tuple  # every cell of the board
+    pieces: list  # polyfit.pieces.Piece objects
+    solutions: list[dict] = field(default_factory=list)  # each: {piece name: cells}
+    counts: dict = field(default_factory=dict)  # e.g. distinct and total, when known
+
+
+def check_writable(path: Path, force: bool) -> None:
+    """Refuse to replace an existing file unless forced, or to write where nothing can be."""
+    if path.exists() and not force:
+        raise PolyfitError(f"{path} exists; use --force to overwrite it")
+    if path.is_dir():
+        raise PolyfitError(f"{path} is a directory")
+    if not path.parent.is_dir():
+        raise PolyfitError(f"cannot write {path}: directory {path.parent} does not exist")
+
+
+def write_text(path: Path, text: str) -> None:
+    try:
+        path.write_text(text)
+    except OSError as exc:
+        raise PolyfitError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def export_text(solutions: SolutionSet, path: Path) -> None:
+    parts = []
+    for number, solution in enumerate(solutions.solutions, start=1):
+        labels = {tuple(c): name for name, cells in solution.items() for c in cells}
+        parts.append(f"Solution {number}:\n{draw_cells(labels)}\n")
+    write_text(path, "\n".join(parts))
+
+
+def export_json(solutions: SolutionSet, path: Path) -> None:
+    data = {
+        "board": solutions.board,
+        "cells": [list(c) for c in solutions.board_cells],
+        "pieces": {p.name: [list(c) for c in p.cells] for p in solutions.pieces},
+        "solutions": [
+            {name: [list(c) for c in cells] for name, cells in s.items()} for s in solutions.solutions
+        ],
+        **solutions.counts,
+    }
+    write_text(path, json.dumps(data) + "\n")
+
+
+@hookimpl
+def register_exporters(register):
+    register("text", (".txt",), export_text, "solutions as text art")
+    register("json", (".json",), export_json, "board, pieces and solutions as JSON")
