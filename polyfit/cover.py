@@ -63,6 +63,19 @@ class Cover:
                 return False, weight
         return True, weight
 
+    def mirror_symmetric(self, solution: tuple[int, ...]) -> bool:
+        """Does some reflection in the group map this solution onto itself?"""
+        key = frozenset(solution)
+        return any(
+            frozenset(self.map_placement(sym, i) for i in solution) == key
+            for sym in self.symmetries
+            if not sym.is_proper
+        )
+
+    @property
+    def has_reflections(self) -> bool:
+        return any(not sym.is_proper for sym in self.symmetries)
+
     def orbit(self, solution: tuple[int, ...]) -> list[tuple[int, ...]]:
         """Every distinct solution symmetric to this one (itself first)."""
         seen, result = set(), []

@@ -23,8 +23,9 @@ class Found:
 
 @dataclass
 class Counts:
-    distinct: int = 0
-    total: int = 0
+    distinct: int = 0  # classes under every symmetry of the puzzle
+    total: int = 0  # every solution
+    distinct_rotations: int = 0  # classes under its proper rotations alone
     search: SearchStats = field(default_factory=SearchStats)
     seconds: float = 0.0
     complete: bool = False
@@ -81,7 +82,12 @@ class Puzzle:
                     placements = tuple(cover.option_placement[k] for k in options)
                     canonical, weight = cover.classify(placements)
                     counts.total += weight
-                    counts.distinct += canonical
+                    if canonical:
+                        counts.distinct += 1
+                        # A class splits in two under rotations alone unless a reflection
+                        # maps its solutions onto themselves.
+                        split = cover.has_reflections and not cover.mirror_symmetric(placements)
+                        counts.distinct_rotations += 2 if split else 1
                     yield Found(placements, canonical, weight)
             counts.complete = True
         finally:

@@ -12,6 +12,7 @@ def draw_cells(labels: dict, empty: str = " ") -> str:
     dim = len(next(iter(labels)))
     if dim == 2:
         return _draw_layer(labels, width, sep, empty)
+    empty = "." if empty == " " else empty  # in a layer, a blank would hide where cells are not
     layers = sorted({c[0] for c in labels})
     rows = [c[1] for c in labels]
     cols = [c[2] for c in labels]

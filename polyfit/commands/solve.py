@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Optional
 
@@ -29,9 +30,12 @@ def load_pieces(ctx, board, pieces_spec: Optional[str]):
     return ctx.resolve_pieces(spec)
 
 
-def load_puzzle(ctx, board_path: Path, pieces_spec: Optional[str]) -> Puzzle:
+def load_puzzle(ctx, board_path: Path, pieces_spec: Optional[str], mirror: bool = False) -> Puzzle:
     board = load_board(ctx, board_path)
-    return Puzzle(board, load_pieces(ctx, board, pieces_spec))
+    pieces = load_pieces(ctx, board, pieces_spec)
+    if mirror:
+        pieces = [replace(p, mirror=True) for p in pieces]
+    return Puzzle(board, pieces)
 
 
 def summary(puzzle: Puzzle, counts: Counts, backend) -> dict:
@@ -41,6 +45,7 @@ def summary(puzzle: Puzzle, counts: Counts, backend) -> dict:
         "board": puzzle.board.label,
         "pieces": len(puzzle.pieces),
         "distinct": counts.distinct,
+        "distinct_rotations": counts.distinct_rotations,
         "total": counts.total,
         "complete": counts.complete,
         "symmetries": len(puzzle.symmetries),
@@ -61,7 +66,10 @@ def summary(puzzle: Puzzle, counts: Counts, backend) -> dict:
 
 def describe_counts(puzzle: Puzzle, counts: Counts) -> str:
     word = "solution" if counts.distinct == 1 else "solutions"
-    text = f"{puzzle.board.label}: {counts.distinct} distinct {word}, {counts.total} in all"
+    text = f"{puzzle.board.label}: {counts.distinct} distinct {word}"
+    if counts.distinct_rotations != counts.distinct:
+        text += f" ({counts.distinct_rotations} up to rotation alone)"
+    text += f", {counts.total} in all"
     if len(puzzle.symmetries) > 1:
         text += f" (symmetry group of order {len(puzzle.symmetries)})"
     if puzzle.impossible:
@@ -122,6 +130,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
         output: Optional[Path] = typer.Option(None, "--output", "-o", help="Also write the solutions to this file (format by suffix: .txt, .json, ...)."),
         output_format: Optional[str] = typer.Option(None, "--format", help="Exporter for --output, instead of the suffix."),
         force: bool = typer.Option(False, "--force", help="Overwrite an existing --output file."),
+        mirror: bool = typer.Option(False, "--mirror", help="Let every piece be turned over (placed as its mirror image)."),
     ):
         """Find every way the pieces fill BOARD; print them, or count them with --count.
 
@@ -130,7 +139,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Example: polyfit solve shapes/pentomino/6x10.txt --count
         """
-        puzzle = load_puzzle(ctx, board, pieces)
+        puzzle = load_puzzle(ctx, board, pieces, mirror)
         engine = ctx.registry.backend(backend)
         exporter = None
         if output is not None:
@@ -179,9 +188,9 @@ def add_commands(app: typer.Typer, ctx) -> None:
             if not count:
                 data["solutions"] = [solution_json(puzzle, p) for p in printed]
             if stopped_early:
-                data.pop("distinct")
-                data.pop("total")
-            typer.echo(json.dumps(data, indent=None if count else 1))
+                for key in ("distinct", "distinct_rotations", "total"):
+                    data.pop(key)
+            typer.echo(json.dumps(data))
             return
         if stopped_early:
             shown = f"{len(printed)} solution" + ("" if len(printed) == 1 else "s")
