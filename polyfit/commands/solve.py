@@ -67,7 +67,8 @@ def summary(puzzle: Puzzle, counts: Counts, backend) -> dict:
 def describe_counts(puzzle: Puzzle, counts: Counts) -> str:
     word = "solution" if counts.distinct == 1 else "solutions"
     text = f"{puzzle.board.label}: {counts.distinct} distinct {word}"
-    if counts.distinct_rotations != counts.distinct:
+    if puzzle.board.dim == 3 and counts.distinct_rotations != counts.distinct:
+        # Soma books count up to rotation alone; in the plane, reflections are the custom.
         text += f" ({counts.distinct_rotations} up to rotation alone)"
     text += f", {counts.total} in all"
     if len(puzzle.symmetries) > 1:
