@@ -14,6 +14,7 @@ import typer
 
 from . import __version__
 from .errors import PolyfitError
+from .hookspecs import hookimpl
 from .plugins import get_plugin_manager
 from .registry import Registry
 from .commands import EXIT_USAGE
@@ -72,12 +73,24 @@ def build_app(pm=None) -> typer.Typer:
         Example: polyfit solve shapes/pentomino/6x10.txt --count
         """
 
-    from .commands import info, solve, xc
-
-    for family in (solve, xc, info):
-        family.add_commands(app, ctx)
+    if pm.get_plugin("polyfit.commands") is None:
+        pm.register(BuiltinCommands(ctx), "polyfit.commands")
     add_plugin_commands(app, ctx)
     return app
+
+
+class BuiltinCommands:
+    """The built-in commands, added through the same ``register_commands`` hook as a plugin's."""
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+
+    @hookimpl
+    def register_commands(self, app):
+        from .commands import info, solve, xc
+
+        for family in (solve, xc, info):
+            family.add_commands(app, self.ctx)
 
 
 def add_plugin_commands(app: typer.Typer, ctx: Context) -> None:

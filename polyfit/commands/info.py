@@ -52,7 +52,13 @@ def describe_plugins(ctx) -> str:
     registry = ctx.registry
     report = ctx.pm.polyfit_report
     lines = []
-    for info in report.plugins:
+    plugins = list(report.plugins)
+    if ctx.pm.get_plugin("polyfit.commands") is not None:
+        from .. import __version__
+        from ..plugins import PluginInfo
+
+        plugins.insert(0, PluginInfo("polyfit.commands", __version__, "built-in"))
+    for info in plugins:
         provided = registry.provided_by(info.name)
         commands = ctx.commands_by_plugin.get(info.name)
         if commands:
