@@ -45,9 +45,19 @@ class Cover:
 
     def __post_init__(self):
         self._index = {p: i for i, p in enumerate(self.placements)}
+        self._tables: dict[Symmetry, list[int]] = {}
+
+    def table(self, sym: Symmetry) -> list[int]:
+        """Where ``sym`` sends each placement, as a list of placement indices (built once)."""
+        table = self._tables.get(sym)
+        if table is None:
+            index = self._index
+            table = [index[image(sym, p)] for p in self.placements]
+            self._tables[sym] = table
+        return table
 
     def map_placement(self, sym: Symmetry, index: int) -> int:
-        return self._index[image(sym, self.placements[index])]
+        return self.table(sym)[index]
 
     def classify(self, solution: tuple[int, ...]) -> tuple[bool, int]:
         """For a solution (placement indices): is it canonical, and how many does it stand for."""
@@ -59,18 +69,20 @@ class Cover:
             others, weight = self.stabilizers.get(anchor, []), self.orbit_sizes[anchor]
         key = sorted(solution)
         for sym in others:
-            if sorted(self.map_placement(sym, i) for i in solution) < key:
+            table = self.table(sym)
+            if sorted([table[i] for i in solution]) < key:
                 return False, weight
         return True, weight
 
     def mirror_symmetric(self, solution: tuple[int, ...]) -> bool:
         """Does some reflection in the group map this solution onto itself?"""
         key = frozenset(solution)
-        return any(
-            frozenset(self.map_placement(sym, i) for i in solution) == key
-            for sym in self.symmetries
-            if not sym.is_proper
-        )
+        for sym in self.symmetries:
+            if not sym.is_proper:
+                table = self.table(sym)
+                if frozenset([table[i] for i in solution]) == key:
+                    return True
+        return False
 
     @property
     def has_reflections(self) -> bool:

@@ -6,9 +6,9 @@ from .python import PythonDLX
 
 @hookimpl
 def register_backends(register):
+    from .bitset import BitsetBackend
+    from .native import NativeDLX
+
     register(PythonDLX())
-    try:
-        from .native import NativeDLX
-    except ImportError:  # pragma: no cover - native.py ships with the package
-        return
     register(NativeDLX())
+    register(BitsetBackend())

@@ -1,0 +1,378 @@
+/*
+ * polyfit.dlx._bsx: Algorithm X on bitsets ("BSX"), in C.
+ *
+ * The state at each level of the search is a copy, not a set of links to undo: the live options
+ * as a bitset, the covered items as a bitset, and for each primary item the number of live
+ * options that contain it. Choosing option o kills every live option that shares an item with
+ * it: one AND with o's precomputed conflict row. Each killed option lowers the counts of its
+ * primary items; branching takes the uncovered primary item with the smallest count (leftmost
+ * on ties, as in dancing links). Backing up is free: the parent's state is still there.
+ *
+ * Python builds the bit arrays (polyfit/dlx/bitset.py); this module only searches. Like
+ * _dlxc, the search is resumable in batches, releases the GIL and checks for Ctrl-C.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define CHECK_EVERY 16384
+
+enum { FORWARD, NEXT, DONE };
+
+typedef struct {
+    PyObject_HEAD
+    int32_t options, primary, W, IW, levels;
+    uint64_t *item_opts;   /* primary x W: options containing each primary item */
+    uint64_t *conflict;    /* options x W: options sharing an item with each option (itself too) */
+    int32_t *opt_start;    /* options + 1: CSR of each option's primary items */
+    int32_t *opt_item;
+    uint64_t *opt_mask;    /* options x IW: each option's primary items as bits */
+    /* per level: live[W], cands[W], covered[IW], count[primary] */
+    uint64_t *live, *cands, *covered;
+    int32_t *count, *choice;
+    int32_t level, phase;
+    long long nodes, updates, solutions;
+    int32_t *found;
+    Py_ssize_t found_len, found_cap;
+} Bsx;
+
+static void *copy_bytes(PyObject *obj, Py_ssize_t expect, const char *what)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(obj, &view, PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    if (view.len != expect) {
+        PyBuffer_Release(&view);
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd bytes, got %zd", what, expect, view.len);
+        return NULL;
+    }
+    void *out = PyMem_RawMalloc(expect > 0 ? (size_t)expect : 1);
+    if (out == NULL) {
+        PyBuffer_Release(&view);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    memcpy(out, view.buf, (size_t)expect);
+    PyBuffer_Release(&view);
+    return out;
+}
+
+static void Bsx_dealloc(Bsx *s)
+{
+    PyMem_RawFree(s->item_opts);
+    PyMem_RawFree(s->conflict);
+    PyMem_RawFree(s->opt_start);
+    PyMem_RawFree(s->opt_item);
+    PyMem_RawFree(s->opt_mask);
+    PyMem_RawFree(s->live);
+    PyMem_RawFree(s->cands);
+    PyMem_RawFree(s->covered);
+    PyMem_RawFree(s->count);
+    PyMem_RawFree(s->choice);
+    PyMem_RawFree(s->found);
+    Py_TYPE(s)->tp_free((PyObject *)s);
+}
+
+static int Bsx_init(Bsx *s, PyObject *args, PyObject *kwds)
+{
+    int options, primary, W, IW, nitems;
+    PyObject *item_opts, *conflict, *opt_start, *opt_item, *opt_mask, *live, *count;
+    static char *names[] = {"options", "primary", "W", "IW", "nitems", "item_opts", "conflict",
+                            "opt_start", "opt_item", "opt_mask", "live", "count", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiiiiOOOOOOO", names, &options, &primary, &W, &IW,
+                                     &nitems, &item_opts, &conflict, &opt_start, &opt_item,
+                                     &opt_mask, &live, &count))
+        return -1;
+    if (s->item_opts != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "cannot re-initialise");
+        return -1;
+    }
+    if (options < 0 || primary < 0 || W < 1 || IW < 1 || nitems < 0 ||
+        (Py_ssize_t)W * 64 < options || (Py_ssize_t)IW * 64 < primary) {
+        PyErr_SetString(PyExc_ValueError, "inconsistent bitset sizes");
+        return -1;
+    }
+    s->options = options;
+    s->primary = primary;
+    s->W = W;
+    s->IW = IW;
+    s->levels = primary + 1;
+    Py_ssize_t w8 = (Py_ssize_t)W * 8, iw8 = (Py_ssize_t)IW * 8;
+    if (!(s->item_opts = copy_bytes(item_opts, primary * w8, "item_opts")) ||
+        !(s->conflict = copy_bytes(conflict, options * w8, "conflict")) ||
+        !(s->opt_start = copy_bytes(opt_start, (Py_ssize_t)(options + 1) * 4, "opt_start")) ||
+        !(s->opt_item = copy_bytes(opt_item, (Py_ssize_t)nitems * 4, "opt_item")) ||
+        !(s->opt_mask = copy_bytes(opt_mask, options * iw8, "opt_mask")))
+        return -1;
+    for (int k = 0; k < options; k++) {
+        if (s->opt_start[k] > s->opt_start[k + 1] || s->opt_start[k + 1] > nitems) {
+            PyErr_SetString(PyExc_ValueError, "bad option item index");
+            return -1;
+        }
+    }
+    for (int k = 0; k < nitems; k++) {
+        if (s->opt_item[k] < 0 || s->opt_item[k] >= primary) {
+            PyErr_SetString(PyExc_ValueError, "bad option item");
+            return -1;
+        }
+    }
+    size_t L = (size_t)s->levels;
+    s->live = PyMem_RawCalloc(L * (size_t)W, 8);
+    s->cands = PyMem_RawCalloc(L * (size_t)W, 8);
+    s->covered = PyMem_RawCalloc(L * (size_t)IW, 8);
+    s->count = PyMem_RawCalloc(L * (size_t)(primary > 0 ? primary : 1), 4);
+    s->choice = PyMem_RawCalloc(L, 4);
+    if (!s->live || !s->cands || !s->covered || !s->count || !s->choice) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    uint64_t *live0 = copy_bytes(live, w8, "live");
+    int32_t *count0 = copy_bytes(count, (Py_ssize_t)primary * 4, "count");
+    if (!live0 || !count0) {
+        PyMem_RawFree(live0);
+        PyMem_RawFree(count0);
+        return -1;
+    }
+    memcpy(s->live, live0, (size_t)w8);
+    memcpy(s->count, count0, (size_t)primary * 4);
+    PyMem_RawFree(live0);
+    PyMem_RawFree(count0);
+    s->level = 0;
+    s->phase = FORWARD;
+    return 0;
+}
+
+static int record(Bsx *s)
+{
+    Py_ssize_t need = s->found_len + s->level + 1;
+    if (need > s->found_cap) {
+        Py_ssize_t cap = s->found_cap ? s->found_cap * 2 : 1024;
+        while (cap < need)
+            cap *= 2;
+        int32_t *grown = PyMem_RawRealloc(s->found, sizeof(int32_t) * (size_t)cap);
+        if (grown == NULL)
+            return -1;
+        s->found = grown;
+        s->found_cap = cap;
+    }
+    s->found[s->found_len++] = s->level;
+    for (int32_t k = 0; k < s->level; k++)
+        s->found[s->found_len++] = s->choice[k];
+    return 0;
+}
+
+/* The uncovered primary item with the fewest live options (leftmost on ties), or -1 when every
+ * primary item is covered. */
+static inline int32_t best_item(const Bsx *s, const uint64_t *covered, const int32_t *count)
+{
+    int32_t best = -1, least = INT32_MAX;
+    for (int32_t w = 0; w < s->IW; w++) {
+        uint64_t open = ~covered[w];
+        if (w == s->IW - 1 && (s->primary & 63))
+            open &= (UINT64_C(1) << (s->primary & 63)) - 1;
+        while (open) {
+            int32_t j = w * 64 + __builtin_ctzll(open);
+            open &= open - 1;
+            if (count[j] < least) {
+                least = count[j];
+                best = j;
+                if (least == 0)
+                    return best;
+            }
+        }
+    }
+    return best;
+}
+
+static int run(Bsx *s, long long wanted, PyThreadState **save)
+{
+    const int32_t W = s->W, IW = s->IW, P = s->primary;
+    long long found = 0, next_check = s->nodes + CHECK_EVERY;
+    int32_t lv = s->level;
+
+    if (s->phase == DONE)
+        return 0;
+    if (s->phase == NEXT)
+        goto next;
+
+forward: {
+    uint64_t *covered = s->covered + (size_t)lv * IW;
+    int32_t *count = s->count + (size_t)lv * P;
+    int32_t i = best_item(s, covered, count);
+    if (i < 0) {
+        s->level = lv;
+        if (record(s) < 0) {
+            PyEval_RestoreThread(*save);
+            *save = NULL;
+            PyErr_NoMemory();
+            s->phase = DONE;
+            return -1;
+        }
+        s->solutions++;
+        if (++found >= wanted) {
+            s->phase = NEXT;
+            lv--;
+            s->level = lv;
+            if (lv < 0)
+                s->phase = DONE;
+            return 0;
+        }
+        lv--;
+        if (lv < 0)
+            goto done;
+        goto next;
+    }
+    const uint64_t *live = s->live + (size_t)lv * W;
+    const uint64_t *opts = s->item_opts + (size_t)i * W;
+    uint64_t *cands = s->cands + (size_t)lv * W;
+    for (int32_t w = 0; w < W; w++)
+        cands[w] = live[w] & opts[w];
+}
+
+next: {
+    uint64_t *cands = s->cands + (size_t)lv * W;
+    int32_t o = -1;
+    for (int32_t w = 0; w < W; w++) {
+        if (cands[w]) {
+            o = w * 64 + __builtin_ctzll(cands[w]);
+            cands[w] &= cands[w] - 1;
+            break;
+        }
+    }
+    if (o < 0) {
+        lv--;
+        if (lv < 0)
+            goto done;
+        goto next;
+    }
+    s->nodes++;
+    s->choice[lv] = o;
+    /* The child state: live options that do not conflict with o, counts lowered for every
+     * option o kills, o's items covered. */
+    const uint64_t *live = s->live + (size_t)lv * W;
+    uint64_t *child = s->live + (size_t)(lv + 1) * W;
+    const uint64_t *conf = s->conflict + (size_t)o * W;
+    int32_t *count = s->count + (size_t)(lv + 1) * P;
+    memcpy(count, s->count + (size_t)lv * P, (size_t)P * 4);
+    long long killed = 0;
+    for (int32_t w = 0; w < W; w++) {
+        uint64_t dead = live[w] & conf[w];
+        child[w] = live[w] & ~conf[w];
+        while (dead) {
+            int32_t k = w * 64 + __builtin_ctzll(dead);
+            dead &= dead - 1;
+            killed++;
+            for (int32_t t = s->opt_start[k]; t < s->opt_start[k + 1]; t++)
+                count[s->opt_item[t]]--;
+        }
+    }
+    s->updates += killed;
+    const uint64_t *cov = s->covered + (size_t)lv * IW;
+    uint64_t *ccov = s->covered + (size_t)(lv + 1) * IW;
+    const uint64_t *mask = s->opt_mask + (size_t)o * IW;
+    for (int32_t w = 0; w < IW; w++)
+        ccov[w] = cov[w] | mask[w];
+    lv++;
+    if (s->nodes >= next_check) {
+        next_check = s->nodes + CHECK_EVERY;
+        PyEval_RestoreThread(*save);
+        if (PyErr_CheckSignals()) {
+            *save = NULL;
+            s->phase = FORWARD;
+            s->level = lv;
+            return -1;
+        }
+        *save = PyEval_SaveThread();
+    }
+    goto forward;
+}
+
+done:
+    s->phase = DONE;
+    s->level = 0;
+    return 0;
+}
+
+static PyObject *Bsx_next_batch(Bsx *s, PyObject *args)
+{
+    long long wanted;
+    if (!PyArg_ParseTuple(args, "L", &wanted))
+        return NULL;
+    if (wanted < 1 || s->choice == NULL) {
+        PyErr_SetString(PyExc_ValueError, "next_batch needs a positive count on an initialised search");
+        return NULL;
+    }
+    s->found_len = 0;
+    PyThreadState *save = PyEval_SaveThread();
+    int status = run(s, wanted, &save);
+    if (save != NULL)
+        PyEval_RestoreThread(save);
+    if (status < 0)
+        return NULL;
+    PyObject *batch = PyList_New(0);
+    if (batch == NULL)
+        return NULL;
+    for (Py_ssize_t k = 0; k < s->found_len;) {
+        int32_t length = s->found[k++];
+        PyObject *solution = PyTuple_New(length);
+        if (solution == NULL) {
+            Py_DECREF(batch);
+            return NULL;
+        }
+        for (int32_t j = 0; j < length; j++) {
+            PyObject *value = PyLong_FromLong(s->found[k++]);
+            if (value == NULL) {
+                Py_DECREF(solution);
+                Py_DECREF(batch);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(solution, j, value);
+        }
+        if (PyList_Append(batch, solution) < 0) {
+            Py_DECREF(solution);
+            Py_DECREF(batch);
+            return NULL;
+        }
+        Py_DECREF(solution);
+    }
+    return Py_BuildValue("(NLLO)", batch, s->nodes, s->updates, s->phase == DONE ? Py_True : Py_False);
+}
+
+static PyMethodDef Bsx_methods[] = {
+    {"next_batch", (PyCFunction)Bsx_next_batch, METH_VARARGS,
+     "next_batch(k) -> (solutions, nodes, updates, done): search on until k more solutions."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject BsxType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "polyfit.dlx._bsx.Search",
+    .tp_basicsize = sizeof(Bsx),
+    .tp_dealloc = (destructor)Bsx_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A resumable bitset exact cover search over prebuilt bit arrays.",
+    .tp_methods = Bsx_methods,
+    .tp_init = (initproc)Bsx_init,
+    .tp_new = PyType_GenericNew,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_bsx", "Bitset exact cover search in C.", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__bsx(void)
+{
+    if (PyType_Ready(&BsxType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&BsxType);
+    if (PyModule_AddObject(m, "Search", (PyObject *)&BsxType) < 0) {
+        Py_DECREF(&BsxType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
