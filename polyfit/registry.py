@@ -16,6 +16,12 @@ from .errors import PolyfitError, UnknownNameError
 AUTO_BACKEND_ORDER = ("bitset-c", "dlx-c", "dlx-python")
 
 
+def _too_large(backend, problem) -> str | None:
+    """A backend may limit the problems it takes (``problem_reason``); most take any."""
+    check = getattr(backend, "problem_reason", None)
+    return check(problem) if check is not None else None
+
+
 @dataclass
 class PieceSetEntry:
     name: str
@@ -138,14 +144,16 @@ class Registry:
     def piece_set_builders(self) -> dict:
         return {name: (entry.pieces, entry.summary) for name, entry in self.piece_sets.items()}
 
-    def backend(self, name: str = "auto", problem_needs: frozenset = frozenset()):
+    def backend(self, name: str = "auto", problem=None, problem_needs: frozenset = frozenset()):
+        """The backend named, or with ``auto`` the fastest one that can run ``problem``."""
         if name == "auto":
             ranked = [n for n in AUTO_BACKEND_ORDER if n in self.backends]
             ranked += sorted(n for n in self.backends if n not in ranked)
             for candidate in ranked:
                 backend = self.backends[candidate]
                 if backend.unavailable_reason() is None and problem_needs <= backend.capabilities:
-                    return backend
+                    if problem is None or _too_large(backend, problem) is None:
+                        return backend
             raise PolyfitError("no available backend supports this problem")
         if name not in self.backends:
             raise UnknownNameError("backend", name, list(self.backends) + ["auto"])
@@ -156,6 +164,8 @@ class Registry:
         missing = problem_needs - backend.capabilities
         if missing:
             raise PolyfitError(f"backend {name!r} does not support {', '.join(sorted(missing))}")
+        if problem is not None and _too_large(backend, problem) is not None:
+            raise PolyfitError(f"backend {name!r} cannot take this problem: {_too_large(backend, problem)}")
         return backend
 
     def exporter(self, path, name: str | None = None) -> ExporterEntry:

@@ -7,8 +7,8 @@ from polyfit.plugins import get_plugin_manager
 from polyfit.registry import Registry
 
 ROOT = Path(__file__).resolve().parent.parent  # the repository: shapes/ lives here
-BUILT_IN_BACKENDS = ("dlx-python", "dlx-c")
-NATIVE = {"dlx-c"}
+BUILT_IN_BACKENDS = ("dlx-python", "dlx-c", "bitset-c")
+NATIVE = {"dlx-c", "bitset-c"}
 
 
 def built_in_registry():

@@ -99,7 +99,7 @@ def test_random_order_counts_the_same(app):
 
 
 def test_every_backend_by_name(app):
-    for name in ("dlx-python", "dlx-c"):
+    for name in ("dlx-python", "dlx-c", "bitset-c"):
         data = json.loads(run(app, "solve", BOARDS + "3x20.txt", "--count", "--json", "--backend", name).output)
         assert data["backend"] == name and data["total"] == 8
 
@@ -178,6 +178,19 @@ def test_exported_problem_solves_with_xc(app, tmp_path):
     data = json.loads(run(app, "xc", str(out), "--count", "--json").output)
     assert data["total"] == 8
     assert {"total", "nodes", "backend", "seconds"} <= set(data)
+
+
+def test_auto_falls_back_when_the_bitset_backend_cannot_take_a_problem(app, tmp_path):
+    from polyfit.dlx.bitset import MAX_OPTIONS
+
+    big = tmp_path / "big.dlx"
+    big.write_text("a b\n" + "a\n" * MAX_OPTIONS + "b\n")  # one more option than bitset-c takes
+    data = json.loads(run(app, "xc", str(big), "--count", "--json").output)
+    assert data["backend"] == "dlx-c" and data["total"] == MAX_OPTIONS
+    small = json.loads(run(app, "solve", BOARDS + "3x20.txt", "--count", "--json").output)
+    assert small["backend"] == "bitset-c"
+    result = run(app, "xc", str(big), "--count", "--backend", "bitset-c")
+    assert result.exit_code == 2 and "cannot take this problem" in result.output
 
 
 def test_main_module_runs():

@@ -141,7 +141,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
         Example: polyfit solve shapes/pentomino/6x10.txt --count
         """
         puzzle = load_puzzle(ctx, board, pieces, mirror)
-        engine = ctx.registry.backend(backend)
+        engine = ctx.registry.backend(backend, puzzle.cover.problem)
         exporter = None
         if output is not None:
             exporter = ctx.registry.exporter(output, output_format)

@@ -37,7 +37,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
         if not file.is_file():
             raise PolyfitError(f"no such file: {file}")
         problem, lines = read_dlx(file)
-        engine = ctx.registry.backend(backend)
+        engine = ctx.registry.backend(backend, problem)
         stats = SearchStats()
         found = []
         start = time.perf_counter()

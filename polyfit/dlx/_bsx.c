@@ -168,9 +168,12 @@ static inline int32_t best_item(const Bsx *s, const uint64_t *covered, const int
 {
     int32_t best = -1, least = INT32_MAX;
     for (int32_t w = 0; w < s->IW; w++) {
+        int32_t left = s->primary - w * 64; /* primary items in this word and after */
+        if (left <= 0)
+            break;
         uint64_t open = ~covered[w];
-        if (w == s->IW - 1 && (s->primary & 63))
-            open &= (UINT64_C(1) << (s->primary & 63)) - 1;
+        if (left < 64)
+            open &= (UINT64_C(1) << left) - 1;
         while (open) {
             int32_t j = w * 64 + __builtin_ctzll(open);
             open &= open - 1;
