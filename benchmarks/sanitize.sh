@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Build the C backends with AddressSanitizer and UndefinedBehaviorSanitizer into a scratch copy
+# of the package and run the backend tests against them; any report fails the run.
+#   bash benchmarks/sanitize.sh            (in the environment polyfit's tests run in)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=$(mktemp -d)
+cp -r polyfit "$out/"
+rm -f "$out"/polyfit/dlx/*.so
+include=$(python -c "import sysconfig; print(sysconfig.get_paths()['include'])")
+suffix=$(python -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
+for module in _dlxc _bsx; do
+  gcc -std=c99 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+      -fno-sanitize-recover=undefined -shared -fPIC -I"$include" \
+      "polyfit/dlx/$module.c" -o "$out/polyfit/dlx/$module$suffix"
+done
+asan=$(gcc -print-file-name=libasan.so)
+cd "$out"  # so that this copy, not an installed polyfit, is the one imported
+export LD_PRELOAD="$asan" ASAN_OPTIONS=detect_leaks=0 POLYFIT_REQUIRE_C=1
+python -c "import polyfit.dlx._dlxc as a, polyfit.dlx._bsx as b; print('sanitized:', a.__file__, b.__file__)"
+python -m pytest -q -p no:cacheprovider --rootdir="$out" "$OLDPWD/tests/test_dlx.py" "$OLDPWD/tests/test_counts.py" \
+  -k "not dlx-python" "$@"
