@@ -2,10 +2,12 @@
 
     python benchmarks/bench.py [--repeat 5] [--python-limit 30]
 
-For each pentomino board: placement generation (with pruning and symmetry breaking), then the
-symmetry-broken count on every available backend (median seconds of --repeat runs, nodes, and
-each backend's time as a ratio to dlx-c). The pure-Python backend runs only where one run
-takes under --python-limit seconds. Then N-queens 10-12 through ``polyfit xc`` (rows and
+For each board (pentomino rectangles, Scott's 8x8, the Soma cube): placement generation (with
+pruning and symmetry breaking), then every available backend on the same exact cover problem,
+symmetry-broken as polyfit solves it: median seconds of --repeat runs to enumerate all its
+solutions, nodes, and each backend's time as a ratio to dlx-c. Backends from installed plugins
+(e.g. polyfit-miniexact) are timed too. The pure-Python backend runs only where one run takes
+under --python-limit seconds. Then N-queens 10-12 through ``polyfit xc`` (rows and
 columns primary, diagonals secondary), and the end-to-end wall time of
 ``polyfit solve shapes/pentomino/6x10.txt --count`` as a new process, start-up included.
 """
@@ -21,13 +23,28 @@ import tempfile
 import time
 from pathlib import Path
 
-from polyfit.board import read_text_board
+from polyfit.board import read_text_board, read_voxel_text
+from polyfit.exactcover import SearchStats
 from polyfit.plugins import get_plugin_manager
 from polyfit.registry import Registry
 from polyfit.solve import Puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
-BOARDS = ["3x20", "4x15", "5x12", "6x10", "8x8-centre-hole"]
+BOARDS = [
+    ("pentomino", "3x20.txt"),
+    ("pentomino", "4x15.txt"),
+    ("pentomino", "5x12.txt"),
+    ("pentomino", "6x10.txt"),
+    ("pentomino", "8x8-centre-hole.txt"),
+    ("soma", "cube.vox"),
+]
+
+
+def enumerate_all(backend, problem):
+    stats = SearchStats()
+    for _ in backend.solutions(problem, stats):
+        pass
+    return stats
 
 
 def median_time(function, repeat):
@@ -58,37 +75,40 @@ def main():
     parser.add_argument("--python-limit", type=float, default=30.0)
     args = parser.parse_args()
 
-    registry = Registry.from_plugins(get_plugin_manager(load_entrypoints=False))
+    registry = Registry.from_plugins(get_plugin_manager())
     backends = [b for b in registry.backends.values() if b.unavailable_reason() is None]
     names = [b.name for b in backends]
     print(f"python {sys.version.split()[0]}; backends: {', '.join(names)}; median of {args.repeat} runs\n")
 
-    header = f"{'board':18} {'distinct':>8} {'total':>6} {'placements s':>12} {'nodes':>9}"
-    header += "".join(f" {n + ' s':>12}" for n in names) + "".join(f" {n + '/dlx-c':>18}" for n in names if n != "dlx-c")
+    header = f"{'board':22} {'distinct':>8} {'total':>6} {'placements s':>12} {'nodes':>9}"
+    header += "".join(f" {n + ' s':>12}" for n in names)
+    header += "".join(f" {n + '/dlx-c':>19}" for n in names if n != "dlx-c")
     print(header)
-    for name in BOARDS:
-        board = read_text_board(ROOT / "shapes" / "pentomino" / f"{name}.txt")
-        pieces = registry.piece_sets["pentominoes"].pieces()
+    for folder, file in BOARDS:
+        path = ROOT / "shapes" / folder / file
+        board = read_text_board(path) if file.endswith(".txt") else read_voxel_text(path)
+        pieces = registry.piece_sets[board.metadata["pieces"]].pieces()
         prep, puzzle = median_time(lambda: Puzzle(board, pieces), args.repeat)
-        row = {}
-        counts = None
+        counts = puzzle.count(registry.backend("auto", puzzle.cover.problem))
+        problem = puzzle.cover.problem
+        row, nodes = {}, 0
         for backend in backends:
+            repeat = args.repeat
             if backend.name == "dlx-python":
-                once, _ = median_time(lambda: puzzle.count(backend), 1)
+                once, _ = median_time(lambda: enumerate_all(backend, problem), 1)
                 if once > args.python_limit:
                     row[backend.name] = None
                     continue
                 repeat = max(1, min(args.repeat, int(args.python_limit * 3 // max(once, 1e-3))))
-            else:
-                repeat = args.repeat
-            seconds, counts = median_time(lambda: puzzle.count(backend), repeat)
+            seconds, stats = median_time(lambda: enumerate_all(backend, problem), repeat)
             row[backend.name] = seconds
-        line = f"{name:18} {counts.distinct:>8} {counts.total:>6} {prep:>12.3f} {counts.search.nodes:>9}"
+            nodes = max(nodes, stats.nodes)
+        line = f"{board.label[:22]:22} {counts.distinct:>8} {counts.total:>6} {prep:>12.3f} {nodes:>9}"
         line += "".join(f" {row[n]:>12.3f}" if row[n] is not None else f" {'skipped':>12}" for n in names)
         for n in names:
             if n != "dlx-c":
                 ratio = row[n] / row["dlx-c"] if row[n] is not None and row.get("dlx-c") else None
-                line += f" {ratio:>18.1f}" if ratio is not None else f" {'-':>18}"
+                line += f" {ratio:>19.2f}" if ratio is not None else f" {'-':>19}"
         print(line, flush=True)
 
     print(f"\n{'N-queens (polyfit xc)':22} {'solutions':>9} {'nodes':>10}" + "".join(f" {n + ' s':>12}" for n in names))

@@ -57,7 +57,10 @@ class Cover:
         return table
 
     def map_placement(self, sym: Symmetry, index: int) -> int:
-        return self.table(sym)[index]
+        table = self._tables.get(sym)
+        if table is not None:
+            return table[index]
+        return self._index[image(sym, self.placements[index])]
 
     def classify(self, solution: tuple[int, ...]) -> tuple[bool, int]:
         """For a solution (placement indices): is it canonical, and how many does it stand for."""
