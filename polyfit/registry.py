@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .errors import PolyfitError, UnknownNameError
 
-AUTO_BACKEND_ORDER = ("bitset-c", "dlx-c", "dlx-python")
+AUTO_BACKEND_ORDER = ("bitset-c", "dlx-c", "bitset-python", "dlx-python")
 
 
 def _too_large(backend, problem) -> str | None:

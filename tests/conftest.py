@@ -7,7 +7,7 @@ from polyfit.plugins import get_plugin_manager
 from polyfit.registry import Registry
 
 ROOT = Path(__file__).resolve().parent.parent  # the repository: shapes/ lives here
-BUILT_IN_BACKENDS = ("dlx-python", "dlx-c", "bitset-c")
+BUILT_IN_BACKENDS = ("dlx-python", "dlx-c", "bitset-c", "bitset-python")
 NATIVE = {"dlx-c", "bitset-c"}
 
 

@@ -99,7 +99,7 @@ def test_random_order_counts_the_same(app):
 
 
 def test_every_backend_by_name(app):
-    for name in ("dlx-python", "dlx-c", "bitset-c"):
+    for name in ("dlx-python", "dlx-c", "bitset-c", "bitset-python"):
         data = json.loads(run(app, "solve", BOARDS + "3x20.txt", "--count", "--json", "--backend", name).output)
         assert data["backend"] == name and data["total"] == 8
 

@@ -7,8 +7,10 @@ from .python import PythonDLX
 @hookimpl
 def register_backends(register):
     from .bitset import BitsetBackend
+    from .bitset_python import PythonBitset
     from .native import NativeDLX
 
     register(PythonDLX())
     register(NativeDLX())
     register(BitsetBackend())
+    register(PythonBitset())
