@@ -80,7 +80,12 @@ class Cover:
     def mirror_symmetric(self, solution: tuple[int, ...]) -> bool:
         """Does some reflection in the group map this solution onto itself?"""
         key = frozenset(solution)
-        for sym in self.symmetries:
+        candidates = self.symmetries
+        if self.breaker is not None:
+            # A symmetry of the solution fixes its breaker placement: only those can.
+            anchor = next(i for i in solution if self.placements[i].piece == self.breaker)
+            candidates = self.stabilizers.get(anchor, [])
+        for sym in candidates:
             if not sym.is_proper:
                 table = self.table(sym)
                 if frozenset([table[i] for i in solution]) == key:
