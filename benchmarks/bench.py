@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import subprocess
 import sys
@@ -139,6 +140,8 @@ def main():
         runs.append(time.perf_counter() - start)
     print(f"\nend to end: polyfit solve shapes/pentomino/6x10.txt --count: "
           f"median {statistics.median(runs):.3f} s wall (min {min(runs):.3f}, max {max(runs):.3f})")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # kilobytes on Linux
+    print(f"peak memory of this benchmark process (every board, every backend): {peak / 1024:.0f} MiB")
 
 
 if __name__ == "__main__":

@@ -256,7 +256,8 @@ next: {
     const uint64_t *live = s->live + (size_t)lv * W;
     uint64_t *child = s->live + (size_t)(lv + 1) * W;
     const uint64_t *conf = s->conflict + (size_t)o * W;
-    int32_t *count = s->count + (size_t)(lv + 1) * P;
+    int32_t *restrict count = s->count + (size_t)(lv + 1) * P;
+    const int32_t *restrict opt_start = s->opt_start, *restrict opt_item = s->opt_item;
     memcpy(count, s->count + (size_t)lv * P, (size_t)P * 4);
     long long killed = 0;
     for (int32_t w = 0; w < W; w++) {
@@ -266,8 +267,9 @@ next: {
             int32_t k = w * 64 + __builtin_ctzll(dead);
             dead &= dead - 1;
             killed++;
-            for (int32_t t = s->opt_start[k]; t < s->opt_start[k + 1]; t++)
-                count[s->opt_item[t]]--;
+            const int32_t *item = opt_item + opt_start[k], *end = opt_item + opt_start[k + 1];
+            while (item < end)
+                count[*item++]--;
         }
     }
     s->updates += killed;
