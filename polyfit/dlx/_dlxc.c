@@ -121,7 +121,7 @@ static int record(Search *s)
 
 static inline void cover(Search *s, int32_t i)
 {
-    int32_t *top = s->top, *ulink = s->ulink, *dlink = s->dlink;
+    int32_t *restrict top = s->top, *restrict ulink = s->ulink, *restrict dlink = s->dlink;
     long long updates = 0;
     for (int32_t p = dlink[i]; p != i; p = dlink[p]) {
         for (int32_t q = p + 1; q != p;) {
@@ -146,7 +146,7 @@ static inline void cover(Search *s, int32_t i)
 
 static inline void uncover(Search *s, int32_t i)
 {
-    int32_t *top = s->top, *ulink = s->ulink, *dlink = s->dlink;
+    int32_t *restrict top = s->top, *restrict ulink = s->ulink, *restrict dlink = s->dlink;
     int32_t l = s->llink[i], r = s->rlink[i];
     s->rlink[l] = i;
     s->llink[r] = i;
