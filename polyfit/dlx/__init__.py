@@ -92,3 +92,16 @@ def option_of(layout_top, spacer_option, node: int) -> int:
     while layout_top[node] > 0:
         node += 1
     return spacer_option[-layout_top[node]]
+
+
+def stream_batches(search, stats, largest: int = 1024):
+    """Yield the solutions of a C search object batch by batch: the first at once, then in
+    batches doubling up to ``largest`` so that Python's share of the work stays small."""
+    done = False
+    wanted = 1
+    while not done:
+        batch, stats.nodes, stats.updates, done = search.next_batch(wanted)
+        wanted = min(2 * wanted, largest)
+        for solution in batch:
+            stats.solutions += 1
+            yield solution

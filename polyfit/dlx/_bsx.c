@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_batch.h"
+
 #define CHECK_EVERY 16384
 
 enum { FORWARD, NEXT, DONE };
@@ -33,8 +35,7 @@ typedef struct {
     int32_t *count, *choice;
     int32_t level, phase;
     long long nodes, updates, solutions;
-    int32_t *found;
-    Py_ssize_t found_len, found_cap;
+    Found found; /* solutions of the current batch */
 } Bsx;
 
 static void *copy_bytes(PyObject *obj, Py_ssize_t expect, const char *what)
@@ -70,7 +71,7 @@ static void Bsx_dealloc(Bsx *s)
     PyMem_RawFree(s->covered);
     PyMem_RawFree(s->count);
     PyMem_RawFree(s->choice);
-    PyMem_RawFree(s->found);
+    PyMem_RawFree(s->found.data);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
@@ -145,21 +146,7 @@ static int Bsx_init(Bsx *s, PyObject *args, PyObject *kwds)
 
 static int record(Bsx *s)
 {
-    Py_ssize_t need = s->found_len + s->level + 1;
-    if (need > s->found_cap) {
-        Py_ssize_t cap = s->found_cap ? s->found_cap * 2 : 1024;
-        while (cap < need)
-            cap *= 2;
-        int32_t *grown = PyMem_RawRealloc(s->found, sizeof(int32_t) * (size_t)cap);
-        if (grown == NULL)
-            return -1;
-        s->found = grown;
-        s->found_cap = cap;
-    }
-    s->found[s->found_len++] = s->level;
-    for (int32_t k = 0; k < s->level; k++)
-        s->found[s->found_len++] = s->choice[k];
-    return 0;
+    return found_append(&s->found, s->choice, s->level);
 }
 
 /* The uncovered primary item with the fewest live options (leftmost on ties), or -1 when every
@@ -308,39 +295,16 @@ static PyObject *Bsx_next_batch(Bsx *s, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "next_batch needs a positive count on an initialised search");
         return NULL;
     }
-    s->found_len = 0;
+    s->found.len = 0;
     PyThreadState *save = PyEval_SaveThread();
     int status = run(s, wanted, &save);
     if (save != NULL)
         PyEval_RestoreThread(save);
     if (status < 0)
         return NULL;
-    PyObject *batch = PyList_New(0);
+    PyObject *batch = found_to_list(&s->found);
     if (batch == NULL)
         return NULL;
-    for (Py_ssize_t k = 0; k < s->found_len;) {
-        int32_t length = s->found[k++];
-        PyObject *solution = PyTuple_New(length);
-        if (solution == NULL) {
-            Py_DECREF(batch);
-            return NULL;
-        }
-        for (int32_t j = 0; j < length; j++) {
-            PyObject *value = PyLong_FromLong(s->found[k++]);
-            if (value == NULL) {
-                Py_DECREF(solution);
-                Py_DECREF(batch);
-                return NULL;
-            }
-            PyTuple_SET_ITEM(solution, j, value);
-        }
-        if (PyList_Append(batch, solution) < 0) {
-            Py_DECREF(solution);
-            Py_DECREF(batch);
-            return NULL;
-        }
-        Py_DECREF(solution);
-    }
     return Py_BuildValue("(NLLO)", batch, s->nodes, s->updates, s->phase == DONE ? Py_True : Py_False);
 }
 

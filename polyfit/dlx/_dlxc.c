@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_batch.h"
+
 #define CHECK_EVERY 4096 /* nodes between signal checks */
 
 enum { FORWARD, BACKUP, ADVANCE, DONE };
@@ -22,11 +24,10 @@ typedef struct {
     int32_t *top, *ulink, *dlink;     /* nodes */
     int32_t *spacer_option;           /* spacer number -> option index */
     int32_t *choice;                  /* the choice stack, at most N1 + 1 deep */
+    int32_t *options;                 /* scratch: the options of a solution */
     int32_t level, item, phase;
     long long nodes, updates, solutions;
-    /* solutions found in the current batch: lengths and option indices */
-    int32_t *found;
-    Py_ssize_t found_len, found_cap;
+    Found found; /* solutions of the current batch */
 } Search;
 
 static int32_t *copy_buffer(PyObject *obj, Py_ssize_t *count)
@@ -60,7 +61,8 @@ static void Search_dealloc(Search *s)
     PyMem_RawFree(s->dlink);
     PyMem_RawFree(s->spacer_option);
     PyMem_RawFree(s->choice);
-    PyMem_RawFree(s->found);
+    PyMem_RawFree(s->options);
+    PyMem_RawFree(s->found.data);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
@@ -85,7 +87,8 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwds)
         return -1;
     }
     s->choice = PyMem_RawMalloc(sizeof(int32_t) * (size_t)(primary + 1));
-    if (s->choice == NULL) {
+    s->options = PyMem_RawMalloc(sizeof(int32_t) * (size_t)(primary + 1));
+    if (s->choice == NULL || s->options == NULL) {
         PyErr_NoMemory();
         return -1;
     }
@@ -95,28 +98,17 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwds)
     return 0;
 }
 
+/* Record the current solution: the option of each level's chosen node. */
 static int record(Search *s)
 {
-    Py_ssize_t need = s->found_len + s->level + 1;
-    if (need > s->found_cap) {
-        Py_ssize_t cap = s->found_cap ? s->found_cap * 2 : 1024;
-        while (cap < need)
-            cap *= 2;
-        int32_t *grown = PyMem_RawRealloc(s->found, sizeof(int32_t) * (size_t)cap);
-        if (grown == NULL)
-            return -1;
-        s->found = grown;
-        s->found_cap = cap;
-    }
     int32_t *top = s->top;
-    s->found[s->found_len++] = s->level;
     for (int32_t k = 0; k < s->level; k++) {
         int32_t p = s->choice[k];
         while (top[p] > 0)
             p++;
-        s->found[s->found_len++] = s->spacer_option[-top[p]];
+        s->options[k] = s->spacer_option[-top[p]];
     }
-    return 0;
+    return found_append(&s->found, s->options, s->level);
 }
 
 static inline void cover(Search *s, int32_t i)
@@ -278,7 +270,7 @@ static PyObject *Search_next_batch(Search *s, PyObject *args)
         PyErr_SetString(PyExc_RuntimeError, "Search was not initialised");
         return NULL;
     }
-    s->found_len = 0;
+    s->found.len = 0;
     PyThreadState *save = PyEval_SaveThread();
     int status = run(s, wanted, &save);
     if (save != NULL)
@@ -286,32 +278,9 @@ static PyObject *Search_next_batch(Search *s, PyObject *args)
     if (status < 0)
         return NULL;
 
-    PyObject *batch = PyList_New(0);
+    PyObject *batch = found_to_list(&s->found);
     if (batch == NULL)
         return NULL;
-    for (Py_ssize_t k = 0; k < s->found_len;) {
-        int32_t length = s->found[k++];
-        PyObject *solution = PyTuple_New(length);
-        if (solution == NULL) {
-            Py_DECREF(batch);
-            return NULL;
-        }
-        for (int32_t j = 0; j < length; j++) {
-            PyObject *value = PyLong_FromLong(s->found[k++]);
-            if (value == NULL) {
-                Py_DECREF(solution);
-                Py_DECREF(batch);
-                return NULL;
-            }
-            PyTuple_SET_ITEM(solution, j, value);
-        }
-        if (PyList_Append(batch, solution) < 0) {
-            Py_DECREF(solution);
-            Py_DECREF(batch);
-            return NULL;
-        }
-        Py_DECREF(solution);
-    }
     return Py_BuildValue("(NLLO)", batch, s->nodes, s->updates, s->phase == DONE ? Py_True : Py_False);
 }
 

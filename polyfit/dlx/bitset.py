@@ -14,6 +14,7 @@ from array import array
 from typing import Iterator
 
 from ..exactcover import ExactCoverProblem, SearchStats
+from . import stream_batches
 
 try:
     from . import _bsx
@@ -25,7 +26,6 @@ else:
 
 MAX_OPTIONS = 16384
 MAX_PRIMARY = 4096
-BATCH = 1024
 
 
 def _words(bits: int, count: int) -> bytes:
@@ -97,11 +97,4 @@ class BitsetBackend:
             _words(live, W),
             count,
         )
-        done = False
-        wanted = 1
-        while not done:
-            batch, stats.nodes, stats.updates, done = search.next_batch(wanted)
-            wanted = min(2 * wanted, BATCH)
-            for solution in batch:
-                stats.solutions += 1
-                yield solution
+        yield from stream_batches(search, stats)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..exactcover import ExactCoverProblem, SearchStats
-from . import build_layout
+from . import build_layout, stream_batches
 
 try:
     from . import _dlxc
@@ -15,7 +15,6 @@ except ImportError as exc:  # no compiler when polyfit was installed: the extens
 else:
     _import_error = None
 
-BATCH = 1024  # at most this many solutions handed back per call into C
 
 
 class NativeDLX:
@@ -39,11 +38,4 @@ class NativeDLX:
             layout.dlink,
             layout.spacer_option,
         )
-        done = False
-        wanted = 1  # the first solutions come back at once; then batches grow to BATCH
-        while not done:
-            batch, stats.nodes, stats.updates, done = search.next_batch(wanted)
-            wanted = min(2 * wanted, BATCH)
-            for solution in batch:
-                stats.solutions += 1
-                yield solution
+        yield from stream_batches(search, stats)

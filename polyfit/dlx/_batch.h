@@ -1,0 +1,68 @@
+/*
+ * What the two C search modules share: the buffer of solutions found in one batch, and its
+ * conversion to a Python list of tuples of option indices. Each solution is stored as its
+ * length followed by its option indices.
+ */
+#ifndef POLYFIT_BATCH_H
+#define POLYFIT_BATCH_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+typedef struct {
+    int32_t *data;
+    Py_ssize_t len, cap;
+} Found;
+
+/* Append one solution; callable without the GIL. Returns -1 when memory ran out. */
+static int found_append(Found *f, const int32_t *options, int32_t count)
+{
+    Py_ssize_t need = f->len + count + 1;
+    if (need > f->cap) {
+        Py_ssize_t cap = f->cap ? f->cap * 2 : 1024;
+        while (cap < need)
+            cap *= 2;
+        int32_t *grown = PyMem_RawRealloc(f->data, sizeof(int32_t) * (size_t)cap);
+        if (grown == NULL)
+            return -1;
+        f->data = grown;
+        f->cap = cap;
+    }
+    f->data[f->len++] = count;
+    memcpy(f->data + f->len, options, sizeof(int32_t) * (size_t)count);
+    f->len += count;
+    return 0;
+}
+
+/* The solutions of the batch as a list of tuples (needs the GIL). */
+static PyObject *found_to_list(const Found *f)
+{
+    PyObject *batch = PyList_New(0);
+    if (batch == NULL)
+        return NULL;
+    for (Py_ssize_t k = 0; k < f->len;) {
+        int32_t length = f->data[k++];
+        PyObject *solution = PyTuple_New(length);
+        if (solution == NULL)
+            goto fail;
+        for (int32_t j = 0; j < length; j++) {
+            PyObject *value = PyLong_FromLong(f->data[k++]);
+            if (value == NULL) {
+                Py_DECREF(solution);
+                goto fail;
+            }
+            PyTuple_SET_ITEM(solution, j, value);
+        }
+        int appended = PyList_Append(batch, solution);
+        Py_DECREF(solution);
+        if (appended < 0)
+            goto fail;
+    }
+    return batch;
+fail:
+    Py_DECREF(batch);
+    return NULL;
+}
+
+#endif
