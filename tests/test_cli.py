@@ -42,7 +42,7 @@ def test_version(app):
 
 
 def test_every_command_has_help_with_an_example(app):
-    for command in ("solve", "pieces", "backends", "xc", "export-dlx"):
+    for command in ("solve", "pieces", "backends", "plugins", "xc", "export-dlx"):
         result = run(app, command, "--help")
         assert result.exit_code == 0, command
         assert "Example: polyfit" in result.output, command
