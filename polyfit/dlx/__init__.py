@@ -87,13 +87,6 @@ def build_layout(problem: ExactCoverProblem) -> Layout:
     return Layout(n1, n, llink, rlink, top, ulink, dlink, spacer_option)
 
 
-def option_of(layout_top, spacer_option, node: int) -> int:
-    """The option index of the option holding ``node``."""
-    while layout_top[node] > 0:
-        node += 1
-    return spacer_option[-layout_top[node]]
-
-
 def stream_batches(search, stats, largest: int = 1024):
     """Yield the solutions of a C search object batch by batch: the first at once, then in
     batches doubling up to ``largest`` so that Python's share of the work stays small."""
