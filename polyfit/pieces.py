@@ -1,16 +1,27 @@
 """Pieces, pieces files, and the ``--pieces`` spec that picks them.
 
-A spec is a set name (``pentominoes``), or a comma-separated list of sets and single pieces
+A spec is a set name (``pentominoes``), a comma-separated list of sets and single pieces
 (``pentominoes,tetrominoes:O``: ``SET:NAME`` is one piece of a set), or the path of a pieces
-file: text art in which each distinct letter or digit is one piece (``.vox`` files are 3D, in
-z-layers separated by blank lines, bottom first). ``; mirror: yes|no`` in a pieces file says
-whether its pieces may be turned over (default: yes in 2D, no in 3D, where a solid piece
-cannot become its mirror image).
+file. Set names win over files of the same name in the current directory; a token with a path
+separator or a ``.txt``/``.vox`` suffix is always a file.
+
+A pieces file is text art in which each distinct ASCII letter or digit is one piece (case
+matters), ``.`` and space are no cell. 3D files (suffix ``.vox``, or ``; dim: 3``) are z-layers
+separated by a blank line, bottom layer first; in 2D a blank line is just an empty row. Lines
+starting with ``;`` are comments, or metadata when they read ``; key: value``:
+
+- ``; mirror: yes|no``: whether the pieces may be turned over (default yes in 2D, no in 3D,
+  where a solid piece cannot become its mirror image);
+- ``; dim: 2|3``: overrides the dimension the suffix implies.
+
+Every problem with a pieces file's content is a :class:`ParseError` with a 1-based line and
+column.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from .board import decode, parse_rows, read_bytes, split_layers, split_lines
@@ -18,12 +29,22 @@ from .errors import ParseError, PolyfitError, UnknownNameError
 from .geometry import Shape, components, is_connected, lattice_group, normalize, orientations
 from .textart import draw_cells
 
+PIECES_FILE_SUFFIXES = (".txt", ".vox")
+
 
 @dataclass(frozen=True)
 class Piece:
+    """A named shape; ``cells`` are normalized on construction."""
+
     name: str
-    cells: Shape  # normalized
+    cells: Shape
     mirror: bool = True  # may be turned over (placed as its mirror image)
+
+    def __post_init__(self):
+        cells = normalize(self.cells)
+        if not cells:
+            raise ValueError(f"piece {self.name!r} has no cells")
+        object.__setattr__(self, "cells", cells)
 
     @property
     def dim(self) -> int:
@@ -34,25 +55,51 @@ class Piece:
         return len(self.cells)
 
     def orientations(self) -> tuple[Shape, ...]:
+        """The distinct normalized orientations this piece may be placed in, sorted."""
         return _orientations(self.cells, self.mirror)
 
 
-_cache: dict = {}
-
-
-def _orientations(cells, mirror):
-    key = (cells, mirror)
-    if key not in _cache:
-        _cache[key] = orientations(cells, lattice_group(len(cells[0]), mirror))
-    return _cache[key]
+@cache
+def _orientations(cells: Shape, mirror: bool) -> tuple[Shape, ...]:
+    return orientations(cells, lattice_group(len(cells[0]), mirror))
 
 
 # -- pieces files ------------------------------------------------------------------------------
 
+_YES_NO = {"yes": True, "true": True, "no": False, "false": False}
 
-def parse_pieces_text(text: str, path="<text>", dim: int = 2) -> list[Piece]:
+
+def _metadata_line(text: str, key: str) -> tuple[int, int]:
+    """Line and column of the value of the last ``; key:`` line (for error messages)."""
+    where = (1, 1)
+    for number, line in split_lines(text):
+        head, colon, _ = line.partition(":")
+        if line.startswith(";") and colon and head[1:].strip().lower() == key:
+            value_at = len(head) + 1
+            value_at += len(line[value_at:]) - len(line[value_at:].lstrip())
+            where = (number, value_at + 1)
+    return where
+
+
+def _choice(text, path, metadata, key, choices, default, allowed):
+    if key not in metadata:
+        return default
+    value = metadata[key].lower()
+    if value not in choices:
+        line, column = _metadata_line(text, key)
+        raise ParseError(path, line, column, f"'; {key}:' must be {allowed}, not {metadata[key]!r}")
+    return choices[value]
+
+
+def parse_pieces_text(text: str, path="<text>", dim: int | None = None) -> list[Piece]:
+    """The pieces drawn in ``text``, sorted by name.
+
+    ``dim`` is the dimension when the text has no ``; dim:`` line (default 2).
+    """
     metadata: dict[str, str] = {}
     rows = parse_rows(split_lines(text), path, metadata)
+    dim = _choice(text, path, metadata, "dim", {"2": 2, "3": 3}, dim or 2, "2 or 3")
+    mirror = _choice(text, path, metadata, "mirror", _YES_NO, dim == 2, "yes or no")
     layers = split_layers(rows) if dim == 3 else [rows]
     cells: dict[str, list] = {}
     where: dict[tuple, tuple[int, int]] = {}  # cell -> (line, column)
@@ -73,105 +120,135 @@ def parse_pieces_text(text: str, path="<text>", dim: int = 2) -> list[Piece]:
                 cells.setdefault(char, []).append(cell)
                 where[cell] = (number, col + 1)
     if not cells:
-        raise PolyfitError(f"{path}: the pieces file draws no pieces (use a letter or digit per piece)")
-    mirror_text = metadata.get("mirror", "yes" if dim == 2 else "no").lower()
-    if mirror_text not in ("yes", "no", "true", "false"):
-        raise PolyfitError(f"{path}: '; mirror:' must be yes or no, not {mirror_text!r}")
-    mirror = mirror_text in ("yes", "true")
+        message = "the pieces file draws no pieces (use a letter or digit per piece)"
+        raise ParseError(path, 1, 1, message)
     pieces = []
     for name in sorted(cells):
         if not is_connected(cells[name]):
+            # Point at the first cell, in reading order, that is cut off from the first one.
             first_part = next(part for part in components(cells[name]) if cells[name][0] in part)
             stray = next(c for c in cells[name] if c not in first_part)
             line, column = where[stray]
-            raise ParseError(
-                path, line, column, f"piece {name!r} is not connected face to face: this cell is apart"
-            )
-        pieces.append(Piece(name, normalize(cells[name]), mirror))
+            message = f"piece {name!r} is not connected face to face: this cell is apart"
+            raise ParseError(path, line, column, message)
+        pieces.append(Piece(name, tuple(cells[name]), mirror))
     return pieces
 
 
+def parse_pieces_bytes(data: bytes, path="<bytes>", dim: int | None = None) -> list[Piece]:
+    """Like :func:`parse_pieces_text`, for the raw bytes of a file (which must be UTF-8)."""
+    return parse_pieces_text(decode(data, path), path, dim)
+
+
 def read_pieces_file(path) -> list[Piece]:
+    """The pieces in a file; ``.vox`` files are 3D unless they say ``; dim: 2``."""
     path = Path(path)
     dim = 3 if path.suffix.lower() == ".vox" else 2
-    return parse_pieces_text(decode(read_bytes(path), path), path, dim)
+    try:
+        data = read_bytes(path)
+    except ValueError as exc:  # a NUL in the name: no file can have it
+        raise PolyfitError(f"cannot read {str(path)!r}: {exc}") from None
+    return parse_pieces_bytes(data, path, dim)
 
 
 # -- specs -------------------------------------------------------------------------------------
 
 
-def _looks_like_path(token: str) -> bool:
-    return "/" in token or "\\" in token or token.endswith((".txt", ".vox")) or Path(token).is_file()
+def _is_file(token: str) -> bool:
+    try:
+        return Path(token).is_file()
+    except (OSError, ValueError):  # a name too long for the system, say
+        return False
+
+
+def _names_a_file(token: str) -> bool:
+    return "/" in token or "\\" in token or token.lower().endswith(PIECES_FILE_SUFFIXES)
+
+
+def _pieces_of(token: str, registry) -> list[Piece]:
+    set_name, colon, piece_name = token.partition(":")
+    if set_name in registry:
+        pieces = list(registry[set_name][0]())
+        if not colon:
+            return pieces
+        chosen = [p for p in pieces if p.name == piece_name]
+        if not chosen:
+            raise UnknownNameError(f"piece of {set_name}", piece_name, [p.name for p in pieces])
+        return chosen
+    if _names_a_file(token) or _is_file(token):
+        return read_pieces_file(token)
+    raise UnknownNameError("piece set", set_name, registry)
+
+
+def _twice(name: str, first: str, second: str, same_token: bool) -> str:
+    if same_token:
+        return f"{second!r} has two pieces named {name!r}"
+    if first == second:
+        return f"{first!r} is named twice, so its piece {name!r} would be used twice"
+    return (
+        f"piece {name!r} is in both {first!r} and {second!r}; pick single pieces with "
+        "SET:NAME to combine sets whose names overlap"
+    )
 
 
 def resolve_pieces(spec: str, registry) -> list[Piece]:
-    """The pieces a spec names. ``registry`` maps set name -> (build function, summary)."""
+    """The pieces a spec names, in the order named.
+
+    ``registry`` maps set name -> (build function returning pieces, summary).
+    """
     spec = spec.strip()
     if not spec:
-        raise PolyfitError("empty piece spec; polyfit pieces lists the sets")
-    if _looks_like_path(spec) and "," not in spec:
-        return _checked(read_pieces_file(spec), spec)
-    result = []
-    for token in (t.strip() for t in spec.split(",")):
+        raise PolyfitError("empty piece spec; 'polyfit pieces' lists the sets")
+    if _is_file(spec) and spec.split(":")[0] not in registry:
+        tokens = [spec]  # a file whose name has a comma in it
+    else:
+        tokens = [t.strip() for t in spec.split(",")]
+    result: list[Piece] = []
+    named_by: dict[str, int] = {}  # piece name -> index of the token that brought it
+    for index, token in enumerate(tokens):
         if not token:
             raise PolyfitError(f"empty item in piece spec {spec!r}")
-        if _looks_like_path(token):
-            result += read_pieces_file(token)
-            continue
-        set_name, _, piece_name = token.partition(":")
-        if set_name not in registry:
-            raise UnknownNameError("piece set", set_name, registry)
-        build = registry[set_name][0]
-        pieces = list(build())
-        if piece_name:
-            chosen = [p for p in pieces if p.name == piece_name]
-            if not chosen:
-                raise UnknownNameError(f"piece of {set_name}", piece_name, [p.name for p in pieces])
-            pieces = chosen
-        result += pieces
-    return _checked(result, spec)
-
-
-def _checked(pieces: list[Piece], spec: str) -> list[Piece]:
-    seen = set()
-    for piece in pieces:
-        if piece.name in seen:
-            raise PolyfitError(
-                f"piece {piece.name!r} appears twice in {spec!r}; pick single pieces with "
-                "SET:NAME to combine sets whose names overlap"
-            )
-        seen.add(piece.name)
-    dims = {p.dim for p in pieces}
+        for piece in _pieces_of(token, registry):
+            if piece.name in named_by:
+                first = named_by[piece.name]
+                raise PolyfitError(_twice(piece.name, tokens[first], token, first == index))
+            named_by[piece.name] = index
+            result.append(piece)
+    dims = sorted({p.dim for p in result})
     if len(dims) > 1:
         raise PolyfitError(f"{spec!r} mixes 2D and 3D pieces")
-    return pieces
+    return result
 
 
 # -- drawing -----------------------------------------------------------------------------------
 
 
 def draw_pieces(pieces, width: int = 72) -> str:
-    """Draw pieces side by side (2D, wrapped at ``width``) or one after another (3D)."""
-    if pieces and pieces[0].dim == 3:
-        parts = []
-        for p in pieces:
-            parts.append(f"{p.name}:\n" + draw_cells({c: p.name for c in p.cells}, empty="."))
-        return "\n\n".join(parts)
+    """Draw pieces with their names: 2D side by side (wrapped at ``width`` columns), 3D one
+    below the other, each under its name and layer by layer (bottom first)."""
+    pieces = list(pieces)
+    if not pieces:
+        return ""
+    if pieces[0].dim == 3:
+        drawings = (f"{p.name}:\n" + draw_cells({c: p.name for c in p.cells}) for p in pieces)
+        return "\n\n".join(drawings)
     blocks = []
     for p in pieces:
         art = draw_cells({c: p.name for c in p.cells}).splitlines()
-        art_width = max(len(line) for line in art)
-        blocks.append([line.ljust(art_width) for line in art])
-    lines_out, band = [], []
+        block_width = max(len(line) for line in art)
+        blocks.append([line.ljust(block_width) for line in art])
+    bands: list[list] = [[]]
     used = 0
-    for block in blocks + [None]:
-        if block is None or (band and used + 3 + len(block[0]) > width):
-            height = max(len(b) for b in band)
-            for r in range(height):
-                lines_out.append("   ".join(b[r] if r < len(b) else " " * len(b[0]) for b in band).rstrip())
-            lines_out.append("")
-            band, used = [], 0
-        if block is not None:
-            band.append(block)
-            used += len(block[0]) + 3
-    return "\n".join(lines_out).rstrip()
+    for block in blocks:
+        block_width = len(block[0])
+        if bands[-1] and used + 3 + block_width > width:
+            bands.append([])
+        used = block_width if not bands[-1] else used + 3 + block_width
+        bands[-1].append(block)
+    out = []
+    for band in bands:
+        height = max(len(b) for b in band)
+        for r in range(height):
+            out.append("   ".join(b[r] if r < len(b) else " " * len(b[0]) for b in band).rstrip())
+        out.append("")
+    return "\n".join(out).rstrip()
