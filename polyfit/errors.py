@@ -22,8 +22,9 @@ class ParseError(PolyfitError):
 class UnknownNameError(PolyfitError):
     """A name (piece set, piece, backend, ...) that does not exist; lists the valid ones."""
 
-    def __init__(self, kind, name, valid):
+    def __init__(self, kind, name, valid, plural=None):
         self.kind = kind
         self.name = name
         self.valid = sorted(valid)
-        super().__init__(f"unknown {kind} {name!r}; valid {kind}s: {', '.join(self.valid)}")
+        plural = plural or f"{kind}s"
+        super().__init__(f"unknown {kind} {name!r}; valid {plural}: {', '.join(self.valid)}")

@@ -173,7 +173,9 @@ def _pieces_of(token: str, registry) -> list[Piece]:
             return pieces
         chosen = [p for p in pieces if p.name == piece_name]
         if not chosen:
-            raise UnknownNameError(f"piece of {set_name}", piece_name, [p.name for p in pieces])
+            raise UnknownNameError(
+                f"piece of {set_name}", piece_name, [p.name for p in pieces], f"pieces of {set_name}"
+            )
         return chosen
     if _names_a_file(token) or _is_file(token):
         return read_pieces_file(token)
