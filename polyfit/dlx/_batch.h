@@ -65,4 +65,25 @@ fail:
     return NULL;
 }
 
+/* The argument of next_batch(k): a positive number of solutions, on an initialised search. */
+static int batch_wanted(PyObject *args, int initialised, long long *wanted)
+{
+    if (!PyArg_ParseTuple(args, "L", wanted))
+        return -1;
+    if (*wanted < 1 || !initialised) {
+        PyErr_SetString(PyExc_ValueError, "next_batch needs a positive count on an initialised search");
+        return -1;
+    }
+    return 0;
+}
+
+/* What next_batch returns: (solutions, nodes, updates, done). */
+static PyObject *batch_result(const Found *f, long long nodes, long long updates, int done)
+{
+    PyObject *batch = found_to_list(f);
+    if (batch == NULL)
+        return NULL;
+    return Py_BuildValue("(NLLO)", batch, nodes, updates, done ? Py_True : Py_False);
+}
+
 #endif

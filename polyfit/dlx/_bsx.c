@@ -289,12 +289,8 @@ done:
 static PyObject *Bsx_next_batch(Bsx *s, PyObject *args)
 {
     long long wanted;
-    if (!PyArg_ParseTuple(args, "L", &wanted))
+    if (batch_wanted(args, s->choice != NULL, &wanted) < 0)
         return NULL;
-    if (wanted < 1 || s->choice == NULL) {
-        PyErr_SetString(PyExc_ValueError, "next_batch needs a positive count on an initialised search");
-        return NULL;
-    }
     s->found.len = 0;
     PyThreadState *save = PyEval_SaveThread();
     int status = run(s, wanted, &save);
@@ -302,10 +298,7 @@ static PyObject *Bsx_next_batch(Bsx *s, PyObject *args)
         PyEval_RestoreThread(save);
     if (status < 0)
         return NULL;
-    PyObject *batch = found_to_list(&s->found);
-    if (batch == NULL)
-        return NULL;
-    return Py_BuildValue("(NLLO)", batch, s->nodes, s->updates, s->phase == DONE ? Py_True : Py_False);
+    return batch_result(&s->found, s->nodes, s->updates, s->phase == DONE);
 }
 
 static PyMethodDef Bsx_methods[] = {

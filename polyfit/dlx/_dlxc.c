@@ -260,16 +260,8 @@ backup:
 static PyObject *Search_next_batch(Search *s, PyObject *args)
 {
     long long wanted;
-    if (!PyArg_ParseTuple(args, "L", &wanted))
+    if (batch_wanted(args, s->choice != NULL, &wanted) < 0)
         return NULL;
-    if (wanted < 1) {
-        PyErr_SetString(PyExc_ValueError, "next_batch needs a positive number of solutions");
-        return NULL;
-    }
-    if (s->choice == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "Search was not initialised");
-        return NULL;
-    }
     s->found.len = 0;
     PyThreadState *save = PyEval_SaveThread();
     int status = run(s, wanted, &save);
@@ -277,11 +269,7 @@ static PyObject *Search_next_batch(Search *s, PyObject *args)
         PyEval_RestoreThread(save);
     if (status < 0)
         return NULL;
-
-    PyObject *batch = found_to_list(&s->found);
-    if (batch == NULL)
-        return NULL;
-    return Py_BuildValue("(NLLO)", batch, s->nodes, s->updates, s->phase == DONE ? Py_True : Py_False);
+    return batch_result(&s->found, s->nodes, s->updates, s->phase == DONE);
 }
 
 static PyMethodDef Search_methods[] = {
