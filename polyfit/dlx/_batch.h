@@ -1,7 +1,7 @@
 /*
- * What the two C search modules share: the buffer of solutions found in one batch, and its
- * conversion to a Python list of tuples of option indices. Each solution is stored as its
- * length followed by its option indices.
+ * What the C search modules share: copying the arrays Python built, the buffer of solutions
+ * found in one batch, and its conversion to a Python list of tuples of option indices. Each
+ * solution is stored as its length followed by its option indices.
  */
 #ifndef POLYFIT_BATCH_H
 #define POLYFIT_BATCH_H
@@ -9,6 +9,30 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <string.h>
+
+/* A private copy of an array('i') (32-bit ints); sets *count. NULL with an exception set. */
+static inline int32_t *copy_buffer(PyObject *obj, Py_ssize_t *count)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(obj, &view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    if (view.itemsize != 4 || view.format == NULL || (strcmp(view.format, "i") && strcmp(view.format, "l"))) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_TypeError, "expected an array('i') of 32-bit integers");
+        return NULL;
+    }
+    *count = view.len / 4;
+    int32_t *out = PyMem_RawMalloc(view.len > 0 ? (size_t)view.len : 4);
+    if (out == NULL) {
+        PyBuffer_Release(&view);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    memcpy(out, view.buf, (size_t)view.len);
+    PyBuffer_Release(&view);
+    return out;
+}
 
 typedef struct {
     int32_t *data;

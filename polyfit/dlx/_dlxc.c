@@ -30,28 +30,6 @@ typedef struct {
     Found found; /* solutions of the current batch */
 } Search;
 
-static int32_t *copy_buffer(PyObject *obj, Py_ssize_t *count)
-{
-    Py_buffer view;
-    if (PyObject_GetBuffer(obj, &view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
-        return NULL;
-    if (view.itemsize != 4 || view.format == NULL || (strcmp(view.format, "i") && strcmp(view.format, "l"))) {
-        PyBuffer_Release(&view);
-        PyErr_SetString(PyExc_TypeError, "expected an array('i') of 32-bit integers");
-        return NULL;
-    }
-    *count = view.len / 4;
-    int32_t *out = PyMem_RawMalloc(view.len > 0 ? (size_t)view.len : 4);
-    if (out == NULL) {
-        PyBuffer_Release(&view);
-        PyErr_NoMemory();
-        return NULL;
-    }
-    memcpy(out, view.buf, (size_t)view.len);
-    PyBuffer_Release(&view);
-    return out;
-}
-
 static void Search_dealloc(Search *s)
 {
     PyMem_RawFree(s->llink);
