@@ -105,12 +105,18 @@ def describe_stats(puzzle: Puzzle, counts: Counts, backend) -> str:
 
 
 def solution_json(puzzle: Puzzle, placements) -> dict:
+    """{label: cells}: the label is the piece's name, ``NAME#k`` for its k-th copy."""
     return {
-        puzzle.pieces[puzzle.placements[i].piece].name: [
-            list(c) for c in puzzle.placements[i].cells
-        ]
-        for i in placements
+        label: [list(c) for c in puzzle.placements[i].cells]
+        for label, i in zip(puzzle.labels(placements), placements)
     }
+
+
+def draw(puzzle: Puzzle, placements) -> str:
+    chosen = [puzzle.placements[i] for i in placements]
+    covered = {c for p in chosen for c in p.cells}
+    empty = [c for c in puzzle.board.optional if c not in covered]
+    return draw_solution(puzzle.pieces, chosen, puzzle.labels(placements), empty)
 
 
 def add_commands(app: typer.Typer, ctx) -> None:
@@ -160,7 +166,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
                     printed.append(placements)
                     if not as_json:
                         typer.echo(f"Solution {len(printed)}:")
-                        typer.echo(draw_solution(puzzle.pieces, [puzzle.placements[i] for i in placements]))
+                        typer.echo(draw(puzzle, placements))
                         typer.echo()
                 if limit is not None and len(printed) >= limit:
                     stopped_early = True
