@@ -232,15 +232,15 @@ def _split_count(token: str) -> tuple[str, tuple[int, int] | None]:
     return token, parse_count(count_text)
 
 
-def _pieces_of(token: str, registry) -> list[Piece]:
+def _pieces_of(token: str, registry, base=None) -> list[Piece]:
     token, count = _split_count(token)
-    pieces = _named_pieces(token, registry)
+    pieces = _named_pieces(token, registry, base)
     if count is not None:
         pieces = [replace(p, count=count) for p in pieces]
     return pieces
 
 
-def _named_pieces(token: str, registry) -> list[Piece]:
+def _named_pieces(token: str, registry, base=None) -> list[Piece]:
     set_name, colon, piece_name = token.partition(":")
     if set_name in registry:
         pieces = list(registry[set_name][0]())
@@ -252,6 +252,8 @@ def _named_pieces(token: str, registry) -> list[Piece]:
                 f"piece of {set_name}", piece_name, [p.name for p in pieces], f"pieces of {set_name}"
             )
         return chosen
+    if base is not None and not Path(token).is_absolute() and _is_file(str(Path(base) / token)):
+        return read_pieces_file(Path(base) / token)
     if _names_a_file(token) or _is_file(token):
         return read_pieces_file(token)
     raise UnknownNameError("piece set", set_name, registry)
@@ -274,10 +276,11 @@ def _recounts(token: str, before: Piece, piece: Piece) -> bool:
     return count is not None and ":" in bare and (before.cells, before.mirror) == (piece.cells, piece.mirror)
 
 
-def resolve_pieces(spec: str, registry) -> list[Piece]:
+def resolve_pieces(spec: str, registry, base=None) -> list[Piece]:
     """The pieces a spec names, in the order named.
 
-    ``registry`` maps set name -> (build function returning pieces, summary).
+    ``registry`` maps set name -> (build function returning pieces, summary); a pieces file is
+    looked for in the folder ``base`` first (a board's own folder, for its ``; pieces:`` line).
     """
     spec = spec.strip()
     if not spec:
@@ -291,7 +294,7 @@ def resolve_pieces(spec: str, registry) -> list[Piece]:
     for index, token in enumerate(tokens):
         if not token:
             raise PolyfitError(f"empty item in piece spec {spec!r}")
-        for piece in _pieces_of(token, registry):
+        for piece in _pieces_of(token, registry, base):
             if piece.name in named_by:
                 first = named_by[piece.name]
                 position = next(k for k, p in enumerate(result) if p.name == piece.name)

@@ -269,3 +269,11 @@ def test_cli_scott_from_a_board_file_with_the_square_drawn_in(tmp_path):
     result = run_cli(["solve", str(path), "--limit", "1", "--json"])
     solution = json.loads(result.output)["solutions"][0]
     assert sorted(map(tuple, solution["O"])) == [(3, 3), (3, 4), (4, 3), (4, 4)]
+
+
+def test_a_boards_pieces_file_is_found_next_to_the_board(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # far from shapes/bricks
+    result = run_cli(["solve", str(ROOT / "shapes/bricks/cube5.vox"), "--count", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["distinct"], data["total"]) == (572, 27456)

@@ -21,13 +21,16 @@ def load_board(ctx, board_path: Path):
 
 
 def load_pieces(ctx, board, pieces_spec: Optional[str]):
-    spec = pieces_spec or board.metadata.get("pieces")
+    if pieces_spec:
+        return ctx.resolve_pieces(pieces_spec)
+    spec = board.metadata.get("pieces")
     if not spec:
         raise PolyfitError(
             f"{board.path}: no pieces given; use --pieces NAME or a '; pieces: NAME' line "
             "in the board file (polyfit pieces lists the sets)"
         )
-    return ctx.resolve_pieces(spec)
+    # A pieces file named in the board is looked for next to it first.
+    return ctx.resolve_pieces(spec, Path(board.path).parent if board.path else None)
 
 
 def load_puzzle(ctx, board_path: Path, pieces_spec: Optional[str], mirror: bool = False) -> Puzzle:
