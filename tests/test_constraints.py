@@ -277,3 +277,28 @@ def test_a_boards_pieces_file_is_found_next_to_the_board(tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert (data["distinct"], data["total"]) == (572, 27456)
+
+
+def test_3d_optional_cells_and_a_pre_placed_piece_match_the_independent_counter(backend):
+    board = parse_voxel_text("B##\n###\n\n##+\n###\n\n###\n##+\n")
+    pieces = [
+        Piece("A", ((0, 0, 0), (0, 0, 1), (0, 1, 0), (0, 1, 1)), False, (0, 4)),
+        Piece("B", ((0, 0, 0),), False, (1, 3)),
+        Piece("I", ((0, 0, 0), (0, 0, 1), (0, 0, 2)), False, (0, 2)),
+    ]
+    puzzle = Puzzle(board, pieces)
+    needs_capable(backend, puzzle)
+    expected = brute_counts(board, pieces)
+    assert expected[1] > 0
+    assert counts_of(puzzle, backend) == expected
+
+
+def test_export_dlx_writes_multiplicities_that_xc_solves_to_the_same_total(tmp_path):
+    board = tmp_path / "board.txt"
+    board.write_text("; pieces: 2*trominoes,domino\n+###\n####\n####\n###+\n")
+    out = tmp_path / "board.dlx"
+    assert run_cli(["export-dlx", str(board), "-o", str(out)]).exit_code == 0
+    head = out.read_text().splitlines()[2]
+    assert head.startswith("2|I 2|L D ") and head.endswith("| r0c0 r3c3")
+    result = run_cli(["xc", str(out), "--count", "--json"])
+    assert json.loads(result.output)["total"] == 56
