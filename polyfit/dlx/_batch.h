@@ -110,4 +110,63 @@ static PyObject *batch_result(const Found *f, long long nodes, long long updates
     return Py_BuildValue("(NLLO)", batch, nodes, updates, done ? Py_True : Py_False);
 }
 
+/* What every search module ends with: next_batch() around the module's own run(), the Search
+ * type and the module itself. The module defines its object struct TYPE (with fields found,
+ * nodes, updates and phase, and a DONE phase), TYPE_init, TYPE_dealloc and
+ * run(TYPE *, long long wanted, PyThreadState **save), then writes
+ * SEARCH_MODULE(_name, TYPE, ready-expression-on-s, "type doc", "module doc"). */
+#define SEARCH_MODULE(MODNAME, TYPE, READY, TYPE_DOC, MODULE_DOC)                                 \
+    static PyObject *TYPE##_next_batch(TYPE *s, PyObject *args)                                  \
+    {                                                                                            \
+        long long wanted;                                                                        \
+        if (batch_wanted(args, (READY), &wanted) < 0)                                            \
+            return NULL;                                                                         \
+        s->found.len = 0;                                                                        \
+        PyThreadState *save = PyEval_SaveThread();                                               \
+        int status = run(s, wanted, &save);                                                      \
+        if (save != NULL)                                                                        \
+            PyEval_RestoreThread(save);                                                          \
+        if (status < 0)                                                                          \
+            return NULL;                                                                         \
+        return batch_result(&s->found, s->nodes, s->updates, s->phase == DONE);                  \
+    }                                                                                            \
+                                                                                                 \
+    static PyMethodDef TYPE##_methods[] = {                                                      \
+        {"next_batch", (PyCFunction)TYPE##_next_batch, METH_VARARGS,                             \
+         "next_batch(k) -> (solutions, nodes, updates, done): search on until k more solutions."}, \
+        {NULL, NULL, 0, NULL},                                                                   \
+    };                                                                                           \
+                                                                                                 \
+    static PyTypeObject TYPE##Type = {                                                           \
+        PyVarObject_HEAD_INIT(NULL, 0)                                                           \
+        .tp_name = "polyfit.dlx." #MODNAME ".Search",                                            \
+        .tp_basicsize = sizeof(TYPE),                                                            \
+        .tp_dealloc = (destructor)TYPE##_dealloc,                                                \
+        .tp_flags = Py_TPFLAGS_DEFAULT,                                                          \
+        .tp_doc = TYPE_DOC,                                                                      \
+        .tp_methods = TYPE##_methods,                                                            \
+        .tp_init = (initproc)TYPE##_init,                                                        \
+        .tp_new = PyType_GenericNew,                                                             \
+    };                                                                                           \
+                                                                                                 \
+    static struct PyModuleDef TYPE##_module = {                                                  \
+        PyModuleDef_HEAD_INIT, #MODNAME, MODULE_DOC, -1, NULL, NULL, NULL, NULL, NULL,           \
+    };                                                                                           \
+                                                                                                 \
+    PyMODINIT_FUNC PyInit_##MODNAME(void)                                                        \
+    {                                                                                            \
+        if (PyType_Ready(&TYPE##Type) < 0)                                                       \
+            return NULL;                                                                         \
+        PyObject *m = PyModule_Create(&TYPE##_module);                                           \
+        if (m == NULL)                                                                           \
+            return NULL;                                                                         \
+        Py_INCREF(&TYPE##Type);                                                                  \
+        if (PyModule_AddObject(m, "Search", (PyObject *)&TYPE##Type) < 0) {                      \
+            Py_DECREF(&TYPE##Type);                                                              \
+            Py_DECREF(m);                                                                        \
+            return NULL;                                                                         \
+        }                                                                                        \
+        return m;                                                                                \
+    }
+
 #endif
