@@ -110,29 +110,47 @@ class Puzzle:
         With symmetry broken, found solutions are one per class up to the breaker's stabilizer;
         ``Found.canonical`` marks one per class and ``Found.weight`` the copies it stands for.
         """
-        cover = self.cover
-        problem, order = cover.problem, None
+        problem, order = self.cover.problem, None
         if seed is not None:
             problem, order = problem.shuffled(seed)
+        yield from self._run(backend, problem, counts, order)
+
+    def search_job(self, backend, job, counts: Counts) -> Iterator[Found]:
+        """Like :meth:`search`, for the part of the search below one job (see polyfit.jobs)."""
+        from .jobs import restrict
+
+        restricted = restrict(self.cover.problem, job)
+        if restricted is None:
+            counts.complete = True
+            return
+        yield from self._run(backend, restricted.problem, counts, restricted.options, job.forced)
+
+    def _run(self, backend, problem, counts, order=None, forced=()) -> Iterator[Found]:
+        cover = self.cover
         start = time.perf_counter()
         try:
             if self.impossible is None:
                 for options in backend.solutions(problem, counts.search):
                     if order is not None:
                         options = [order[k] for k in options]
-                    placements = tuple(cover.option_placement[k] for k in options)
-                    canonical, weight = cover.classify(placements)
-                    counts.total += weight
-                    if canonical:
-                        counts.distinct += 1
-                        # A class splits in two under rotations alone unless a reflection
-                        # maps its solutions onto themselves.
-                        split = cover.has_reflections and not cover.mirror_symmetric(placements)
-                        counts.distinct_rotations += 2 if split else 1
-                    yield Found(placements + tuple(cover.fixed), canonical, weight)
+                    placements = tuple(cover.option_placement[k] for k in (*forced, *options))
+                    yield self.classify(placements, counts)
             counts.complete = True
         finally:
             counts.seconds = time.perf_counter() - start
+
+    def classify(self, placements: tuple[int, ...], counts: Counts) -> Found:
+        """Count a solution (searched placements) and say which class it stands for."""
+        cover = self.cover
+        canonical, weight = cover.classify(placements)
+        counts.total += weight
+        if canonical:
+            counts.distinct += 1
+            # A class splits in two under rotations alone unless a reflection maps its
+            # solutions onto themselves.
+            split = cover.has_reflections and not cover.mirror_symmetric(placements)
+            counts.distinct_rotations += 2 if split else 1
+        return Found(placements + tuple(cover.fixed), canonical, weight)
 
     def count(self, backend, seed: int | None = None) -> Counts:
         counts = Counts()

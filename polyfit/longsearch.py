@@ -1,0 +1,95 @@
+"""Long counts: split into jobs, run on every core or a cluster, checkpointed, watched.
+
+The command line calls :func:`count_in_jobs` when a count should use several processes, a Dask
+cluster, a checkpoint, or a progress bar; the jobs come from :func:`polyfit.jobs.split` and
+their results merge in job order, so the counts equal those of one serial search.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from .checkpoint import Checkpoint, problem_digest
+from .estimate import estimate
+from .jobs import Job, split
+from .parallel import JobResult, default_processes, run_dask, run_local
+from .solve import Counts
+
+PARALLEL_NODES = 300_000  # from about this many estimated nodes, more processes pay off
+JOBS_PER_PROCESS = 8
+
+
+def worth_parallel(puzzle, probes: int = 64) -> bool:
+    """Does a quick estimate say the search is long enough to use every core?"""
+    if puzzle.impossible is not None or len(puzzle.cover.problem.options) < 64:
+        return False
+    return estimate(puzzle.cover.problem, probes, seed=1).nodes >= PARALLEL_NODES
+
+
+def plan(puzzle, processes: int, depth: int | None = None) -> list[Job]:
+    """The jobs of a puzzle: the branches at ``depth``, or enough for ``processes`` to share."""
+    problem = puzzle.cover.problem
+    if depth is not None:
+        return split(problem, jobs=10**9, max_depth=depth)
+    return split(problem, jobs=max(2, JOBS_PER_PROCESS * processes))
+
+
+@dataclass
+class Progress:
+    done: int
+    jobs: int
+    counts: Counts
+    elapsed: float
+
+
+def count_in_jobs(
+    puzzle,
+    backend,
+    jobs: list[Job],
+    *,
+    processes: int = 1,
+    dask: str | None = None,
+    checkpoint: Checkpoint | None = None,
+    keep_solutions: bool = False,
+    on_result: Callable[[JobResult, Progress], None] | None = None,
+) -> Counts:
+    """Run the jobs not yet done in ``checkpoint``; counts include the ones done before."""
+    counts = Counts()
+    start = time.perf_counter()
+    done = 0
+    pending = list(enumerate(jobs))
+    if checkpoint is not None:
+        for result in checkpoint.done.values():
+            result.add_to(counts)
+        done = len(checkpoint.done)
+        pending = [(i, job) for i, job in pending if i not in checkpoint.done]
+    if dask is not None:
+        results = run_dask(dask, puzzle, backend, pending, keep_solutions)
+    else:
+        results = run_local(puzzle, backend, pending, processes, keep_solutions)
+    try:
+        for result in results:
+            result.add_to(counts)
+            done += 1
+            if checkpoint is not None:
+                checkpoint.record(result, force=done == len(jobs))
+            if on_result is not None:
+                on_result(result, Progress(done, len(jobs), counts, time.perf_counter() - start))
+        counts.complete = True
+    finally:
+        counts.seconds = time.perf_counter() - start
+        if checkpoint is not None and checkpoint.done:
+            checkpoint.save()
+    return counts
+
+
+def open_checkpoint(puzzle, jobs, path, resume: bool) -> Checkpoint:
+    digest = problem_digest(puzzle.cover.problem, jobs)
+    if resume:
+        return Checkpoint.load(path, digest, len(jobs), puzzle.board.label)
+    return Checkpoint(path, digest, len(jobs), puzzle.board.label)
+
+
+__all__ = ["count_in_jobs", "plan", "worth_parallel", "open_checkpoint", "default_processes"]
