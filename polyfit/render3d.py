@@ -142,7 +142,7 @@ def draw_iso(cubes: dict, colours: dict, style: Style = Style(), offsets=None) -
     return image.resize((width // SUPERSAMPLE, height // SUPERSAMPLE), Image.Resampling.LANCZOS)
 
 
-def draw_exploded(cubes: dict, colours: dict, style: Style = Style(), spread: float = 1.0):
+def draw_exploded(cubes: dict, colours: dict, style: Style = Style(), spread: float = 1.8):
     """The pieces of a 3D solution moved apart from its centre, each along its own offset."""
     return draw_iso(cubes, colours, style, exploded_offsets(cubes, spread))
 
