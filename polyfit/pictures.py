@@ -69,12 +69,13 @@ def compact(image: Image.Image, colours: int | None = None) -> Image.Image:
     smaller file); with ``colours``, reduced to that many (for the committed gallery)."""
     if colours is not None:
         return image.quantize(colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    pixels = np.asarray(image.convert("RGB"))
-    flat = pixels.reshape(-1, 3)
-    palette, index = np.unique(flat, axis=0, return_inverse=True)
-    if len(palette) > 256:
+    pixels = np.asarray(image.convert("RGB")).astype(np.uint32)
+    packed = (pixels[..., 0] << 16) | (pixels[..., 1] << 8) | pixels[..., 2]
+    values, index = np.unique(packed.ravel(), return_inverse=True)
+    if len(values) > 256:
         return image
-    result = Image.fromarray(index.reshape(pixels.shape[:2]).astype(np.uint8), "P")
+    palette = np.stack([(values >> 16) & 255, (values >> 8) & 255, values & 255], axis=1)
+    result = Image.fromarray(index.reshape(packed.shape).astype(np.uint8), "P")
     result.putpalette(palette.astype(np.uint8).flatten().tolist())
     return result
 

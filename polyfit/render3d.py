@@ -106,11 +106,20 @@ def exploded_offsets(cubes: dict, spread: float = 1.0) -> dict:
 # -- painting -------------------------------------------------------------------------------
 
 
-def draw_iso(cubes: dict, colours: dict, style: Style = Style(), offsets=None) -> Image.Image:
-    """An isometric picture of cubes ``{(z, row, col): piece name}``."""
+def draw_iso(cubes: dict, colours: dict, style: Style = Style(), offsets=None, extent=None):
+    """An isometric picture of cubes ``{(z, row, col): piece name}``.
+
+    ``extent`` (cells) fixes the canvas to fit those cells instead, so that pictures of a
+    figure being built all have the figure's size.
+    """
     faces = iso_faces(cubes, offsets)
     big = style.cell * SUPERSAMPLE
-    points = [project(p, big) for polygon, *_ in faces for p in polygon]
+    if extent is not None:
+        corners = [(x + dx, y + dy, z + dz) for x, y, z in map(world, extent)
+                   for dx in (0, 1) for dy in (0, 1) for dz in (0, 1)]
+        points = [project(p, big) for p in corners]
+    else:
+        points = [project(p, big) for polygon, *_ in faces for p in polygon]
     if not points:
         raise ValueError("nothing to draw")
     pad = style.pad * SUPERSAMPLE

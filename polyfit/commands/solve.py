@@ -144,6 +144,8 @@ def add_commands(app: typer.Typer, ctx) -> None:
         obj: Optional[Path] = out.OBJ,
         unit: float = out.UNIT,
         gap: float = out.GAP,
+        animate: Optional[Path] = typer.Option(None, "--animate", help="Write an animated GIF of the search: placements and backtracks up to the first solution."),
+        steps: int = typer.Option(200, "--steps", min=2, help="At most this many frames for --animate (the last steps before the solution)."),
     ):
         """Find every way the pieces fill BOARD; print them, or count them with --count.
 
@@ -152,7 +154,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Pictures and models: --png FILE draws the printed solutions (--limit N or --all make a
         contact sheet; 3D boards in --view iso, exploded or layers); --stl DIR, --glb, --3mf and
-        --obj model the first one.
+        --obj model the first one; --animate FILE.gif shows the search at work.
 
         Example: polyfit solve shapes/pentomino/6x10.txt --count
 
@@ -164,6 +166,9 @@ def add_commands(app: typer.Typer, ctx) -> None:
             if count:
                 raise PolyfitError("--count prints no solutions to draw; drop --count or use --limit N")
             pictures.check(puzzle.board.dim, [p.name for p in puzzle.pieces])
+        if animate is not None:
+            check_writable(animate, force)
+            pictures.style()
         engine = ctx.registry.backend(backend, puzzle.cover.problem)
         exporter = None
         if output is not None:
@@ -210,6 +215,12 @@ def add_commands(app: typer.Typer, ctx) -> None:
         if pictures.wanted:
             for line in pictures.write(solution_set):
                 typer.echo(line, err=True)
+        if animate is not None:
+            from ..animate import animate as write_animation
+
+            frames, searched, solved = write_animation(puzzle, animate, steps, pictures.style())
+            ending = "ending on the first solution" if solved else "no solution"
+            typer.echo(f"wrote {animate} ({frames} frames of {searched} search steps, {ending})", err=True)
         if as_json:
             data = summary(puzzle, counts, engine)
             if not count:
