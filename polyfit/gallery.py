@@ -20,6 +20,12 @@ STYLE = Style(cell=24, margin=10)
 STYLE_3D = Style(cell=28, margin=10)
 PIECE_STYLE = Style(cell=20, margin=8)
 COLUMNS = 3  # pictures per row in the README
+# Companion views shown in the project README: (shape, view, labels, file, caption).
+EXTRAS = (
+    ("pentomino/6x10.txt", None, True, "readme-6x10-labels.png", "6x10 box with --labels"),
+    ("soma/castle.vox", "exploded", False, "readme-castle-exploded.png", "Castle, --view exploded"),
+    ("soma/castle.vox", "layers", True, "readme-castle-layers.png", "Castle, --view layers --labels"),
+)
 GALLERY_COLOURS = 64  # 3D pictures are smoothed; a 64-colour palette keeps them small
 
 
@@ -66,6 +72,7 @@ def build_gallery(registry, resolve_pieces, shapes: Path, out: Path) -> list[str
     done = []
     sections: dict[str, list] = {}
     piece_sets: dict[str, list] = {}
+    firsts = {}
     for path in files:
         board = registry.read_shape(path)
         spec = board.metadata.get("pieces")
@@ -80,6 +87,7 @@ def build_gallery(registry, resolve_pieces, shapes: Path, out: Path) -> list[str
             image = empty_board_image(board)
         else:
             image = solution_image(board.cells, pieces, first, STYLE if board.dim == 2 else STYLE_3D)
+        firsts[path.relative_to(shapes).as_posix()] = (board, pieces, first)
         group = path.parent.relative_to(shapes).as_posix() or "shapes"
         name = f"{group.replace('/', '-')}-{path.stem}.png"
         save_png(image, out / name, GALLERY_COLOURS if board.dim == 3 else None)
@@ -92,7 +100,17 @@ def build_gallery(registry, resolve_pieces, shapes: Path, out: Path) -> list[str
         save_png(image, out / name, GALLERY_COLOURS if pieces[0].dim == 3 else None)
         sheets[spec] = name
         done.append(f"wrote {out / name}")
-    readme = gallery_readme(shapes, sections, sheets)
+    extras = []
+    for shape, view, labels, name, caption in EXTRAS:
+        if shape not in firsts or firsts[shape][2] is None:
+            continue
+        board, pieces, first = firsts[shape]
+        style = Style(cell=STYLE.cell if board.dim == 2 else STYLE_3D.cell, margin=STYLE.margin, labels=labels)
+        image = solution_image(board.cells, pieces, first, style, view)
+        save_png(image, out / name, GALLERY_COLOURS if view in ("iso", "exploded") else None)
+        extras.append((name, caption))
+        done.append(f"wrote {out / name}")
+    readme = gallery_readme(shapes, sections, sheets, extras)
     try:
         (out / "README.md").write_text(readme, encoding="utf-8")
     except OSError as exc:
@@ -110,7 +128,7 @@ def count_text(counts: Counts, dim: int) -> str:
     return text + f", {counts.total:,} in all"
 
 
-def gallery_readme(shapes: Path, sections: dict, sheets: dict) -> str:
+def gallery_readme(shapes: Path, sections: dict, sheets: dict, extras: list) -> str:
     lines = [
         "# Gallery",
         "",
@@ -125,6 +143,10 @@ def gallery_readme(shapes: Path, sections: dict, sheets: dict) -> str:
     ]
     for spec, name in sheets.items():
         lines += [f"### {spec}", "", f"![{spec}]({name})", ""]
+    if extras:
+        lines += ["## Other views", ""]
+        for name, caption in extras:
+            lines += [f"### {caption}", "", f"![{caption}]({name})", ""]
     for group, entries in sections.items():
         lines += [f"## {group}", "", "|" + " |" * COLUMNS, "|" + " --- |" * COLUMNS]
         cells = []

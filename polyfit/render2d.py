@@ -21,6 +21,8 @@ BACKGROUND: RGB = (255, 255, 255)
 INK: RGB = (34, 34, 34)  # borders and captions
 EMPTY_CELL: RGB = (236, 236, 236)  # a board cell no piece covers (yet)
 EMPTY_GRID: RGB = (200, 200, 200)
+BACKDROP: RGB = (246, 246, 246)  # the rest of a layer's box, so layers line up by eye
+BACKDROP_GRID: RGB = (226, 226, 226)
 
 # The four sides of a cell: (neighbour offset, corner A, corner B), corners as (row, col)
 # offsets from the cell's top-left corner.
@@ -117,15 +119,23 @@ def cell_origin(cell, box, style: Style) -> tuple[int, int]:
 # -- painting -------------------------------------------------------------------------------
 
 
-def draw_grid(labels: dict, colours: dict, style: Style, box=None) -> Image.Image:
+def draw_grid(labels: dict, colours: dict, style: Style, box=None, backdrop=False) -> Image.Image:
     """One board (or one layer, or one piece): cells filled, borders and grid lines drawn.
 
     ``box`` (row_min, row_max, col_min, col_max) fixes the drawn area, so that layers of one
-    figure line up; by default it is the cells' bounding box.
+    figure line up; by default it is the cells' bounding box. With ``backdrop``, the box's
+    other cells are shaded faintly.
     """
     box = box or bounds(labels)
     image = Image.new("RGB", grid_size(box, style), BACKGROUND)
-    paint_grid(ImageDraw.Draw(image), labels, colours, style, box, (0, 0))
+    draw = ImageDraw.Draw(image)
+    if backdrop:
+        r0, r1, c0, c1 = box
+        for r in range(r0, r1 + 1):
+            for c in range(c0, c1 + 1):
+                x, y = cell_origin((r, c), box, style)
+                draw.rectangle((x, y, x + style.cell, y + style.cell), fill=BACKDROP, outline=BACKDROP_GRID)
+    paint_grid(draw, labels, colours, style, box, (0, 0))
     return image
 
 

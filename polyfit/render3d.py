@@ -164,7 +164,7 @@ def draw_layers(board_cells, cubes: dict, colours: dict, style: Style = Style())
     layers = sorted({c[0] for c in board})
     for z in layers:
         labels = {c[1:]: cubes.get(c) for c in board if c[0] == z}
-        tiles.append(render2d.draw_grid(labels, colours, style, box))
+        tiles.append(render2d.draw_grid(labels, colours, style, box, backdrop=True))
         captions.append(f"z={z}" + (" (bottom)" if z == layers[0] and len(layers) > 1 else ""))
     return render2d.sheet(tiles, captions, style, columns=len(tiles) if len(tiles) <= 5 else None)
 

@@ -43,6 +43,7 @@ def test_gallery_build_is_deterministic_and_small(app, small_shapes, tmp_path):
     assert names == sorted([
         "README.md", "pentomino-3x20.png", "tetromino-4x5.png", "soma-castle.png",
         "pieces-pentominoes.png", "pieces-tetrominoes.png", "pieces-soma.png",
+        "readme-castle-exploded.png", "readme-castle-layers.png",
     ])
     first = {p.name: p.read_bytes() for p in out.iterdir()}
     assert run(app, "gallery", "--shapes", small_shapes, "--out", out).exit_code == 0
