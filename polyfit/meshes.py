@@ -25,11 +25,12 @@ from .errors import PolyfitError
 @dataclass(frozen=True)
 class Sizes:
     """Millimetres: ``unit`` the cell edge, ``gap`` the clearance between pieces that touch,
-    ``thickness`` the height of 2D tiles."""
+    ``thickness`` the height of 2D tiles, ``bevel`` how far convex edges are cut back."""
 
     unit: float = 15.0
     gap: float = 0.2
     thickness: float = 5.0
+    bevel: float = 0.0
 
     def __post_init__(self):
         if not self.unit > 0:
@@ -38,14 +39,21 @@ class Sizes:
             raise PolyfitError(f"--gap must be at least 0 and less than half the unit ({self.unit / 2:g} mm)")
         if not self.thickness > 0:
             raise PolyfitError("--thickness must be positive")
+        # Two bevels across the thinnest wall (one cell, or a tile's thickness) must not meet.
+        limit = min(self.unit - self.gap, self.thickness) / 2
+        if not 0 <= self.bevel < limit:
+            raise PolyfitError(
+                f"--bevel must be at least 0 and less than {limit:g} mm (half the thinnest wall: "
+                "a cell less the gap, or a tile's thickness)"
+            )
 
 
 # -- the box grid ---------------------------------------------------------------------------
 
 
-def grid_mesh(planes, solid: np.ndarray) -> trimesh.Trimesh:
-    """The surface of the solid boxes of a grid: only faces between a solid and an empty box
-    (or the outside) are made, each as two triangles wound outward.
+def grid_quads(planes, solid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The surface of the solid boxes of a grid as ``(vertices, quads)``: only faces between a
+    solid and an empty box (or the outside) are made, corners ordered to face outward.
 
     ``planes`` is one increasing coordinate array per axis, ``solid`` a boolean array with one
     fewer entry than planes along each axis.
@@ -83,11 +91,17 @@ def grid_mesh(planes, solid: np.ndarray) -> trimesh.Trimesh:
     if not quads:
         raise PolyfitError("nothing solid to make a mesh of")
     quads = np.concatenate(quads)
-    faces = np.concatenate([quads[:, [0, 1, 2]], quads[:, [0, 2, 3]]])
-    used, faces = np.unique(faces, return_inverse=True)
-    faces = faces.reshape(-1, 3)
+    used, quads = np.unique(quads, return_inverse=True)
+    quads = quads.reshape(-1, 4)
     index = np.unravel_index(used, point_shape)
     vertices = np.stack([np.asarray(planes[a], dtype=float)[index[a]] for a in range(3)], axis=1)
+    return vertices, quads
+
+
+def grid_mesh(planes, solid: np.ndarray) -> trimesh.Trimesh:
+    """The surface of the solid boxes of a grid (:func:`grid_quads`), two triangles a quad."""
+    vertices, quads = grid_quads(planes, solid)
+    faces = np.concatenate([quads[:, [0, 1, 2]], quads[:, [0, 2, 3]]])
     return trimesh.Trimesh(vertices=vertices, faces=faces, process=False)
 
 
@@ -162,6 +176,10 @@ def piece_mesh(cells, sizes: Sizes = Sizes(), frame=None) -> trimesh.Trimesh:
             continue
         planes.append(slab_planes(counts[axis], sizes.unit, half))
         solid = spread_axis(solid, axis, np.logical_and)
+    if sizes.bevel > 0:
+        from .bevel import bevelled_mesh
+
+        return bevelled_mesh(planes, solid, sizes.bevel)
     return grid_mesh(planes, solid)
 
 

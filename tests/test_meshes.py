@@ -263,3 +263,88 @@ def test_kit_command_writes_a_printable_set_and_tray(app, tmp_path):
     assert bad_tray.exit_code == 2 and "2D boards only" in bad_tray.output
     bad_gap = run(app, "kit", "soma", "--stl", solids, "--gap", "9", "--force")
     assert bad_gap.exit_code == 2 and "--gap" in bad_gap.output
+
+
+# -- bevel ----------------------------------------------------------------------------------
+
+
+def chamfered_box_volume(side, bevel):
+    """A box with every edge cut at 45 degrees: the smaller box grown by an octahedron."""
+    a = side - 2 * bevel
+    return a**3 + 6 * a * a * bevel + 6 * a * bevel**2 + 4 / 3 * bevel**3
+
+
+def test_bevelled_cube_is_the_chamfered_box():
+    mesh = piece_mesh([(0, 0, 0)], Sizes(unit=10, gap=0.2, bevel=2))
+    assert mesh.is_watertight and mesh.is_volume
+    assert mesh.volume == pytest.approx(chamfered_box_volume(9.8, 2))
+    assert np.allclose(mesh.bounds, [[0.1] * 3, [9.9] * 3])
+    # Six faces, twelve chamfers, eight corner triangles: every face normal is one of those.
+    normals = {tuple(np.round(n * np.sqrt(np.count_nonzero(np.round(n, 6))), 6)) for n in mesh.face_normals}
+    kinds = sorted({np.count_nonzero(n) for n in normals})
+    assert kinds == [1, 2, 3] and len(normals) == 6 + 12 + 8
+
+
+def inside_bevelled(points, cells, sizes):
+    """Exactly the points of the ideal bevelled piece: within L1 distance ``bevel`` of the piece
+    shrunk by half the gap plus the bevel (an independent description of the same solid)."""
+    from polyfit.meshes import cell_frame, occupancy, slab_planes, spread_axis
+
+    frame = cell_frame(cells)
+    solid = occupancy(cells, frame)
+    planes = []
+    for axis in range(3):
+        planes.append(slab_planes(solid.shape[axis], sizes.unit, sizes.gap / 2 + sizes.bevel))
+        solid = spread_axis(solid, axis, np.logical_and)
+    best = np.full(len(points), np.inf)
+    for i, j, k in np.argwhere(solid):
+        low = np.array([planes[0][i], planes[1][j], planes[2][k]])
+        high = np.array([planes[0][i + 1], planes[1][j + 1], planes[2][k + 1]])
+        if np.all(high > low):
+            best = np.minimum(best, np.maximum(0, np.maximum(low - points, points - high)).sum(axis=1))
+    return best <= sizes.bevel
+
+
+@pytest.mark.parametrize("name", ["V", "L", "A"])
+def test_bevelled_soma_pieces_match_the_ideal_solid(name):
+    """Monte Carlo (seeded): the mesh's volume is the ideal bevelled solid's, concave corners
+    and mitres included, within four standard errors."""
+    piece = next(p for p in built_in_set("soma") if p.name == name)
+    sizes = Sizes(unit=10, gap=0.2, bevel=2)
+    mesh = piece_mesh(piece.cells, sizes)
+    assert mesh.is_watertight and mesh.is_winding_consistent
+    low, high = mesh.bounds
+    n = 1_000_000
+    points = low + (high - low) * np.random.default_rng(7).random((n, 3))
+    share = inside_bevelled(points, piece.cells, sizes).mean()
+    box = np.prod(high - low)
+    error = box * np.sqrt(share * (1 - share) / n)
+    assert abs(share * box - mesh.volume) < 4 * error
+    assert mesh.volume < piece_mesh(piece.cells, Sizes(unit=10, gap=0.2)).volume - 100
+
+
+@pytest.mark.parametrize("set_name", ["pentacubes", "pentominoes", "hexominoes"])
+def test_every_bevelled_piece_is_a_clean_solid(set_name):
+    for piece in built_in_set(set_name):
+        sizes = Sizes(unit=15, gap=0.2, thickness=5, bevel=1.5)
+        mesh = piece_mesh(piece.cells, sizes)
+        plain = piece_mesh(piece.cells, Sizes(unit=15, gap=0.2, thickness=5))
+        assert mesh.is_watertight and mesh.is_winding_consistent and mesh.is_volume, piece.name
+        assert np.allclose(mesh.bounds, plain.bounds), piece.name
+        assert 0.8 * plain.volume < mesh.volume < plain.volume, piece.name
+
+
+def test_bevel_limits_and_kit_flag(app, tmp_path):
+    with pytest.raises(PolyfitError, match="--bevel"):
+        Sizes(unit=10, gap=0.2, bevel=4.9)
+    with pytest.raises(PolyfitError, match="--bevel"):
+        Sizes(unit=15, gap=0.2, thickness=2, bevel=1)
+    kit = tmp_path / "kit"
+    kit.mkdir()
+    result = run(app, "kit", "soma", "--stl", kit, "--bevel", "1")
+    assert result.exit_code == 0 and "bevel 1 mm" in result.output
+    for path in kit.iterdir():
+        mesh = trimesh.load(path, file_type="stl")
+        assert mesh.is_watertight, path.name
+        cells = 3 if path.stem == "V" else 4
+        assert cells * UNIT**3 * 0.9 < mesh.volume < cells * UNIT**3

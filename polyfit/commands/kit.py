@@ -20,6 +20,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
         unit: float = typer.Option(15.0, "--unit", help="Cell edge in millimetres."),
         gap: float = typer.Option(0.2, "--gap", help="Clearance between pieces in millimetres: every outer face moves in by half of it."),
         thickness: float = typer.Option(5.0, "--thickness", help="Height of 2D tiles in millimetres (and depth of the tray)."),
+        bevel: float = typer.Option(0.0, "--bevel", help="Cut every convex edge at 45 degrees, this many millimetres back on each face."),
         tray: Optional[Path] = typer.Option(None, "--tray", help="Also write tray.stl: a base with walls around this 2D board's shape, plus clearance."),
         wall: float = typer.Option(3.0, "--wall", help="Tray wall thickness in millimetres."),
         floor: float = typer.Option(2.0, "--floor", help="Tray floor thickness in millimetres."),
@@ -30,14 +31,14 @@ def add_commands(app: typer.Typer, ctx) -> None:
         Sizes are in millimetres. 2D pieces become tiles --thickness high; with --tray BOARD,
         tray.stl holds them in the board's shape.
 
-        Example: polyfit kit soma --stl kit/
+        Example: polyfit kit soma --stl kit/ --bevel 1
 
         Example: polyfit kit pentominoes --stl kit/ --tray shapes/pentomino/6x10.txt
         """
         from ..meshes import Sizes, TraySizes, piece_mesh, tray_mesh
         from ..models import check_stl_directory, write_stls
 
-        sizes = Sizes(unit=unit, gap=gap, thickness=thickness)
+        sizes = Sizes(unit=unit, gap=gap, thickness=thickness, bevel=bevel)
         piece_list = ctx.resolve_pieces(pieces)
         names = [p.name for p in piece_list]
         board = None
@@ -55,13 +56,14 @@ def add_commands(app: typer.Typer, ctx) -> None:
         paths = check_stl_directory(stl, names, force)
         meshes = {p.name: piece_mesh(p.cells, sizes) for p in piece_list}
         if board is not None:
-            meshes["tray"] = tray_mesh(board.cells, sizes, TraySizes(wall, floor, thickness))
+            meshes["tray"] = tray_mesh(board.cells, sizes, TraySizes(wall, floor, thickness))  # not bevelled
         write_stls(meshes, paths)
         shape = "tiles" if piece_list[0].dim == 2 else "solids"
         typer.echo(
             f"wrote {len(meshes)} STL files to {stl}: {len(piece_list)} {shape}"
             + (" and a tray" if board is not None else "")
             + f" (unit {unit:g} mm, gap {gap:g} mm"
+            + (f", bevel {bevel:g} mm" if bevel else "")
             + (f", {thickness:g} mm thick)" if piece_list[0].dim == 2 else ")")
         )
         leaky = [name for name, mesh in meshes.items() if not mesh.is_watertight]
