@@ -1,9 +1,11 @@
 """Boards: the cells a puzzle must fill, read from text art.
 
 A 2D board file (``.txt``) is rows of ``#`` (a cell to fill) and ``.`` or space (no cell); rows
-may be ragged. Lines starting with ``;`` are comments, or metadata when they read
-``; key: value`` (``; pieces: pentominoes``, ``; name: 6x10 box``). Every other character is
-reserved for later features and is a parse error today.
+may be ragged. ``+`` is an optional cell (a piece may cover it, or it may stay empty), and a
+letter or digit is a cell already filled by the piece of that name (pre-placed: it is part of
+every solution, and its cells must have that piece's shape). Lines starting with ``;`` are
+comments, or metadata when they read ``; key: value`` (``; pieces: pentominoes``,
+``; name: 6x10 box``). Any other character is a parse error.
 
 A 3D voxel layout (text ``.vox``) is the same art in z-layers separated by a blank line, the
 bottom layer (z = 0) first; its cells are ``(z, row, col)``.
@@ -16,20 +18,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import ParseError, PolyfitError
-from .geometry import Cell
+from .geometry import Cell, components
 from .hookspecs import hookimpl
 
 CELL = "#"
+OPTIONAL = "+"
 EMPTY = ". "
 _METADATA = re.compile(r";\s*([A-Za-z][\w-]*)\s*:\s*(.*?)\s*$")
 
 
 @dataclass(frozen=True)
 class Board:
-    cells: tuple[Cell, ...]  # sorted; (row, col) in 2D, (z, row, col) in 3D
+    cells: tuple[Cell, ...]  # sorted; (row, col) in 2D, (z, row, col) in 3D; every cell
     name: str = ""
     metadata: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
     path: str | None = None
+    optional: frozenset = frozenset()  # cells that may stay empty
+    fixed: tuple = ()  # pre-placed pieces: (name, cells, (line, column) of the first cell)
 
     @property
     def dim(self) -> int:
@@ -38,6 +43,10 @@ class Board:
     @property
     def area(self) -> int:
         return len(self.cells)
+
+    @property
+    def fixed_cells(self) -> frozenset:
+        return frozenset(c for _, cells, _ in self.fixed for c in cells)
 
     @property
     def label(self) -> str:
@@ -79,31 +88,67 @@ def parse_rows(numbered_lines, path, metadata: dict) -> list[tuple[int, str]]:
     return rows
 
 
-def art_cells(rows, path, prefix: tuple[int, ...] = ()) -> list[Cell]:
-    """The ``#`` cells of numbered art lines; any other character but ``.`` and space is an error."""
-    cells = []
+@dataclass
+class Art:
+    """What board art draws: every cell, the optional ones, and pre-placed cells by letter."""
+
+    cells: list = field(default_factory=list)
+    optional: set = field(default_factory=set)
+    lettered: dict = field(default_factory=dict)  # letter -> [cell]
+    where: dict = field(default_factory=dict)  # lettered cell -> (line, column)
+
+
+def art_cells(rows, path, prefix: tuple[int, ...] = (), art: Art | None = None) -> Art:
+    """Read numbered art lines into ``art``: ``#`` a cell, ``+`` an optional cell, a letter or
+    digit a pre-placed piece's cell, ``.`` and space no cell; anything else is an error."""
+    art = art if art is not None else Art()
     for row, (number, line) in enumerate(rows):
         for col, char in enumerate(line):
-            if char == CELL:
-                cells.append(prefix + (row, col))
-            elif char not in EMPTY:
+            if char in EMPTY:
+                continue
+            cell = prefix + (row, col)
+            if char == OPTIONAL:
+                art.optional.add(cell)
+            elif char.isascii() and char.isalnum():
+                art.lettered.setdefault(char, []).append(cell)
+                art.where[cell] = (number, col + 1)
+            elif char != CELL:
                 raise ParseError(
                     path,
                     number,
                     col + 1,
-                    f"unexpected character {char!r}: a board uses '#' for a cell "
-                    "and '.' or space for no cell",
+                    f"unexpected character {char!r}: a board uses '#' for a cell, '+' for an "
+                    "optional cell, a piece's letter for a pre-placed piece, and '.' or space "
+                    "for no cell",
                 )
-    return cells
+            art.cells.append(cell)
+    return art
+
+
+def make_board(art: Art, metadata: dict, path) -> Board:
+    """The board drawn: pre-placed pieces are the face-connected groups of each letter."""
+    if not art.cells:
+        raise PolyfitError(f"{path}: the board has no cells (draw cells with '#')")
+    fixed = []
+    for letter in sorted(art.lettered):
+        for group in components(art.lettered[letter]):
+            cells = tuple(sorted(group))
+            fixed.append((letter, cells, min(art.where[c] for c in cells)))
+    fixed.sort(key=lambda f: f[2])
+    return Board(
+        tuple(sorted(art.cells)),
+        metadata.get("name", ""),
+        metadata,
+        str(path),
+        frozenset(art.optional),
+        tuple(fixed),
+    )
 
 
 def parse_board_text(text: str, path="<text>") -> Board:
     metadata: dict[str, str] = {}
     rows = parse_rows(split_lines(text), path, metadata)
-    cells = art_cells(rows, path)
-    if not cells:
-        raise PolyfitError(f"{path}: the board has no cells (draw cells with '#')")
-    return Board(tuple(sorted(cells)), metadata.get("name", ""), metadata, str(path))
+    return make_board(art_cells(rows, path), metadata, path)
 
 
 def split_layers(rows) -> list[list[tuple[int, str]]]:
@@ -120,12 +165,10 @@ def split_layers(rows) -> list[list[tuple[int, str]]]:
 def parse_voxel_text(text: str, path="<text>") -> Board:
     metadata: dict[str, str] = {}
     rows = parse_rows(split_lines(text), path, metadata)
-    cells = []
+    art = Art()
     for z, layer in enumerate(split_layers(rows)):
-        cells += art_cells(layer, path, prefix=(z,))
-    if not cells:
-        raise PolyfitError(f"{path}: the voxel layout has no cells (draw cells with '#')")
-    return Board(tuple(sorted(cells)), metadata.get("name", ""), metadata, str(path))
+        art_cells(layer, path, prefix=(z,), art=art)
+    return make_board(art, metadata, path)
 
 
 def read_bytes(path) -> bytes:

@@ -36,10 +36,10 @@ class Context:
                 typer.echo(f"polyfit: warning: {problem}", err=True)
         return self._registry
 
-    def resolve_pieces(self, spec: str):
+    def resolve_pieces(self, spec: str, base=None):
         from .pieces import resolve_pieces
 
-        return resolve_pieces(spec, self.registry.piece_set_builders())
+        return resolve_pieces(spec, self.registry.piece_set_builders(), base)
 
 
 def build_app(pm=None) -> typer.Typer:

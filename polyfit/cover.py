@@ -11,6 +11,13 @@ with the breaker at placement p whose stabilizer in G is H_p:
   found solution accounts for |G| / |H_p| solutions in the total.
 
 Both counts are exact, self-symmetric solutions included, and need no unrestricted search.
+The breaker must be in every solution exactly once, so a piece with a count other than 1 never
+is one; without a breaker every solution is found and each class counted at its least member.
+
+A piece used ``lo..hi`` times is one item with those bounds (Knuth's Algorithm M), never
+``hi`` separate items: copies are indistinguishable. Optional cells are secondary items.
+Pre-placed pieces are not in the problem; their placements follow the searched ones in
+``placements``, and every symmetry maps them among themselves.
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ class Cover:
     placements: list[Placement]  # all placements, before symmetry breaking
     option_placement: list[int]  # option index -> placement index
     symmetries: list[Symmetry]  # the puzzle's group G, identity first
+    fixed: list[int] = field(default_factory=list)  # indices of pre-placed placements
     breaker: int | None = None  # piece index restricted to orbit representatives
     stabilizers: dict[int, list[Symmetry]] = field(default_factory=dict)  # non-identity ones
     orbit_sizes: dict[int, int] = field(default_factory=dict)
@@ -123,16 +131,17 @@ def _orbits(symmetries, indices, index_of):
     return result
 
 
-def choose_breaker(cover: Cover, pieces) -> None:
+def choose_breaker(cover: Cover, pieces, counts) -> None:
     """Pick the invariant piece with the fewest orbit representatives and restrict it."""
     group = cover.symmetries
     if len(group) <= 1:
         return
     best = None
     for piece in range(len(pieces)):
-        if any(sym.piece_map[piece] != piece for sym in group):
+        if counts[piece] != (1, 1) or any(sym.piece_map[piece] != piece for sym in group):
             continue
-        mine = [i for i, p in enumerate(cover.placements) if p.piece == piece]
+        searched = len(cover.placements) - len(cover.fixed)
+        mine = [i for i in range(searched) if cover.placements[i].piece == piece]
         if not mine:
             continue
         orbits = _orbits(group, mine, cover.map_placement)
@@ -148,17 +157,39 @@ def choose_breaker(cover: Cover, pieces) -> None:
     cover.stabilizers = {i: stab for i, (_, stab) in orbits.items() if stab}
 
 
-def build_cover(board_cells, pieces, placements, symmetries, break_symmetry=True) -> Cover:
-    cells = sorted(board_cells)
-    cell_item = {c: len(pieces) + k for k, c in enumerate(cells)}
-    primary = [p.name for p in pieces] + [cell_name(c) for c in cells]
-    cover = Cover(ExactCoverProblem(primary), list(placements), [], list(symmetries))
+def build_cover(
+    board_cells,
+    pieces,
+    placements,
+    symmetries,
+    break_symmetry=True,
+    counts=None,
+    optional=frozenset(),
+    fixed=(),
+) -> Cover:
+    """The exact cover problem of the cells ``board_cells`` (those the search fills; the
+    ``optional`` ones may stay empty) by ``placements``; ``fixed`` are pre-placed ones."""
+    counts = list(counts) if counts is not None else [(1, 1)] * len(pieces)
+    used = [i for i in range(len(pieces)) if counts[i][1] > 0]
+    piece_item = {piece: k for k, piece in enumerate(used)}
+    required = sorted(c for c in board_cells if c not in optional)
+    spare = sorted(c for c in board_cells if c in optional)
+    cell_item = {c: len(used) + k for k, c in enumerate(required + spare)}
+    problem = ExactCoverProblem(
+        [pieces[i].name for i in used] + [cell_name(c) for c in required],
+        [cell_name(c) for c in spare],
+    )
+    if any(counts[i] != (1, 1) for i in used):
+        problem.bounds = [counts[i] for i in used] + [(1, 1)] * len(required)
+    everything = list(placements) + list(fixed)
+    cover = Cover(problem, everything, [], list(symmetries))
+    cover.fixed = list(range(len(placements), len(everything)))
     if break_symmetry:
-        choose_breaker(cover, pieces)
+        choose_breaker(cover, pieces, counts)
     for index, placement in enumerate(placements):
         if placement.piece == cover.breaker and index not in cover.orbit_sizes:
             continue
-        option = (placement.piece,) + tuple(cell_item[c] for c in placement.cells)
-        cover.problem.options.append(option)
+        option = (piece_item[placement.piece],) + tuple(cell_item[c] for c in placement.cells)
+        problem.options.append(option)
         cover.option_placement.append(index)
     return cover

@@ -5,6 +5,11 @@ A spec is a set name (``pentominoes``), a comma-separated list of sets and singl
 file. Set names win over files of the same name in the current directory; a token with a path
 separator or a ``.txt``/``.vox`` suffix is always a file.
 
+Each piece is used exactly once unless a count says otherwise. A count is a number ``n`` or a
+range ``lo..hi``, written before a token with ``*`` (``2*tetrominoes``: two of each;
+``0..1*pentominoes``: each at most once) or after it with ``=`` (``pentominoes:F=0..2``).
+Copies of a piece are indistinguishable: swapping two of them is not a new solution.
+
 A pieces file is text art in which each distinct ASCII letter or digit is one piece (case
 matters), ``.`` and space are no cell. 3D files (suffix ``.vox``, or ``; dim: 3``) are z-layers
 separated by a blank line, bottom layer first; in 2D a blank line is just an empty row. Lines
@@ -12,7 +17,8 @@ starting with ``;`` are comments, or metadata when they read ``; key: value``:
 
 - ``; mirror: yes|no``: whether the pieces may be turned over (default yes in 2D, no in 3D,
   where a solid piece cannot become its mirror image);
-- ``; dim: 2|3``: overrides the dimension the suffix implies.
+- ``; dim: 2|3``: overrides the dimension the suffix implies;
+- ``; count X: n`` or ``; count X: lo..hi``: how many copies of piece ``X`` (default 1).
 
 Every problem with a pieces file's content is a :class:`ParseError` with a 1-based line and
 column.
@@ -20,7 +26,8 @@ column.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -39,12 +46,16 @@ class Piece:
     name: str
     cells: Shape
     mirror: bool = True  # may be turned over (placed as its mirror image)
+    count: tuple[int, int] = (1, 1)  # how many copies a solution uses: lo..hi
 
     def __post_init__(self):
         cells = normalize(self.cells)
         if not cells:
             raise ValueError(f"piece {self.name!r} has no cells")
         object.__setattr__(self, "cells", cells)
+        lo, hi = self.count
+        if not 0 <= lo <= hi or hi < 1:
+            raise ValueError(f"piece {self.name!r} has count {lo}..{hi}")
 
     @property
     def dim(self) -> int:
@@ -122,6 +133,7 @@ def parse_pieces_text(text: str, path="<text>", dim: int | None = None) -> list[
     if not cells:
         message = "the pieces file draws no pieces (use a letter or digit per piece)"
         raise ParseError(path, 1, 1, message)
+    counts = _count_lines(text, path, cells)
     pieces = []
     for name in sorted(cells):
         if not is_connected(cells[name]):
@@ -131,8 +143,46 @@ def parse_pieces_text(text: str, path="<text>", dim: int | None = None) -> list[
             line, column = where[stray]
             message = f"piece {name!r} is not connected face to face: this cell is apart"
             raise ParseError(path, line, column, message)
-        pieces.append(Piece(name, tuple(cells[name]), mirror))
+        pieces.append(Piece(name, tuple(cells[name]), mirror, counts.get(name, (1, 1))))
     return pieces
+
+
+_COUNT_LINE = re.compile(r";\s*count\s+(\S+)\s*:\s*(.*?)\s*$", re.IGNORECASE)
+
+
+def _count_lines(text: str, path, names) -> dict[str, tuple[int, int]]:
+    """The ``; count X: n`` lines of a pieces file."""
+    counts = {}
+    for number, line in split_lines(text):
+        match = _COUNT_LINE.match(line)
+        if not match:
+            continue
+        name, value = match.group(1), match.group(2)
+        if name not in names:
+            known = ", ".join(sorted(names))
+            message = f"'; count {name}:' names no piece of this file (its pieces: {known})"
+            raise ParseError(path, number, match.start(1) + 1, message)
+        try:
+            counts[name] = parse_count(value)
+        except PolyfitError as exc:
+            raise ParseError(path, number, match.start(2) + 1, str(exc)) from None
+    return counts
+
+
+def parse_count(text: str) -> tuple[int, int]:
+    """``n`` or ``lo..hi`` as ``(lo, hi)``; a clear error for anything else."""
+    low, dots, high = text.strip().partition("..")
+    if not dots:
+        high = low
+    low, high = low.strip(), high.strip()
+    if not (low.isdigit() and high.isdigit()):
+        raise PolyfitError(f"bad count {text.strip()!r}: write a number n or a range lo..hi")
+    lo, hi = int(low), int(high)
+    if lo > hi:
+        raise PolyfitError(f"bad count {text.strip()!r}: the low end {lo} is above the high end {hi}")
+    if hi == 0:
+        raise PolyfitError(f"bad count {text.strip()!r}: at most 0 copies; leave the piece out instead")
+    return lo, hi
 
 
 def parse_pieces_bytes(data: bytes, path="<bytes>", dim: int | None = None) -> list[Piece]:
@@ -165,7 +215,32 @@ def _names_a_file(token: str) -> bool:
     return "/" in token or "\\" in token or token.lower().endswith(PIECES_FILE_SUFFIXES)
 
 
-def _pieces_of(token: str, registry) -> list[Piece]:
+def _split_count(token: str) -> tuple[str, tuple[int, int] | None]:
+    """``2*SET``, ``lo..hi*SET`` or ``SET:NAME=lo..hi`` -> (the token without its count, count)."""
+    count_text = None
+    if "*" in token and "=" in token:
+        raise PolyfitError(f"{token!r} has two counts ('*' and '='); give one")
+    if "*" in token:
+        count_text, _, token = token.partition("*")
+    if "=" in token:
+        token, _, count_text = token.partition("=")
+    token = token.strip()
+    if count_text is None:
+        return token, None
+    if not token:
+        raise PolyfitError(f"count {count_text.strip()!r} is not followed by a set or piece")
+    return token, parse_count(count_text)
+
+
+def _pieces_of(token: str, registry, base=None) -> list[Piece]:
+    token, count = _split_count(token)
+    pieces = _named_pieces(token, registry, base)
+    if count is not None:
+        pieces = [replace(p, count=count) for p in pieces]
+    return pieces
+
+
+def _named_pieces(token: str, registry, base=None) -> list[Piece]:
     set_name, colon, piece_name = token.partition(":")
     if set_name in registry:
         pieces = list(registry[set_name][0]())
@@ -177,6 +252,8 @@ def _pieces_of(token: str, registry) -> list[Piece]:
                 f"piece of {set_name}", piece_name, [p.name for p in pieces], f"pieces of {set_name}"
             )
         return chosen
+    if base is not None and not Path(token).is_absolute() and _is_file(str(Path(base) / token)):
+        return read_pieces_file(Path(base) / token)
     if _names_a_file(token) or _is_file(token):
         return read_pieces_file(token)
     raise UnknownNameError("piece set", set_name, registry)
@@ -193,10 +270,17 @@ def _twice(name: str, first: str, second: str, same_token: bool) -> str:
     )
 
 
-def resolve_pieces(spec: str, registry) -> list[Piece]:
+def _recounts(token: str, before: Piece, piece: Piece) -> bool:
+    """Does this token only give a new count to a piece named before (SET:NAME=n)?"""
+    bare, count = _split_count(token)
+    return count is not None and ":" in bare and (before.cells, before.mirror) == (piece.cells, piece.mirror)
+
+
+def resolve_pieces(spec: str, registry, base=None) -> list[Piece]:
     """The pieces a spec names, in the order named.
 
-    ``registry`` maps set name -> (build function returning pieces, summary).
+    ``registry`` maps set name -> (build function returning pieces, summary); a pieces file is
+    looked for in the folder ``base`` first (a board's own folder, for its ``; pieces:`` line).
     """
     spec = spec.strip()
     if not spec:
@@ -210,9 +294,14 @@ def resolve_pieces(spec: str, registry) -> list[Piece]:
     for index, token in enumerate(tokens):
         if not token:
             raise PolyfitError(f"empty item in piece spec {spec!r}")
-        for piece in _pieces_of(token, registry):
+        for piece in _pieces_of(token, registry, base):
             if piece.name in named_by:
                 first = named_by[piece.name]
+                position = next(k for k, p in enumerate(result) if p.name == piece.name)
+                if _recounts(token, result[position], piece) and first != index:
+                    # 'pentominoes,pentominoes:F=0..2': all twelve, F from 0 to 2 times.
+                    result[position] = piece
+                    continue
                 raise PolyfitError(_twice(piece.name, tokens[first], token, first == index))
             named_by[piece.name] = index
             result.append(piece)

@@ -1,14 +1,17 @@
 """Every way each piece fits the board, less the placements no solution can use.
 
-A placement is one orientation of one piece at one position, all its cells on the board. Two
-pruning rules drop placements that cannot be part of any solution:
+A placement is one orientation of one piece at one position, all its cells on the board. Each
+piece ``i`` is used ``counts[i] = (lo, hi)`` times (exactly once by default); optional cells may
+stay empty. Two pruning rules drop placements that cannot be part of any solution:
 
-- area: after placing the piece alone, each connected empty region left must have an area that
-  some of the remaining pieces can make together;
-- parity: colour the cells like a checkerboard; each placement covers some more cells of one
-  colour than the other. The pieces' differences must add up to the board's, so a placement is
-  dropped when the other pieces cannot make up the rest (repeated until nothing changes). When
-  no choice at all adds up, the board is impossible without any search.
+- area: after placing the piece alone, each connected empty region left must be fillable by
+  some of the remaining pieces (within their counts): their total area must lie between the
+  region's cells that must be filled and all its cells;
+- parity (exact counts and no optional cells only): colour the cells like a checkerboard; each
+  placement covers some more cells of one colour than the other. The pieces' differences must
+  add up to the board's, so a placement is dropped when the other pieces cannot make up the rest
+  (repeated until nothing changes). When no choice at all adds up, the board is impossible
+  without any search.
 """
 
 from __future__ import annotations
@@ -42,12 +45,15 @@ class PlacementResult:
     stats: PlacementStats = field(default_factory=PlacementStats)
 
 
-def generate(board_cells, pieces) -> list[Placement]:
-    """All placements, in a fixed order: by piece, orientation, then position."""
+def generate(board_cells, pieces, counts=None) -> list[Placement]:
+    """All placements, in a fixed order: by piece, orientation, then position (none for a piece
+    whose count allows no more copies)."""
     board = set(board_cells)
     ordered_cells = sorted(board)
     result = []
     for index, piece in enumerate(pieces):
+        if counts is not None and counts[index][1] == 0:
+            continue
         for shape in piece.orientations():
             anchor = shape[0]
             for cell in ordered_cells:
@@ -58,11 +64,35 @@ def generate(board_cells, pieces) -> list[Placement]:
     return result
 
 
-def subset_sums(values) -> set[int]:
-    sums = {0}
-    for v in values:
-        sums |= {s + v for s in sums}
+def reachable_areas(sizes, counts) -> int:
+    """Every total area of a choice of pieces within their counts, as a bit mask (bit a set
+    when area a can be made)."""
+    sums = 1 << sum(size * lo for size, (lo, _) in zip(sizes, counts))
+    for size, (lo, hi) in zip(sizes, counts):
+        for _ in range(hi - lo):
+            sums |= sums << size
     return sums
+
+
+def reaches(sums: int, low: int, high: int) -> bool:
+    """Does the mask of areas hold some area in low..high?"""
+    return high >= low and (sums >> low) & ((1 << (high - low + 1)) - 1) != 0
+
+
+def area_problem(required: int, cells: int, sizes, counts) -> str | None:
+    """Why no choice of pieces can fill the cells (``required`` of them must be filled, the
+    others are optional), or None when some choice has a fitting total area."""
+    if reaches(reachable_areas(sizes, counts), required, cells):
+        return None
+    low = sum(size * lo for size, (lo, _) in zip(sizes, counts))
+    high = sum(size * hi for size, (_, hi) in zip(sizes, counts))
+    need = f"{required}" if required == cells else f"{required} to {cells}"
+    if low == high:
+        return f"the pieces cover {low} cells, but the board needs {need}"
+    return (
+        f"the pieces cover between {low} and {high} cells depending on the counts, but no "
+        f"choice of them covers {need}"
+    )
 
 
 def _sums_without_each(value_sets) -> list[set[int]]:
@@ -104,8 +134,12 @@ class BitGrid:
 
     def region_areas(self, free: int) -> list[int]:
         """The areas of the face-connected regions of a set of cells given as a mask."""
+        return [region.bit_count() for region in self.regions(free)]
+
+    def regions(self, free: int) -> list[int]:
+        """The face-connected regions of a set of cells, each as a mask."""
         strides = self.strides
-        areas = []
+        regions = []
         while free:
             region = free & -free
             while True:
@@ -116,23 +150,25 @@ class BitGrid:
                 if grown == region:
                     break
                 region = grown
-            areas.append(region.bit_count())
+            regions.append(region)
             free &= ~region
-        return areas
+        return regions
 
 
-def prune_area(board_cells, pieces, placements, stats: PlacementStats) -> list[Placement]:
+def prune_area(board_cells, pieces, placements, stats: PlacementStats, counts, optional=()) -> list[Placement]:
     grid = BitGrid(board_cells)
     everything = grid.mask(board_cells)
-    areas = [len(p.cells) for p in pieces]
-    makeable = {
-        i: subset_sums(a for j, a in enumerate(areas) if j != i) for i in range(len(pieces))
-    }
+    must = everything & ~grid.mask(c for c in optional if c in grid.bit)
+    sizes = [len(p.cells) for p in pieces]
+    makeable = {}  # piece -> areas the other pieces (and its other copies) can make
+    for i in {p.piece for p in placements}:
+        others = [(0, hi - 1) if j == i else (0, hi) for j, (_, hi) in enumerate(counts)]
+        makeable[i] = reachable_areas(sizes, others)
     kept = []
     for placement in placements:
         rest = everything & ~grid.mask(placement.cells)
         ok = makeable[placement.piece]
-        if all(area in ok for area in grid.region_areas(rest)):
+        if all(reaches(ok, (r & must).bit_count(), r.bit_count()) for r in grid.regions(rest)):
             kept.append(placement)
     stats.pruned_area += len(placements) - len(kept)
     return kept
@@ -142,24 +178,27 @@ def colour_difference(cells) -> int:
     return sum(1 - 2 * checker_colour(c) for c in cells)
 
 
-def prune_parity(board_cells, pieces, placements, stats: PlacementStats) -> list[Placement]:
+def prune_parity(board_cells, pieces, placements, stats: PlacementStats, counts) -> list[Placement]:
+    """Parity pruning for exact counts: each copy of a piece is one term of the sum."""
     target = colour_difference(board_cells)
     difference = {p: colour_difference(p.cells) for p in placements}
+    slots = [i for i, (_, hi) in enumerate(counts) for _ in range(hi)]  # one per copy
+    first_slot = {i: slots.index(i) for i in set(slots)}
     while True:
         possible = [set() for _ in pieces]
         for p in placements:
             possible[p.piece].add(difference[p])
-        if any(not s for s in possible):
+        if any(not possible[i] for i in slots):
             return placements  # a piece that fits nowhere is left for the search to report
-        others = _sums_without_each(possible)
-        kept = [p for p in placements if target - difference[p] in others[p.piece]]
+        others = _sums_without_each([possible[i] for i in slots])
+        kept = [p for p in placements if target - difference[p] in others[first_slot[p.piece]]]
         if len(kept) == len(placements):
             return kept
         stats.pruned_parity += len(placements) - len(kept)
         if not kept:
             light = sum(checker_colour(c) for c in board_cells)
             dark = len(board_cells) - light
-            reachable = {d + s for d in possible[0] for s in others[0]}
+            reachable = {d + s for d in possible[slots[0]] for s in others[0]}
             stats.impossible = (
                 f"checkerboard parity: the board has {dark} dark and {light} light cells "
                 f"(difference {target}), but no placement of the pieces adds up to that"
@@ -176,12 +215,17 @@ def _brief(values) -> str:
     return ", ".join(str(v) for v in values)
 
 
-def place(board_cells, pieces, prune: bool = True) -> PlacementResult:
-    """Generate the placements and prune them by area and parity."""
+def place(board_cells, pieces, prune: bool = True, counts=None, optional=frozenset()) -> PlacementResult:
+    """Generate the placements and prune them by area and parity.
+
+    ``counts`` are the pieces' ``(lo, hi)`` (default: each exactly once); ``optional`` the
+    cells that may stay empty."""
+    counts = list(counts) if counts is not None else [(1, 1)] * len(pieces)
     stats = PlacementStats()
-    placements = generate(board_cells, pieces)
+    placements = generate(board_cells, pieces, counts)
     stats.generated = len(placements)
-    if prune:
-        placements = prune_area(board_cells, pieces, placements, stats)
-        placements = prune_parity(board_cells, pieces, placements, stats)
+    if prune and placements:
+        placements = prune_area(board_cells, pieces, placements, stats, counts, optional)
+        if not optional and all(lo == hi for lo, hi in counts):
+            placements = prune_parity(board_cells, pieces, placements, stats, counts)
     return PlacementResult(placements, stats)

@@ -146,6 +146,8 @@ class Registry:
 
     def backend(self, name: str = "auto", problem=None, problem_needs: frozenset = frozenset()):
         """The backend named, or with ``auto`` the fastest one that can run ``problem``."""
+        if problem is not None:
+            problem_needs = problem_needs | problem.needs
         if name == "auto":
             ranked = [n for n in AUTO_BACKEND_ORDER if n in self.backends]
             ranked += sorted(n for n in self.backends if n not in ranked)

@@ -10,8 +10,9 @@ from .board import Board
 from .cover import Cover, build_cover
 from .errors import PolyfitError
 from .exactcover import SearchStats
-from .placements import PlacementStats, place
-from .symmetry import puzzle_symmetries
+from .placements import PlacementStats, area_problem, place
+from .preplaced import preplace
+from .symmetry import configuration_symmetries, puzzle_symmetries
 
 
 @dataclass
@@ -43,21 +44,61 @@ class Puzzle:
                 f"{board.label} is {board.dim}D but the pieces are "
                 + " and ".join(f"{d}D" for d in sorted(dims))
             )
-        piece_area = sum(len(p.cells) for p in pieces)
-        if piece_area != board.area:
+        self.board = board
+        self.pieces = list(pieces)
+        preplaced = preplace(board, self.pieces)
+        self.counts = preplaced.counts  # each piece's (lo, hi) left for the search
+        fixed_cells = board.fixed_cells
+        free = [c for c in board.cells if c not in fixed_cells]
+        self._check_area(free)
+        result = place(free, self.pieces, prune, self.counts, board.optional)
+        self.placement_stats: PlacementStats = result.stats
+        self.symmetries = configuration_symmetries(
+            puzzle_symmetries(board.cells, self.pieces), board, self.pieces
+        )
+        self.cover: Cover = build_cover(
+            free,
+            self.pieces,
+            result.placements,
+            self.symmetries,
+            break_symmetry,
+            self.counts,
+            board.optional,
+            preplaced.placements,
+        )
+        # Every placement: the searched ones, then the pre-placed ones (cover.fixed).
+        self.placements = self.cover.placements
+
+    def _check_area(self, free) -> None:
+        board, pieces = self.board, self.pieces
+        optional = len(board.optional)
+        sizes = [p.size for p in pieces]
+        problem = area_problem(len(free) - optional, len(free), sizes, self.counts)
+        if problem is None:
+            return
+        exact = all(p.count == (1, 1) for p in pieces) and not optional and not board.fixed
+        if exact:
+            piece_area = sum(sizes)
             raise PolyfitError(
                 f"{board.label} has area {board.area} but the {len(pieces)} pieces have "
                 f"total area {piece_area}: every piece is used exactly once, so they must match"
             )
-        self.board = board
-        self.pieces = list(pieces)
-        result = place(board.cells, self.pieces, prune=prune)
-        self.placements = result.placements
-        self.placement_stats: PlacementStats = result.stats
-        self.symmetries = puzzle_symmetries(board.cells, self.pieces)
-        self.cover: Cover = build_cover(
-            board.cells, self.pieces, self.placements, self.symmetries, break_symmetry
-        )
+        left = " left after the pre-placed pieces" if board.fixed else ""
+        raise PolyfitError(f"{board.label}: {len(free)} cells{left}, {optional} of them optional; {problem}")
+
+    def labels(self, placements) -> list[str]:
+        """A label per placement: the piece's name, numbered ``NAME#k`` when the solution
+        uses several copies of the piece."""
+        names = [self.pieces[self.placements[i].piece].name for i in placements]
+        seen: dict[str, int] = {}
+        result = []
+        for name in names:
+            if names.count(name) == 1:
+                result.append(name)
+            else:
+                seen[name] = seen.get(name, 0) + 1
+                result.append(f"{name}#{seen[name]}")
+        return result
 
     @property
     def impossible(self) -> str | None:
@@ -88,7 +129,7 @@ class Puzzle:
                         # maps its solutions onto themselves.
                         split = cover.has_reflections and not cover.mirror_symmetric(placements)
                         counts.distinct_rotations += 2 if split else 1
-                    yield Found(placements, canonical, weight)
+                    yield Found(placements + tuple(cover.fixed), canonical, weight)
             counts.complete = True
         finally:
             counts.seconds = time.perf_counter() - start

@@ -54,6 +54,7 @@ def puzzle_symmetries(board_cells, pieces) -> list[Symmetry]:
     ``orientations()``). Pieces of identical shape map to themselves first.
     """
     shapes = [set(p.orientations()) for p in pieces]
+    counts = [getattr(p, "count", (1, 1)) for p in pieces]
     result = []
     for sym in board_symmetries(board_cells):
         mapping = []
@@ -62,11 +63,33 @@ def puzzle_symmetries(board_cells, pieces) -> list[Symmetry]:
             if image in shapes[i]:
                 mapping.append(i)
                 continue
-            targets = [j for j, s in enumerate(shapes) if image in s]
+            targets = [
+                j for j, s in enumerate(shapes) if image in s and counts[j] == counts[i]
+            ]
             if not targets:
                 break
             mapping.append(targets[0])
         else:
             if len(set(mapping)) == len(mapping):
                 result.append(Symmetry(sym.transform, sym.offset, tuple(mapping)))
+    return result
+
+
+def configuration_symmetries(symmetries, board, pieces) -> list[Symmetry]:
+    """The symmetries that also respect a board's optional cells and pre-placed pieces: each
+    optional cell goes to an optional cell, each pre-placed piece onto a pre-placed copy of the
+    piece its placements become."""
+    if not board.optional and not board.fixed:
+        return list(symmetries)
+    index = {p.name: i for i, p in enumerate(pieces)}
+    fixed = {(name, frozenset(cells)) for name, cells, _ in board.fixed}
+    result = []
+    for sym in symmetries:
+        if {sym(c) for c in board.optional} != board.optional:
+            continue
+        if all(
+            (pieces[sym.piece_map[index[name]]].name, frozenset(sym(c) for c in cells)) in fixed
+            for name, cells, _ in board.fixed
+        ):
+            result.append(sym)
     return result

@@ -37,10 +37,14 @@ def _draw_layer(labels, width, sep, empty, box=None) -> str:
     return "\n".join(lines)
 
 
-def draw_solution(pieces, placements) -> str:
-    """Draw a solution given as placements (objects with ``piece`` index and ``cells``)."""
-    labels = {}
-    for placement in placements:
+def draw_solution(pieces, placements, names=None, empty_cells=()) -> str:
+    """Draw a solution given as placements (objects with ``piece`` index and ``cells``).
+
+    ``names`` label each placement (default: its piece's name); ``empty_cells`` are board
+    cells left empty (optional ones), drawn as ``+``."""
+    labels = {cell: "+" for cell in empty_cells}
+    for k, placement in enumerate(placements):
+        name = names[k] if names is not None else pieces[placement.piece].name
         for cell in placement.cells:
-            labels[cell] = pieces[placement.piece].name
+            labels[cell] = name
     return draw_cells(labels)

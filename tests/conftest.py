@@ -26,3 +26,12 @@ def backend(request):
             pytest.fail(f"{request.param} is required (POLYFIT_REQUIRE_C=1) but {reason}")
         pytest.skip(reason)
     return engine
+
+
+def run_cli(args):
+    """Run the polyfit command line in-process with the built-in plugins only."""
+    from typer.testing import CliRunner
+
+    from polyfit.cli import build_app
+
+    return CliRunner().invoke(build_app(get_plugin_manager(load_entrypoints=False)), list(args))

@@ -23,15 +23,27 @@ def test_crlf_line_endings():
     assert parse_board_text("##\r\n##\r\n").area == 4
 
 
+def test_optional_cells_and_pre_placed_letters():
+    board = parse_board_text("+##+\n#XX#\n#XX#\nA##A\n")
+    assert board.area == 16
+    assert board.optional == {(0, 0), (0, 3)}
+    assert [(name, cells) for name, cells, _ in board.fixed] == [
+        ("X", ((1, 1), (1, 2), (2, 1), (2, 2))),
+        ("A", ((3, 0),)),
+        ("A", ((3, 3),)),
+    ]
+    assert board.fixed[1][2] == (4, 1)  # line and column of the letter, for error messages
+
+
 def test_reserved_character_names_line_and_column(tmp_path):
     path = tmp_path / "bad.txt"
-    path.write_text("; name: x\n####\n##X#\n")
+    path.write_text("; name: x\n####\n##*#\n")
     with pytest.raises(ParseError) as info:
         read_text_board(path)
     err = info.value
     assert (err.line, err.column) == (3, 3)
     assert str(err).startswith(f"{path}:3:3:")
-    assert "'X'" in str(err)
+    assert "'*'" in str(err)
 
 
 def test_not_utf8_names_position(tmp_path):

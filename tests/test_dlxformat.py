@@ -1,3 +1,5 @@
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -35,8 +37,12 @@ def test_parse_items_options_comments_and_secondary():
         ("A B\nA B A\n", 2, 5, "appears twice"),
         ("A B A\n", 1, 5, "named twice"),
         ("A | B | C\n", 1, 7, "second '|'"),
-        ("A B\nA:red B\n", 2, 1, "colours"),
-        ("1:3|A B\n", 1, 1, "multiplicities"),
+        ("A B\nA:red B\n", 2, 1, "only secondary items (after '|') take a colour"),
+        ("A | X\nA X:\n", 2, 3, "no colour after ':'"),
+        ("A | 2|X\n", 1, 5, "only primary items (before '|') take multiplicities"),
+        ("3:1|A\n", 1, 1, "need lo <= hi"),
+        ("x:2|A\n", 1, 1, "whole numbers"),
+        ("A B:C\n", 1, 3, "bad item name"),
     ],
 )
 def test_errors_name_line_and_column(text, line, column, words):
@@ -80,3 +86,57 @@ def test_random_bytes_give_a_problem_or_a_documented_error(tmp_path_factory, dat
 def test_format_without_secondary_items():
     text = format_dlx(ExactCoverProblem(["a", "b"], [], [(0,), (1, 0)]))
     assert text == "a b\na\nb a\n"
+
+
+# Knuth's own small examples, from the introductions of his programs dlx2 and dlx3.
+KNUTH_DLX2 = """| A simple example of color controls
+A B C | X Y
+A B X:0 Y:0
+A C X:1 Y:1
+X:0 Y:1
+B X:1
+C Y:1
+"""
+
+KNUTH_DLX3 = """| A simple example of color controls
+A B 2:3|C | X Y
+A B X:0 Y:0
+A C X:1 Y:1
+C X:0
+B X:1
+C Y:1
+"""
+
+
+def test_knuths_dlx2_and_dlx3_examples_parse_to_colours_and_bounds():
+    problem, lines = parse_dlx(KNUTH_DLX2)
+    assert problem.colour_names == ["0", "1"] and problem.bounds == []
+    assert problem.colours[0] == (0, 0, 1, 1) and problem.colours[2] == (1, 2)
+    problem, _ = parse_dlx(KNUTH_DLX3)
+    assert problem.bounds == [(1, 1), (1, 1), (2, 3)]
+    assert problem.needs == {"secondary", "colours", "multiplicities"}
+    again, _ = parse_dlx(format_dlx(problem))
+    assert (again.primary, again.secondary, again.options) == (problem.primary, problem.secondary, problem.options)
+    assert (again.bounds, again.colours, again.colour_names) == (problem.bounds, problem.colours, problem.colour_names)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # "The unique solution consists of rows A C X:1 Y:1 and B X:1." (dlx2)
+        (KNUTH_DLX2, [["A C X:1 Y:1", "B X:1"]]),
+        # "The unique solution consists of rows A C X:1 Y:1, B X:1, C Y:1." (dlx3)
+        (KNUTH_DLX3, [["A C X:1 Y:1", "B X:1", "C Y:1"]]),
+    ],
+)
+def test_polyfit_xc_reproduces_knuths_published_solutions(tmp_path, text, expected):
+    from conftest import run_cli
+
+    path = tmp_path / "example.dlx"
+    path.write_text(text)
+    for backend in ("dlx-python", "dlx-c", "auto"):
+        result = run_cli(["xc", str(path), "--json", "--backend", backend])
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.output)
+        assert [sorted(s) for s in data["solutions"]] == [sorted(s) for s in expected]
+        assert data["total"] == 1 and data["complete"]

@@ -287,12 +287,17 @@ def test_installed_piece_sets_solve(installed):
     assert "bedlam" in listing and "diabolical" in listing
     import importlib
     importlib.invalidate_caches()
-    shape = subprocess.run(
-        [sys.executable, "-c", "import polyfit_classic_cubes as m; print(m.shape_path('diabolical'))"],
-        capture_output=True, text=True, cwd=str(ROOT.parent),
-    ).stdout.strip()
-    data = json.loads(polyfit_process("solve", shape, "--count", "--json").stdout)
-    assert (data["distinct"], data["total"]) == (13, 624)  # the Diabolical cube's 13 solutions
+    def counts(name):
+        shape = subprocess.run(
+            [sys.executable, "-c", f"import polyfit_classic_cubes as m; print(m.shape_path({name!r}))"],
+            capture_output=True, text=True, cwd=str(ROOT.parent),
+        ).stdout.strip()
+        data = json.loads(polyfit_process("solve", shape, "--count", "--json").stdout)
+        return data["distinct"], data["total"]
+
+    assert counts("diabolical") == (13, 624)  # the Diabolical cube's 13 solutions
+    assert counts("slothouber-graatsma") == (1, 8)  # the one solution, in 8 positions
+    assert counts("conway") == (572, 27456)  # as in test_constraints
     pieces = polyfit_process("pieces", "bedlam").stdout
     assert len(pieces.split(":\n")) == 14  # 13 pieces, each drawn under its name
 

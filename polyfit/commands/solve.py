@@ -22,13 +22,16 @@ def load_board(ctx, board_path: Path):
 
 
 def load_pieces(ctx, board, pieces_spec: Optional[str]):
-    spec = pieces_spec or board.metadata.get("pieces")
+    if pieces_spec:
+        return ctx.resolve_pieces(pieces_spec)
+    spec = board.metadata.get("pieces")
     if not spec:
         raise PolyfitError(
             f"{board.path}: no pieces given; use --pieces NAME or a '; pieces: NAME' line "
             "in the board file (polyfit pieces lists the sets)"
         )
-    return ctx.resolve_pieces(spec)
+    # A pieces file named in the board is looked for next to it first.
+    return ctx.resolve_pieces(spec, Path(board.path).parent if board.path else None)
 
 
 def load_puzzle(ctx, board_path: Path, pieces_spec: Optional[str], mirror: bool = False) -> Puzzle:
@@ -106,12 +109,18 @@ def describe_stats(puzzle: Puzzle, counts: Counts, backend) -> str:
 
 
 def solution_json(puzzle: Puzzle, placements) -> dict:
+    """{label: cells}: the label is the piece's name, ``NAME#k`` for its k-th copy."""
     return {
-        puzzle.pieces[puzzle.placements[i].piece].name: [
-            list(c) for c in puzzle.placements[i].cells
-        ]
-        for i in placements
+        label: [list(c) for c in puzzle.placements[i].cells]
+        for label, i in zip(puzzle.labels(placements), placements)
     }
+
+
+def draw(puzzle: Puzzle, placements) -> str:
+    chosen = [puzzle.placements[i] for i in placements]
+    covered = {c for p in chosen for c in p.cells}
+    empty = [c for c in puzzle.board.optional if c not in covered]
+    return draw_solution(puzzle.pieces, chosen, puzzle.labels(placements), empty)
 
 
 def add_commands(app: typer.Typer, ctx) -> None:
@@ -188,7 +197,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
                     printed.append(placements)
                     if not as_json:
                         typer.echo(f"Solution {len(printed)}:")
-                        typer.echo(draw_solution(puzzle.pieces, [puzzle.placements[i] for i in placements]))
+                        typer.echo(draw(puzzle, placements))
                         typer.echo()
                 if limit is not None and len(printed) >= limit:
                     stopped_early = True

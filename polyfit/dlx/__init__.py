@@ -8,6 +8,11 @@ spacer's ``top`` is minus its number, its ``ulink`` points to the first node of 
 before it and its ``dlink`` to the last node of the option after it, so an option is walked with
 no left/right links. ``top`` of an item header holds the length of its list.
 
+For Knuth's Algorithms M and C (multiplicities and colours) the layout adds ``color`` per node
+(0 for none; colours are numbered from 1) and, per item header, ``bound`` (how many more options
+may still cover the item: its upper bound ``hi``) and ``slack`` (``hi - lo``, fixed): the item
+still needs ``max(0, bound - slack)`` options.
+
 Python builds these arrays once (here); the Python and C searches only walk them.
 """
 
@@ -29,6 +34,9 @@ class Layout:
     ulink: array
     dlink: array
     spacer_option: array  # spacer number k (k >= 1) ends option spacer_option[k] (index)
+    color: array  # per node: its colour (option nodes of secondary items), else 0
+    bound: array  # per item header: upper bound hi (1 for secondary items)
+    slack: array  # per item header: hi - lo
 
 
 def build_layout(problem: ExactCoverProblem) -> Layout:
@@ -54,6 +62,13 @@ def build_layout(problem: ExactCoverProblem) -> Layout:
     rlink[prev] = root2
 
     size = n + 2 + sum(len(o) + 1 for o in problem.options if o)
+    color = array("i", [0] * size)
+    bound = array("i", [1] * (n + 2))
+    slack = array("i", [0] * (n + 2))
+    for k, (lo, hi) in enumerate(problem.bounds):
+        bound[k + 1] = hi
+        slack[k + 1] = hi - lo
+    colours = problem.colours
     top = array("i", [0] * size)
     ulink = array("i", [0] * size)
     dlink = array("i", [0] * size)
@@ -67,10 +82,12 @@ def build_layout(problem: ExactCoverProblem) -> Layout:
         if not option:
             continue
         first = node + 1
-        for item in option:
+        for position, item in enumerate(option):
             node += 1
             x = item + 1
             top[node] = x
+            if colours:
+                color[node] = colours[index][position]
             top[x] += 1
             last = ulink[x]
             ulink[node] = last
@@ -84,7 +101,7 @@ def build_layout(problem: ExactCoverProblem) -> Layout:
         ulink[node] = first
         spacer = node
     dlink[spacer] = 0
-    return Layout(n1, n, llink, rlink, top, ulink, dlink, spacer_option)
+    return Layout(n1, n, llink, rlink, top, ulink, dlink, spacer_option, color, bound, slack)
 
 
 def stream_batches(search, stats, largest: int = 1024):

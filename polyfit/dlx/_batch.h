@@ -1,7 +1,7 @@
 /*
- * What the two C search modules share: the buffer of solutions found in one batch, and its
- * conversion to a Python list of tuples of option indices. Each solution is stored as its
- * length followed by its option indices.
+ * What the C search modules share: copying the arrays Python built, the buffer of solutions
+ * found in one batch, and its conversion to a Python list of tuples of option indices. Each
+ * solution is stored as its length followed by its option indices.
  */
 #ifndef POLYFIT_BATCH_H
 #define POLYFIT_BATCH_H
@@ -9,6 +9,30 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <string.h>
+
+/* A private copy of an array('i') (32-bit ints); sets *count. NULL with an exception set. */
+static inline int32_t *copy_buffer(PyObject *obj, Py_ssize_t *count)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(obj, &view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    if (view.itemsize != 4 || view.format == NULL || (strcmp(view.format, "i") && strcmp(view.format, "l"))) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_TypeError, "expected an array('i') of 32-bit integers");
+        return NULL;
+    }
+    *count = view.len / 4;
+    int32_t *out = PyMem_RawMalloc(view.len > 0 ? (size_t)view.len : 4);
+    if (out == NULL) {
+        PyBuffer_Release(&view);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    memcpy(out, view.buf, (size_t)view.len);
+    PyBuffer_Release(&view);
+    return out;
+}
 
 typedef struct {
     int32_t *data;
@@ -85,5 +109,64 @@ static PyObject *batch_result(const Found *f, long long nodes, long long updates
         return NULL;
     return Py_BuildValue("(NLLO)", batch, nodes, updates, done ? Py_True : Py_False);
 }
+
+/* What every search module ends with: next_batch() around the module's own run(), the Search
+ * type and the module itself. The module defines its object struct TYPE (with fields found,
+ * nodes, updates and phase, and a DONE phase), TYPE_init, TYPE_dealloc and
+ * run(TYPE *, long long wanted, PyThreadState **save), then writes
+ * SEARCH_MODULE(_name, TYPE, ready-expression-on-s, "type doc", "module doc"). */
+#define SEARCH_MODULE(MODNAME, TYPE, READY, TYPE_DOC, MODULE_DOC)                                 \
+    static PyObject *TYPE##_next_batch(TYPE *s, PyObject *args)                                  \
+    {                                                                                            \
+        long long wanted;                                                                        \
+        if (batch_wanted(args, (READY), &wanted) < 0)                                            \
+            return NULL;                                                                         \
+        s->found.len = 0;                                                                        \
+        PyThreadState *save = PyEval_SaveThread();                                               \
+        int status = run(s, wanted, &save);                                                      \
+        if (save != NULL)                                                                        \
+            PyEval_RestoreThread(save);                                                          \
+        if (status < 0)                                                                          \
+            return NULL;                                                                         \
+        return batch_result(&s->found, s->nodes, s->updates, s->phase == DONE);                  \
+    }                                                                                            \
+                                                                                                 \
+    static PyMethodDef TYPE##_methods[] = {                                                      \
+        {"next_batch", (PyCFunction)TYPE##_next_batch, METH_VARARGS,                             \
+         "next_batch(k) -> (solutions, nodes, updates, done): search on until k more solutions."}, \
+        {NULL, NULL, 0, NULL},                                                                   \
+    };                                                                                           \
+                                                                                                 \
+    static PyTypeObject TYPE##Type = {                                                           \
+        PyVarObject_HEAD_INIT(NULL, 0)                                                           \
+        .tp_name = "polyfit.dlx." #MODNAME ".Search",                                            \
+        .tp_basicsize = sizeof(TYPE),                                                            \
+        .tp_dealloc = (destructor)TYPE##_dealloc,                                                \
+        .tp_flags = Py_TPFLAGS_DEFAULT,                                                          \
+        .tp_doc = TYPE_DOC,                                                                      \
+        .tp_methods = TYPE##_methods,                                                            \
+        .tp_init = (initproc)TYPE##_init,                                                        \
+        .tp_new = PyType_GenericNew,                                                             \
+    };                                                                                           \
+                                                                                                 \
+    static struct PyModuleDef TYPE##_module = {                                                  \
+        PyModuleDef_HEAD_INIT, #MODNAME, MODULE_DOC, -1, NULL, NULL, NULL, NULL, NULL,           \
+    };                                                                                           \
+                                                                                                 \
+    PyMODINIT_FUNC PyInit_##MODNAME(void)                                                        \
+    {                                                                                            \
+        if (PyType_Ready(&TYPE##Type) < 0)                                                       \
+            return NULL;                                                                         \
+        PyObject *m = PyModule_Create(&TYPE##_module);                                           \
+        if (m == NULL)                                                                           \
+            return NULL;                                                                         \
+        Py_INCREF(&TYPE##Type);                                                                  \
+        if (PyModule_AddObject(m, "Search", (PyObject *)&TYPE##Type) < 0) {                      \
+            Py_DECREF(&TYPE##Type);                                                              \
+            Py_DECREF(m);                                                                        \
+            return NULL;                                                                         \
+        }                                                                                        \
+        return m;                                                                                \
+    }
 
 #endif

@@ -30,28 +30,6 @@ typedef struct {
     Found found; /* solutions of the current batch */
 } Search;
 
-static int32_t *copy_buffer(PyObject *obj, Py_ssize_t *count)
-{
-    Py_buffer view;
-    if (PyObject_GetBuffer(obj, &view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
-        return NULL;
-    if (view.itemsize != 4 || view.format == NULL || (strcmp(view.format, "i") && strcmp(view.format, "l"))) {
-        PyBuffer_Release(&view);
-        PyErr_SetString(PyExc_TypeError, "expected an array('i') of 32-bit integers");
-        return NULL;
-    }
-    *count = view.len / 4;
-    int32_t *out = PyMem_RawMalloc(view.len > 0 ? (size_t)view.len : 4);
-    if (out == NULL) {
-        PyBuffer_Release(&view);
-        PyErr_NoMemory();
-        return NULL;
-    }
-    memcpy(out, view.buf, (size_t)view.len);
-    PyBuffer_Release(&view);
-    return out;
-}
-
 static void Search_dealloc(Search *s)
 {
     PyMem_RawFree(s->llink);
@@ -257,55 +235,4 @@ backup:
     goto advance;
 }
 
-static PyObject *Search_next_batch(Search *s, PyObject *args)
-{
-    long long wanted;
-    if (batch_wanted(args, s->choice != NULL, &wanted) < 0)
-        return NULL;
-    s->found.len = 0;
-    PyThreadState *save = PyEval_SaveThread();
-    int status = run(s, wanted, &save);
-    if (save != NULL)
-        PyEval_RestoreThread(save);
-    if (status < 0)
-        return NULL;
-    return batch_result(&s->found, s->nodes, s->updates, s->phase == DONE);
-}
-
-static PyMethodDef Search_methods[] = {
-    {"next_batch", (PyCFunction)Search_next_batch, METH_VARARGS,
-     "next_batch(k) -> (solutions, nodes, updates, done): search on until k more solutions."},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyTypeObject SearchType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "polyfit.dlx._dlxc.Search",
-    .tp_basicsize = sizeof(Search),
-    .tp_dealloc = (destructor)Search_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "A resumable dancing-links search over prebuilt int32 arrays.",
-    .tp_methods = Search_methods,
-    .tp_init = (initproc)Search_init,
-    .tp_new = PyType_GenericNew,
-};
-
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_dlxc", "Dancing links search loop in C.", -1, NULL,
-};
-
-PyMODINIT_FUNC PyInit__dlxc(void)
-{
-    if (PyType_Ready(&SearchType) < 0)
-        return NULL;
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    Py_INCREF(&SearchType);
-    if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
-        Py_DECREF(&SearchType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
-}
+SEARCH_MODULE(_dlxc, Search, s->choice != NULL, "A resumable dancing-links search over prebuilt int32 arrays.", "Dancing links search loop in C.")

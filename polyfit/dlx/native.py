@@ -1,4 +1,7 @@
-"""``dlx-c``: the same dancing-links search as ``dlx-python``, its loop compiled in C."""
+"""``dlx-c``: the same dancing-links search as ``dlx-python``, its loop compiled in C.
+
+Plain problems run in ``_dlxc``; those with multiplicities or colours in ``_dlxmc`` (Knuth's
+Algorithms M and C, twin of :mod:`polyfit.dlx.python_mc`)."""
 
 from __future__ import annotations
 
@@ -8,27 +11,41 @@ from ..exactcover import ExactCoverProblem, SearchStats
 from . import build_layout, stream_batches
 
 try:
-    from . import _dlxc
+    from . import _dlxc, _dlxmc
 except ImportError as exc:  # no compiler when polyfit was installed: the extension is optional
-    _dlxc = None
+    _dlxc = _dlxmc = None
     _import_error = str(exc)
 else:
     _import_error = None
 
 
-
 class NativeDLX:
     name = "dlx-c"
     summary = "Knuth's dancing links (Algorithm X), search loop in C; twin of dlx-python"
-    capabilities = frozenset({"secondary"})
+    capabilities = frozenset({"secondary", "multiplicities", "colours"})
 
     def unavailable_reason(self):
         if _dlxc is None:
-            return f"the C extension polyfit.dlx._dlxc did not build or load ({_import_error})"
+            return f"the C extensions polyfit.dlx._dlxc/_dlxmc did not build or load ({_import_error})"
         return None
 
     def solutions(self, problem: ExactCoverProblem, stats: SearchStats) -> Iterator[tuple[int, ...]]:
         layout = build_layout(problem)
+        if problem.has_multiplicities or problem.has_colours:
+            search = _dlxmc.Search(
+                layout.primary,
+                layout.llink,
+                layout.rlink,
+                layout.top,
+                layout.ulink,
+                layout.dlink,
+                layout.spacer_option,
+                layout.color,
+                layout.bound,
+                layout.slack,
+            )
+            yield from stream_batches(search, stats)
+            return
         search = _dlxc.Search(
             layout.primary,
             layout.llink,

@@ -20,18 +20,22 @@ from typing import Iterator
 
 from ..exactcover import ExactCoverProblem, SearchStats
 from . import build_layout
+from .python_mc import search_mc
 
 
 class PythonDLX:
     name = "dlx-python"
     summary = "Knuth's dancing links (Algorithm X) in pure Python; the reference backend"
-    capabilities = frozenset({"secondary"})
+    capabilities = frozenset({"secondary", "multiplicities", "colours"})
 
     def unavailable_reason(self):
         return None
 
     def solutions(self, problem: ExactCoverProblem, stats: SearchStats) -> Iterator[tuple[int, ...]]:
         layout = build_layout(problem)
+        if problem.has_multiplicities or problem.has_colours:
+            yield from search_mc(layout, stats)
+            return
         llink, rlink = list(layout.llink), list(layout.rlink)
         top, ulink, dlink = list(layout.top), list(layout.ulink), list(layout.dlink)
         spacer_option = list(layout.spacer_option)
