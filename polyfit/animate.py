@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from . import render2d, render3d
 from .errors import PolyfitError
-from .palette import piece_colours
+from .palette import solution_colours
 from .pictures import compact
 from .render2d import INK, BACKGROUND, Style
 from .search_trace import trace
@@ -25,11 +25,22 @@ FRAME_MS = 150
 LAST_FRAME_MS = 2500
 
 
+def check_animatable(puzzle) -> None:
+    """The step tracer follows plain exact cover (secondary items included); piece counts and
+    colours need the backends' Algorithms M and C, which it does not imitate."""
+    needs = puzzle.cover.problem.needs - {"secondary"}
+    if needs:
+        raise PolyfitError(
+            f"--animate follows plain exact cover searches; this puzzle needs {', '.join(sorted(needs))}"
+        )
+
+
 def search_steps(puzzle, frames: int, max_steps: int = MAX_SEARCH_STEPS):
     """The last ``frames`` steps up to the first solution, the number of steps taken, and
     whether a solution was reached."""
     if frames < 1:
         raise PolyfitError("--steps must be at least 1")
+    check_animatable(puzzle)
     kept = deque(maxlen=frames)
     count = 0
     solved = False
@@ -53,15 +64,15 @@ def search_steps(puzzle, frames: int, max_steps: int = MAX_SEARCH_STEPS):
 
 
 def step_cells(puzzle, chosen) -> dict:
-    """``{cell: piece name}`` for the placements on the board."""
+    """``{cell: label}`` for the placements on the board, pre-placed pieces included; copies
+    of one piece are labelled ``NAME#k`` as in printed solutions."""
     cover = puzzle.cover
-    labels = {}
-    for option in chosen:
-        placement = puzzle.placements[cover.option_placement[option]]
-        name = puzzle.pieces[placement.piece].name
-        for cell in placement.cells:
-            labels[cell] = name
-    return labels
+    placements = [cover.option_placement[option] for option in chosen] + list(cover.fixed)
+    cells = {}
+    for label, index in zip(puzzle.labels(placements), placements):
+        for cell in puzzle.placements[index].cells:
+            cells[cell] = label
+    return cells
 
 
 def caption_for(puzzle, number, step, total, solved) -> str:
@@ -91,15 +102,17 @@ def frame_image(puzzle, cells: dict, colours, style: Style, caption: str) -> Ima
 def animate(puzzle, path: Path, frames: int = 200, style: Style = Style()) -> tuple[int, int, bool]:
     """Write the GIF; returns (frames written, steps searched, solved)."""
     steps, total, solved = search_steps(puzzle, frames)
-    colours = piece_colours(p.name for p in puzzle.pieces)
+    boards = [step_cells(puzzle, step.chosen) for _, step in steps]
+    colours = solution_colours(puzzle.pieces, [set(b.values()) for b in boards])
     images = []
-    for number, step in steps:
+    for (number, step), cells in zip(steps, boards):
         caption = caption_for(puzzle, number, step, total, solved)
-        images.append(compact(frame_image(puzzle, step_cells(puzzle, step.chosen), colours, style, caption)))
+        images.append(compact(frame_image(puzzle, cells, colours, style, caption)))
     if not images:  # no step at all: a piece with nowhere to go
-        images.append(compact(frame_image(puzzle, {}, colours, style, "no solution: nothing fits")))
+        empty = step_cells(puzzle, ())
+        images.append(compact(frame_image(puzzle, empty, colours, style, "no solution: nothing fits")))
     elif not solved:
-        last = frame_image(puzzle, step_cells(puzzle, steps[-1][1].chosen), colours, style,
+        last = frame_image(puzzle, boards[-1], colours, style,
                            f"no solution: {total} steps searched")
         images.append(compact(last))
     durations = [FRAME_MS] * (len(images) - 1) + [LAST_FRAME_MS]

@@ -6,10 +6,10 @@ a rebuild diffs cleanly. Pictures are reduced to a small palette to keep the fil
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from .errors import PolyfitError
-from .palette import piece_colours
 from .pictures import pieces_image, save_png, solution_image
 from .render2d import EMPTY_CELL, Style, draw_grid
 from .render3d import draw_iso
@@ -29,10 +29,18 @@ EXTRAS = (
 GALLERY_COLOURS = 64  # 3D pictures are smoothed; a 64-colour palette keeps them small
 
 
+def is_pieces_file(path: Path) -> bool:
+    """Pieces files kept beside their boards are named ``NAME.pieces.txt`` or ``.pieces.vox``."""
+    return path.stem.endswith(".pieces")
+
+
 def shape_files(shapes: Path) -> list[Path]:
     if not shapes.is_dir():
         raise PolyfitError(f"shapes directory {shapes} does not exist")
-    files = sorted(p for p in shapes.rglob("*") if p.suffix in SHAPE_SUFFIXES and p.is_file())
+    files = sorted(
+        p for p in shapes.rglob("*")
+        if p.suffix in SHAPE_SUFFIXES and p.is_file() and not is_pieces_file(p)
+    )
     if not files:
         raise PolyfitError(f"{shapes} holds no board files (.txt, .vox)")
     return files
@@ -46,8 +54,8 @@ def first_solution_and_counts(puzzle: Puzzle, backend):
     for found in puzzle.search(backend, counts):
         if first is None and found.canonical:
             first = {
-                puzzle.pieces[puzzle.placements[i].piece].name: puzzle.placements[i].cells
-                for i in found.placements
+                label: puzzle.placements[i].cells
+                for label, i in zip(puzzle.labels(found.placements), found.placements)
             }
     return first, counts
 
@@ -79,7 +87,7 @@ def build_gallery(registry, resolve_pieces, shapes: Path, out: Path) -> list[str
         if not spec:
             done.append(f"skipped {path}: no '; pieces:' line")
             continue
-        pieces = resolve_pieces(spec)
+        pieces = resolve_pieces(spec, path.parent)  # a pieces file is looked for beside it
         piece_sets.setdefault(spec, pieces)
         puzzle = Puzzle(board, pieces)
         first, counts = first_solution_and_counts(puzzle, registry.backend("auto", puzzle.cover.problem))
@@ -95,7 +103,7 @@ def build_gallery(registry, resolve_pieces, shapes: Path, out: Path) -> list[str
         sections.setdefault(group, []).append((board, path, name, counts, spec))
     sheets = {}
     for spec, pieces in piece_sets.items():
-        name = f"pieces-{spec.replace(',', '+').replace(':', '-').replace('/', '_')}.png"
+        name = "pieces-" + re.sub(r"[^A-Za-z0-9_.+-]", "_", spec.replace(",", "+").replace(":", "-")) + ".png"
         image = pieces_image(pieces, PIECE_STYLE)
         save_png(image, out / name, GALLERY_COLOURS if pieces[0].dim == 3 else None)
         sheets[spec] = name

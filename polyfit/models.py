@@ -23,7 +23,7 @@ import trimesh
 from .errors import PolyfitError
 from .hookspecs import hookimpl
 from .meshes import Sizes, assembly
-from .palette import piece_colours
+from .palette import solution_colours
 
 MODEL_SUFFIXES = {"glb": ".glb", "3mf": ".3mf", "obj": ".obj"}
 
@@ -177,7 +177,7 @@ def solution_meshes(solutions, number: int = 0, sizes: Sizes = Sizes()) -> dict:
 def _model_exporter(kind):
     def export(solutions, path: Path) -> None:
         meshes = solution_meshes(solutions)
-        write_model(kind, meshes, piece_colours(p.name for p in solutions.pieces), path)
+        write_model(kind, meshes, solution_colours(solutions.pieces, solutions.solutions[:1]), path)
 
     return export
 

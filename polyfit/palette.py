@@ -63,6 +63,16 @@ def piece_colours(names) -> dict[str, RGB]:
     return colours
 
 
+def solution_colours(pieces, solutions=()) -> dict[str, RGB]:
+    """Colours for every piece name and every label the solutions use: when a solution has
+    several copies of a piece they are labelled ``NAME#1``, ``NAME#2``... and each copy gets
+    its own colour, so copies side by side stay apart."""
+    names = {p.name for p in pieces}
+    for solution in solutions:
+        names.update(solution)
+    return piece_colours(names)
+
+
 def luminance(colour: RGB) -> float:
     """Relative luminance (0 black .. 1 white), to pick a readable label colour."""
     def linear(v):

@@ -16,7 +16,7 @@ from PIL import Image
 from . import render2d, render3d
 from .errors import PolyfitError
 from .hookspecs import hookimpl
-from .palette import piece_colours
+from .palette import piece_colours, solution_colours
 from .render2d import Style
 
 
@@ -31,9 +31,10 @@ def check_view(dim: int, view: str | None) -> str:
     return view
 
 
-def solution_image(board_cells, pieces, solution: dict, style: Style = Style(), view=None):
+def solution_image(board_cells, pieces, solution: dict, style: Style = Style(), view=None,
+                   colours=None):
     """One solution ``{piece name: cells}`` as a picture."""
-    colours = piece_colours(p.name for p in pieces)
+    colours = colours or solution_colours(pieces, [solution])
     dim = len(board_cells[0])
     view = check_view(dim, view)
     if dim == 2:
@@ -46,9 +47,10 @@ def solutions_image(board_cells, pieces, solutions: list, style: Style = Style()
     """One solution alone, or several on a contact sheet captioned with their numbers."""
     if not solutions:
         raise PolyfitError("no solution to draw")
+    colours = solution_colours(pieces, solutions)  # one colour per piece across the sheet
     if len(solutions) == 1:
-        return solution_image(board_cells, pieces, solutions[0], style, view)
-    tiles = [solution_image(board_cells, pieces, s, style, view) for s in solutions]
+        return solution_image(board_cells, pieces, solutions[0], style, view, colours)
+    tiles = [solution_image(board_cells, pieces, s, style, view, colours) for s in solutions]
     captions = [f"Solution {k}" for k in range(first_number, first_number + len(tiles))]
     return render2d.sheet(tiles, captions, style)
 

@@ -231,6 +231,14 @@ def sheet(tiles: list[Image.Image], captions: list[str], style: Style, columns=N
     return image
 
 
+def piece_caption(piece) -> str:
+    """A piece's name, with how many copies a solution uses when that is not exactly one."""
+    lo, hi = getattr(piece, "count", (1, 1))
+    if (lo, hi) == (1, 1):
+        return piece.name
+    return f"{piece.name} x{lo}" if lo == hi else f"{piece.name} ({lo}..{hi})"
+
+
 def draw_pieces(pieces, colours: dict, style: Style = Style()):
     """Each 2D piece on its own, captioned with its name, laid out in a grid."""
     tiles, captions = [], []
@@ -246,5 +254,5 @@ def draw_pieces(pieces, colours: dict, style: Style = Style()):
         r0 = -((side - rows) // 2)
         c0 = -((side - cols) // 2)
         tiles.append(draw_grid(labels, colours, style, (r0, r0 + side - 1, c0, c0 + side - 1)))
-        captions.append(piece.name)
+        captions.append(piece_caption(piece))
     return sheet(tiles, captions, style)

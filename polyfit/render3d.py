@@ -188,4 +188,4 @@ def draw_solution(board_cells, solution: dict, colours: dict, style: Style = Sty
 def draw_pieces(pieces, colours: dict, style: Style = Style()):
     """Each 3D piece in isometric view, captioned with its name."""
     tiles = [draw_iso({c: p.name for c in p.cells}, colours, style) for p in pieces]
-    return render2d.sheet(tiles, [p.name for p in pieces], style)
+    return render2d.sheet(tiles, [render2d.piece_caption(p) for p in pieces], style)

@@ -106,3 +106,23 @@ def test_animate_gif_frames_are_real_search_states(app, registry, tmp_path):
     assert [tuple(int(v) for v in c) for c in last] == expected
     refused = CliRunner().invoke(app, ["solve", str(board), "--animate", str(out)])
     assert refused.exit_code == 2 and "--force" in refused.output
+
+
+def test_animate_shows_pre_placed_pieces_and_refuses_piece_counts(app, tmp_path):
+    out = tmp_path / "scott.gif"
+    board = ROOT / "shapes/pentomino/scott.txt"  # the square tetromino pre-placed in the centre
+    result = CliRunner().invoke(app, ["solve", str(board), "--limit", "1", "--animate", str(out),
+                                      "--steps", "5", "--cell", "10", "--margin", "5"])
+    assert result.exit_code == 0, result.output
+    gif = Image.open(out)
+    colour = piece_colours([*"FILNPTUVWXYZ", "O"])["O"]
+    for k in range(gif.n_frames):
+        gif.seek(k)
+        frame = np.asarray(gif.convert("RGB"))
+        caption = frame.shape[0] - (8 * 10 + 10)
+        for r, c in ((3, 3), (3, 4), (4, 3), (4, 4)):
+            assert tuple(frame[caption + 5 + r * 10 + 5, 5 + c * 10 + 5]) == colour, (k, r, c)
+    counted = CliRunner().invoke(app, ["solve", str(ROOT / "shapes/pentomino/5x10-any-ten.txt"),
+                                       "--animate", str(tmp_path / "x.gif")])
+    assert counted.exit_code == 2 and "multiplicities" in counted.output
+    assert not (tmp_path / "x.gif").exists()

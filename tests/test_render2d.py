@@ -219,3 +219,21 @@ def test_new_commands_have_help_with_an_example(app):
         result = run(app, command, "--help")
         assert result.exit_code == 0, command
         assert "Example: polyfit" in result.output, command
+
+
+def test_copies_of_a_piece_get_their_own_colours(app, tmp_path):
+    from polyfit.palette import solution_colours
+
+    out = tmp_path / "s.json"
+    result = run(app, "solve", ROOT / "shapes/bricks/cube5.vox", "--limit", "1", "-o", out, "--json")
+    assert result.exit_code == 0, result.output
+    solution = json.loads(out.read_text())["solutions"][0]
+    assert sum(1 for label in solution if label.startswith("A#")) == 13
+    from polyfit.export import read_solution_set
+
+    colours = solution_colours(read_solution_set(out).pieces, [solution])
+    assert len({colours[label] for label in solution}) == len(solution) == 18
+    picture = tmp_path / "cube5.png"
+    assert run(app, "render", out, "--png", picture, "--view", "layers").exit_code == 0
+    found = {c for _, c in Image.open(picture).convert("RGB").getcolors(1 << 16)}
+    assert {colours[label] for label in solution} <= found

@@ -71,7 +71,7 @@ class Outputs:
     def write(self, solutions: SolutionSet) -> list[str]:
         """Write what was asked for; returns one line per file written, for the user."""
         from ..models import check_stl_directory, solution_meshes, write_model, write_stls
-        from ..palette import piece_colours
+        from ..palette import solution_colours
         from ..pictures import save_png, solutions_image
 
         if not solutions.solutions:
@@ -89,7 +89,7 @@ class Outputs:
                 paths = check_stl_directory(self.stl, meshes, True)
                 write_stls(meshes, paths)
                 done.append(f"wrote {len(paths)} STL files to {self.stl}")
-            colours = piece_colours(p.name for p in solutions.pieces)
+            colours = solution_colours(solutions.pieces, solutions.solutions[:1])
             for kind, path in self.models.items():
                 write_model(kind, meshes, colours, path)
                 done.append(f"wrote {path}")

@@ -176,7 +176,10 @@ def add_commands(app: typer.Typer, ctx) -> None:
                 raise PolyfitError("--count prints no solutions to draw; drop --count or use --limit N")
             pictures.check(puzzle.board.dim, [p.name for p in puzzle.pieces])
         if animate is not None:
+            from ..animate import check_animatable
+
             check_writable(animate, force)
+            check_animatable(puzzle)
             pictures.style()
         engine = ctx.registry.backend(backend, puzzle.cover.problem)
         exporter = None
