@@ -87,9 +87,9 @@ class BuiltinCommands:
 
     @hookimpl
     def register_commands(self, app):
-        from .commands import info, solve, xc
+        from .commands import gallery, info, kit, render, solve, xc
 
-        for family in (solve, xc, info):
+        for family in (solve, xc, info, render, kit, gallery):
             family.add_commands(app, self.ctx)
 
 

@@ -29,6 +29,8 @@ DEFAULT_PLUGINS = (
     "polyfit.board",
     "polyfit.magicavoxel",
     "polyfit.export",
+    "polyfit.pictures",
+    "polyfit.models",
 )
 GROUP = "polyfit"
 

@@ -138,7 +138,7 @@ def test_built_in_exporters_and_overwrite_guard(tmp_path):
     assert result.exit_code == 2 and "--force" in result.output and out.read_text() == before
     result = run(app, "solve", ROOT / "shapes/pentomino/3x20.txt", "-o", tmp_path / "missing" / "s.txt")
     assert result.exit_code == 2 and "does not exist" in result.output
-    result = run(app, "solve", ROOT / "shapes/pentomino/3x20.txt", "-o", tmp_path / "s.png")
+    result = run(app, "solve", ROOT / "shapes/pentomino/3x20.txt", "-o", tmp_path / "s.xyz")
     assert result.exit_code == 2 and "known suffixes" in result.output
 
 

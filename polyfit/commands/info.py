@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Optional
 
 import typer
@@ -14,14 +15,33 @@ def add_commands(app: typer.Typer, ctx) -> None:
     @guarded
     def pieces(
         name: Optional[str] = typer.Argument(None, help="A piece set (or spec) to draw."),
+        png: Optional[Path] = typer.Option(None, "--png", help="Draw the pieces to this PNG file instead (3D pieces in isometric view)."),
+        cell: int = typer.Option(32, "--cell", min=4, help="Cell size in pixels for --png."),
+        margin: int = typer.Option(16, "--margin", min=0, help="Margin around each piece in pixels."),
+        force: bool = typer.Option(False, "--force", help="Overwrite an existing --png file."),
     ):
-        """List the piece sets, or draw the pieces of one.
+        """List the piece sets, or draw the pieces of one (as text, or a picture with --png).
 
         Example: polyfit pieces pentominoes
+
+        Example: polyfit pieces soma --png soma.png
         """
         from ..pieces import draw_pieces
 
         registry = ctx.registry
+        if png is not None:
+            from ..errors import PolyfitError
+            from ..export import check_writable
+            from ..pictures import pieces_image, save_png
+            from ..render2d import Style
+
+            if name is None:
+                raise PolyfitError("--png draws one piece set: name it, e.g. polyfit pieces pentominoes --png pieces.png")
+            check_writable(png, force)
+            image = pieces_image(ctx.resolve_pieces(name), Style(cell=cell, margin=margin))
+            save_png(image, png)
+            typer.echo(f"wrote {png} ({image.width}x{image.height})")
+            return
         if name is None:
             width = max(len(n) for n in registry.piece_sets)
             for set_name, entry in registry.piece_sets.items():

@@ -14,6 +14,7 @@ from ..export import SolutionSet, check_writable
 from ..solve import Counts, Puzzle
 from ..textart import draw_solution
 from . import EXIT_INTERRUPTED, guarded
+from . import outputs as out
 
 
 def load_board(ctx, board_path: Path):
@@ -139,17 +140,47 @@ def add_commands(app: typer.Typer, ctx) -> None:
         random: Optional[int] = typer.Option(None, "--random", help="Try options in a random order from this seed."),
         output: Optional[Path] = typer.Option(None, "--output", "-o", help="Also write the solutions to this file (format by suffix: .txt, .json, ...)."),
         output_format: Optional[str] = typer.Option(None, "--format", help="Exporter for --output, instead of the suffix."),
-        force: bool = typer.Option(False, "--force", help="Overwrite an existing --output file."),
+        force: bool = typer.Option(False, "--force", help="Overwrite existing output files (--output, --png, --stl, ...)."),
         mirror: bool = typer.Option(False, "--mirror", help="Let every piece be turned over (placed as its mirror image)."),
+        png: Optional[Path] = out.PNG,
+        view: Optional[str] = out.VIEW,
+        cell: int = out.CELL,
+        margin: int = out.MARGIN,
+        labels: bool = out.LABELS,
+        stl: Optional[Path] = out.STL,
+        glb: Optional[Path] = out.GLB,
+        threemf: Optional[Path] = out.THREEMF,
+        obj: Optional[Path] = out.OBJ,
+        unit: float = out.UNIT,
+        gap: float = out.GAP,
+        animate: Optional[Path] = typer.Option(None, "--animate", help="Write an animated GIF of the search: placements and backtracks up to the first solution."),
+        steps: int = typer.Option(200, "--steps", min=2, help="At most this many frames for --animate (the last steps before the solution)."),
     ):
         """Find every way the pieces fill BOARD; print them, or count them with --count.
 
         Counts are exact: 'distinct' is one per symmetry class of the board (the number the
         literature quotes), 'in all' counts every rotated and reflected copy.
 
+        Pictures and models: --png FILE draws the printed solutions (--limit N or --all make a
+        contact sheet; 3D boards in --view iso, exploded or layers); --stl DIR, --glb, --3mf and
+        --obj model the first one; --animate FILE.gif shows the search at work.
+
         Example: polyfit solve shapes/pentomino/6x10.txt --count
+
+        Example: polyfit solve shapes/soma/castle.vox --limit 1 --png castle.png
         """
         puzzle = load_puzzle(ctx, board, pieces, mirror)
+        pictures = out.Outputs(png, view, cell, margin, labels, stl, glb, threemf, obj, unit, gap, force)
+        if pictures.wanted:
+            if count:
+                raise PolyfitError("--count prints no solutions to draw; drop --count or use --limit N")
+            pictures.check(puzzle.board.dim, [p.name for p in puzzle.pieces])
+        if animate is not None:
+            from ..animate import check_animatable
+
+            check_writable(animate, force)
+            check_animatable(puzzle)
+            pictures.style()
         engine = ctx.registry.backend(backend, puzzle.cover.problem)
         exporter = None
         if output is not None:
@@ -184,15 +215,24 @@ def add_commands(app: typer.Typer, ctx) -> None:
                 typer.echo(json.dumps(summary(puzzle, counts, engine)))
             raise typer.Exit(EXIT_INTERRUPTED)
 
+        solution_set = SolutionSet(
+            puzzle.board.label,
+            puzzle.board.cells,
+            puzzle.pieces,
+            [solution_json(puzzle, p) for p in printed],
+            {} if stopped_early else {"distinct": counts.distinct, "total": counts.total},
+        )
         if exporter is not None:
-            solution_set = SolutionSet(
-                puzzle.board.label,
-                puzzle.board.cells,
-                puzzle.pieces,
-                [solution_json(puzzle, p) for p in printed],
-                {} if stopped_early else {"distinct": counts.distinct, "total": counts.total},
-            )
             exporter.export(solution_set, output)
+        if pictures.wanted:
+            for line in pictures.write(solution_set):
+                typer.echo(line, err=True)
+        if animate is not None:
+            from ..animate import animate as write_animation
+
+            frames, searched, solved = write_animation(puzzle, animate, steps, pictures.style())
+            ending = "ending on the first solution" if solved else "no solution"
+            typer.echo(f"wrote {animate} ({frames} frames of {searched} search steps, {ending})", err=True)
         if as_json:
             data = summary(puzzle, counts, engine)
             if not count:

@@ -1,0 +1,47 @@
+"""``polyfit render``: pictures and models of solutions saved with ``--output FILE.json``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..errors import PolyfitError
+from ..export import read_solution_set
+from . import guarded
+from . import outputs as out
+
+
+def add_commands(app: typer.Typer, ctx) -> None:
+    @app.command()
+    @guarded
+    def render(
+        solutions: Path = typer.Argument(..., help="A JSON file written by 'polyfit solve BOARD --output FILE.json'."),
+        limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Draw only the first N solutions."),
+        png: Optional[Path] = out.PNG,
+        view: Optional[str] = out.VIEW,
+        cell: int = out.CELL,
+        margin: int = out.MARGIN,
+        labels: bool = out.LABELS,
+        stl: Optional[Path] = out.STL,
+        glb: Optional[Path] = out.GLB,
+        threemf: Optional[Path] = out.THREEMF,
+        obj: Optional[Path] = out.OBJ,
+        unit: float = out.UNIT,
+        gap: float = out.GAP,
+        force: bool = typer.Option(False, "--force", help="Overwrite existing output files."),
+    ):
+        """Draw or model solutions saved as JSON: --png FILE, --stl DIR, --glb, --3mf, --obj.
+
+        Example: polyfit render solutions.json --png solutions.png --labels
+        """
+        outputs = out.Outputs(png, view, cell, margin, labels, stl, glb, threemf, obj, unit, gap, force)
+        if not outputs.wanted:
+            raise PolyfitError("nothing to write: give --png FILE, --stl DIR, --glb, --3mf or --obj FILE")
+        solution_set = read_solution_set(solutions)
+        if limit is not None:
+            solution_set.solutions = solution_set.solutions[:limit]
+        outputs.check(len(solution_set.board_cells[0]), [p.name for p in solution_set.pieces])
+        for line in outputs.write(solution_set):
+            typer.echo(line)

@@ -1,0 +1,171 @@
+"""The gallery: every shape's first solution as a picture, piece-set sheets, and a README.
+
+Everything written depends only on the shapes and polyfit itself (no dates, no timings), so
+a rebuild diffs cleanly. Pictures are reduced to a small palette to keep the files small.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .errors import PolyfitError
+from .pictures import pieces_image, save_png, solution_image
+from .render2d import EMPTY_CELL, Style, draw_grid
+from .render3d import draw_iso
+from .solve import Counts, Puzzle
+
+SHAPE_SUFFIXES = (".txt", ".vox")
+STYLE = Style(cell=24, margin=10)
+STYLE_3D = Style(cell=28, margin=10)
+PIECE_STYLE = Style(cell=20, margin=8)
+COLUMNS = 3  # pictures per row in the README
+# Companion views shown in the project README: (shape, view, labels, file, caption).
+EXTRAS = (
+    ("pentomino/6x10.txt", None, True, "readme-6x10-labels.png", "6x10 box with --labels"),
+    ("soma/castle.vox", "exploded", False, "readme-castle-exploded.png", "Castle, --view exploded"),
+    ("soma/castle.vox", "layers", True, "readme-castle-layers.png", "Castle, --view layers --labels"),
+)
+GALLERY_COLOURS = 64  # 3D pictures are smoothed; a 64-colour palette keeps them small
+
+
+def is_pieces_file(path: Path) -> bool:
+    """Pieces files kept beside their boards are named ``NAME.pieces.txt`` or ``.pieces.vox``."""
+    return path.stem.endswith(".pieces")
+
+
+def shape_files(shapes: Path) -> list[Path]:
+    if not shapes.is_dir():
+        raise PolyfitError(f"shapes directory {shapes} does not exist")
+    files = sorted(
+        p for p in shapes.rglob("*")
+        if p.suffix in SHAPE_SUFFIXES and p.is_file() and not is_pieces_file(p)
+    )
+    if not files:
+        raise PolyfitError(f"{shapes} holds no board files (.txt, .vox)")
+    return files
+
+
+def first_solution_and_counts(puzzle: Puzzle, backend):
+    """The first solution found (one per class, as ``polyfit solve`` prints it) and the
+    exact counts from a full search."""
+    counts = Counts()
+    first = None
+    for found in puzzle.search(backend, counts):
+        if first is None and found.canonical:
+            first = {
+                label: puzzle.placements[i].cells
+                for label, i in zip(puzzle.labels(found.placements), found.placements)
+            }
+    return first, counts
+
+
+def empty_board_image(board):
+    """A board no solution fills, drawn in grey."""
+    if board.dim == 2:
+        return draw_grid({c: None for c in board.cells}, {}, STYLE)
+    return draw_iso({c: "" for c in board.cells}, {"": EMPTY_CELL}, STYLE_3D)
+
+
+def build_gallery(registry, resolve_pieces, shapes: Path, out: Path) -> list[str]:
+    """Write the gallery into ``out``; returns a line per file written."""
+    shapes, out = Path(shapes), Path(out)
+    files = shape_files(shapes)
+    if out.exists() and not out.is_dir():
+        raise PolyfitError(f"{out} is not a directory")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise PolyfitError(f"cannot create {out}: {exc.strerror or exc}") from None
+    done = []
+    sections: dict[str, list] = {}
+    piece_sets: dict[str, list] = {}
+    firsts = {}
+    for path in files:
+        board = registry.read_shape(path)
+        spec = board.metadata.get("pieces")
+        if not spec:
+            done.append(f"skipped {path}: no '; pieces:' line")
+            continue
+        pieces = resolve_pieces(spec, path.parent)  # a pieces file is looked for beside it
+        piece_sets.setdefault(spec, pieces)
+        puzzle = Puzzle(board, pieces)
+        first, counts = first_solution_and_counts(puzzle, registry.backend("auto", puzzle.cover.problem))
+        if first is None:
+            image = empty_board_image(board)
+        else:
+            image = solution_image(board.cells, pieces, first, STYLE if board.dim == 2 else STYLE_3D)
+        firsts[path.relative_to(shapes).as_posix()] = (board, pieces, first)
+        group = path.parent.relative_to(shapes).as_posix() or "shapes"
+        name = f"{group.replace('/', '-')}-{path.stem}.png"
+        save_png(image, out / name, GALLERY_COLOURS if board.dim == 3 else None)
+        done.append(f"wrote {out / name}")
+        sections.setdefault(group, []).append((board, path, name, counts, spec))
+    sheets = {}
+    for spec, pieces in piece_sets.items():
+        name = "pieces-" + re.sub(r"[^A-Za-z0-9_.+-]", "_", spec.replace(",", "+").replace(":", "-")) + ".png"
+        image = pieces_image(pieces, PIECE_STYLE)
+        save_png(image, out / name, GALLERY_COLOURS if pieces[0].dim == 3 else None)
+        sheets[spec] = name
+        done.append(f"wrote {out / name}")
+    extras = []
+    for shape, view, labels, name, caption in EXTRAS:
+        if shape not in firsts or firsts[shape][2] is None:
+            continue
+        board, pieces, first = firsts[shape]
+        style = Style(cell=STYLE.cell if board.dim == 2 else STYLE_3D.cell, margin=STYLE.margin, labels=labels)
+        image = solution_image(board.cells, pieces, first, style, view)
+        save_png(image, out / name, GALLERY_COLOURS if view in ("iso", "exploded") else None)
+        extras.append((name, caption))
+        done.append(f"wrote {out / name}")
+    readme = gallery_readme(shapes, sections, sheets, extras)
+    try:
+        (out / "README.md").write_text(readme, encoding="utf-8")
+    except OSError as exc:
+        raise PolyfitError(f"cannot write {out / 'README.md'}: {exc.strerror or exc}") from None
+    done.append(f"wrote {out / 'README.md'}")
+    return done
+
+
+def count_text(counts: Counts, dim: int) -> str:
+    if counts.total == 0:
+        return "no solution"
+    text = f"{counts.distinct:,} distinct"
+    if dim == 3:
+        text += f" ({counts.distinct_rotations:,} up to rotation alone)"
+    return text + f", {counts.total:,} in all"
+
+
+def gallery_readme(shapes: Path, sections: dict, sheets: dict, extras: list) -> str:
+    lines = [
+        "# Gallery",
+        "",
+        f"Every board in `{shapes.name}/`, drawn from the first solution `polyfit solve` prints",
+        "(3D figures in isometric view), with exact solution counts from a full search:",
+        "**distinct** is one per symmetry class of the board (rotations and reflections), **in all**",
+        "counts every solution; 3D figures also give the count up to rotation alone, as most Soma",
+        "books count. Regenerate this directory with `polyfit gallery`.",
+        "",
+        "## Piece sets",
+        "",
+    ]
+    for spec, name in sheets.items():
+        lines += [f"### {spec}", "", f"![{spec}]({name})", ""]
+    if extras:
+        lines += ["## Other views", ""]
+        for name, caption in extras:
+            lines += [f"### {caption}", "", f"![{caption}]({name})", ""]
+    for group, entries in sections.items():
+        lines += [f"## {group}", "", "|" + " |" * COLUMNS, "|" + " --- |" * COLUMNS]
+        cells = []
+        for board, path, name, counts, spec in entries:
+            title = board.name or path.stem
+            where = (Path(shapes.name) / path.relative_to(shapes)).as_posix()
+            cells.append(
+                f"![{title}]({name})<br>**{title}**<br>`{where}`<br>{count_text(counts, board.dim)}"
+            )
+        for k in range(0, len(cells), COLUMNS):
+            row = cells[k:k + COLUMNS] + [""] * (COLUMNS - len(cells[k:k + COLUMNS]))
+            lines.append("| " + " | ".join(row) + " |")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"

@@ -1,0 +1,239 @@
+"""Flat pictures: palette, solution images, contact sheets, piece sheets, and the CLI flags."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+from typer.testing import CliRunner
+
+from polyfit import render2d
+from polyfit.cli import build_app
+from polyfit.errors import PolyfitError
+from polyfit.palette import SAFE_COLOURS, piece_colours
+from polyfit.piece_sets import register_piece_sets
+from polyfit.pictures import save_png
+from polyfit.plugins import get_plugin_manager
+from polyfit.render2d import INK, Style
+
+ROOT = Path(__file__).resolve().parent.parent
+BOARDS = ROOT / "shapes" / "pentomino"
+
+
+@pytest.fixture(scope="module")
+def app():
+    return build_app(get_plugin_manager(load_entrypoints=False))
+
+
+def run(app, *args):
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def built_in_set(name):
+    sets = {}
+    register_piece_sets(lambda n, build, summary="": sets.__setitem__(n, build))
+    return sets[name]()
+
+
+# The first 3x20 solution polyfit prints: every letter is one pentomino.
+ROWS = ["UUXPPPLLLLFTTTWWZVVV",
+        "UXXXPPLNNFFFTWWYZZZV",
+        "UUXIIIIINNNFTWYYYYZV"]
+
+
+def text_solution(rows):
+    solution = {}
+    for r, row in enumerate(rows):
+        for c, name in enumerate(row):
+            solution.setdefault(name, []).append((r, c))
+    return solution
+
+
+@pytest.fixture(scope="module")
+def three_by_twenty(tmp_path_factory):
+    """The 3x20 box, solved once through the CLI and saved as JSON."""
+    out = tmp_path_factory.mktemp("json") / "s.json"
+    app = build_app(get_plugin_manager(load_entrypoints=False))
+    assert run(app, "solve", BOARDS / "3x20.txt", "--all", "-o", out).exit_code == 0
+    return json.loads(out.read_text()), out
+
+
+# -- palette --------------------------------------------------------------------------------
+
+
+def test_palette_is_deterministic_distinct_and_keyed_by_name():
+    names = [p.name for p in built_in_set("pentominoes")]
+    colours = piece_colours(names)
+    assert colours == piece_colours(reversed(names))  # order of the set does not matter
+    assert len(set(colours.values())) == 12
+    assert set(colours.values()) == set(SAFE_COLOURS)  # twelve pieces: the safe palette only
+    for set_name in ("hexominoes", "heptominoes"):
+        many = piece_colours(p.name for p in built_in_set(set_name))
+        assert len(set(many.values())) == len(many)
+
+
+# -- one solution ---------------------------------------------------------------------------
+
+
+def test_solution_image_dimensions_and_cell_colours():
+    solution = text_solution(ROWS)
+    colours = piece_colours(solution)
+    style = Style(cell=20, margin=10)
+    board = [(r, c) for r in range(3) for c in range(20)]
+    image = render2d.draw_solution(board, solution, colours, style)
+    assert image.size == (20 * 20 + 2 * 10, 3 * 20 + 2 * 10)
+    for r, row in enumerate(ROWS):
+        for c, name in enumerate(row):
+            centre = (10 + c * 20 + 10, 10 + r * 20 + 10)
+            assert image.getpixel(centre) == colours[name], (r, c, name)
+    # The border between U (col 0) and X (col 1) on row 1 is drawn in ink, and so is the
+    # board's outline; inside a piece (U's cells (0,0) and (1,0)) the line is thin and not ink.
+    assert image.getpixel((10 + 20, 10 + 20 + 10)) == INK
+    assert image.getpixel((10, 10 + 10)) == INK
+    inside = image.getpixel((10 + 10, 10 + 20))
+    assert inside != INK and inside != colours["U"]
+    assert image.getpixel((1, 1)) == render2d.BACKGROUND
+
+
+def test_edges_thick_between_pieces_and_around_the_board_thin_inside():
+    labels = {(0, 0): "A", (0, 1): "A", (1, 0): "B"}
+    edges = {(a, b): thick for a, b, thick, _ in render2d.grid_edges(labels)}
+    assert edges[((0, 1), (1, 1))] is False  # between the two A cells
+    assert edges[((1, 0), (1, 1))] is True  # A above B
+    assert edges[((0, 0), (0, 1))] is True  # the board's top edge
+    assert len(edges) == 10  # 3 cells: 12 sides, two of them shared
+
+
+def test_labels_write_piece_names_in_readable_ink():
+    solution = {"X": [(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)], "Y": [(0, 0)]}
+    board = [c for cells in solution.values() for c in cells]
+    colours = piece_colours(solution)
+    plain = render2d.draw_solution(board, solution, colours, Style(cell=30))
+    labelled = render2d.draw_solution(board, solution, colours, Style(cell=30, labels=True))
+    assert plain.size == labelled.size
+    pad = Style(cell=30).pad
+    centre_cell = (pad + 34, pad + 34, pad + 56, pad + 56)  # inside X's centre cell: its label
+    assert plain.crop(centre_cell).getcolors() == [(22 * 22, colours["X"])]
+    assert len(labelled.crop(centre_cell).getcolors()) > 2
+
+
+# -- the command line -----------------------------------------------------------------------
+
+
+def test_solve_png_one_solution_has_the_printed_colours(app, tmp_path):
+    out = tmp_path / "one.png"
+    result = run(app, "solve", BOARDS / "3x20.txt", "--limit", "1", "--png", out, "--cell", "10", "--margin", "5")
+    assert result.exit_code == 0, result.output
+    printed = result.output.split("Solution 1:\n")[1].split("\n\n")[0].splitlines()
+    image = Image.open(out).convert("RGB")
+    assert image.size == (20 * 10 + 10, 3 * 10 + 10)
+    colours = piece_colours("FILNPTUVWXYZ")
+    for r, row in enumerate(printed):
+        for c, name in enumerate(row):
+            assert image.getpixel((5 + c * 10 + 5, 5 + r * 10 + 5)) == colours[name]
+    assert Image.open(out).mode == "P"  # few colours: saved as a palette image
+
+
+def test_several_solutions_make_a_captioned_contact_sheet(app, tmp_path, three_by_twenty):
+    data, _ = three_by_twenty
+    one = tmp_path / "one.png"
+    sheet = tmp_path / "sheet.png"
+    assert run(app, "solve", BOARDS / "3x20.txt", "--limit", "1", "--png", one).exit_code == 0
+    assert run(app, "solve", BOARDS / "3x20.txt", "--all", "--png", sheet).exit_code == 0
+    tile = Image.open(one).size
+    image = Image.open(sheet).convert("RGB")
+    caption = render2d.caption_height(Style())
+    columns, rows = image.width // tile[0], image.height // (tile[1] + caption)
+    assert (image.width, image.height) == (columns * tile[0], rows * (tile[1] + caption))
+    assert columns * rows >= 8 > (columns - 1) * rows
+    colours = piece_colours("FILNPTUVWXYZ")
+    pad = Style().pad
+    for k, solution in enumerate(data["solutions"]):  # the eight solutions, in order
+        x0 = (k % columns) * tile[0] + pad
+        y0 = (k // columns) * (tile[1] + caption) + caption + pad
+        for name, cells in solution.items():
+            r, c = cells[0]
+            assert image.getpixel((x0 + c * 32 + 16, y0 + r * 32 + 16)) == colours[name]
+        # The caption above each tile has ink in it.
+        strip = image.crop((x0, y0 - caption - pad, x0 + tile[0] - 2 * pad, y0 - pad))
+        assert np.asarray(strip.convert("L")).min() < 128
+
+
+def test_render_json_matches_solve_png(app, tmp_path, three_by_twenty):
+    _, saved = three_by_twenty
+    direct = tmp_path / "direct.png"
+    rendered = tmp_path / "rendered.png"
+    assert run(app, "solve", BOARDS / "3x20.txt", "--all", "--png", direct, "--labels").exit_code == 0
+    result = run(app, "render", saved, "--png", rendered, "--labels")
+    assert result.exit_code == 0, result.output
+    assert np.array_equal(np.asarray(Image.open(direct).convert("RGB")), np.asarray(Image.open(rendered).convert("RGB")))
+    limited = tmp_path / "two.png"
+    assert run(app, "render", saved, "--png", limited, "--limit", "1").exit_code == 0
+    assert Image.open(limited).size[0] < Image.open(direct).size[0]
+
+
+def test_pieces_png_draws_every_piece_in_its_colour(app, tmp_path):
+    out = tmp_path / "pieces.png"
+    result = run(app, "pieces", "pentominoes", "--png", out)
+    assert result.exit_code == 0, result.output
+    found = {colour for _, colour in Image.open(out).convert("RGB").getcolors(10000)}
+    assert set(piece_colours("FILNPTUVWXYZ").values()) <= found
+
+
+def test_output_paths_are_checked_before_solving(app, tmp_path):
+    board = BOARDS / "3x20.txt"
+    missing = run(app, "solve", board, "--png", tmp_path / "nowhere" / "x.png")
+    assert missing.exit_code == 2 and "does not exist" in missing.output
+    existing = tmp_path / "x.png"
+    existing.write_bytes(b"keep me")
+    refused = run(app, "solve", board, "--png", existing)
+    assert refused.exit_code == 2 and "--force" in refused.output
+    assert existing.read_bytes() == b"keep me"
+    forced = run(app, "solve", board, "--png", existing, "--force")
+    assert forced.exit_code == 0 and existing.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    flat = run(app, "solve", board, "--png", tmp_path / "y.png", "--view", "iso")
+    assert flat.exit_code == 2 and "3D boards" in flat.output
+    counted = run(app, "solve", board, "--count", "--png", tmp_path / "z.png")
+    assert counted.exit_code == 2 and "--count" in counted.output
+    pieces_refused = run(app, "pieces", "pentominoes", "--png", existing)
+    assert pieces_refused.exit_code == 2 and "--force" in pieces_refused.output
+    assert run(app, "render", tmp_path / "none.json", "--png", tmp_path / "r.png").exit_code == 2
+    bad_json = tmp_path / "bad.json"
+    bad_json.write_text('{"cells": []}')
+    result = run(app, "render", bad_json, "--png", tmp_path / "r.png")
+    assert result.exit_code == 2 and "not a solutions file" in result.output
+
+
+def test_unwritable_png_is_a_clear_error(tmp_path, monkeypatch):
+    def refuse(self, *args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Image.Image, "save", refuse)
+    with pytest.raises(PolyfitError, match="cannot write .*Permission denied"):
+        save_png(Image.new("RGB", (4, 4)), tmp_path / "x.png")
+
+
+def test_new_commands_have_help_with_an_example(app):
+    for command in ("render", "kit", "gallery"):
+        result = run(app, command, "--help")
+        assert result.exit_code == 0, command
+        assert "Example: polyfit" in result.output, command
+
+
+def test_copies_of_a_piece_get_their_own_colours(app, tmp_path):
+    from polyfit.palette import solution_colours
+
+    out = tmp_path / "s.json"
+    result = run(app, "solve", ROOT / "shapes/bricks/cube5.vox", "--limit", "1", "-o", out, "--json")
+    assert result.exit_code == 0, result.output
+    solution = json.loads(out.read_text())["solutions"][0]
+    assert sum(1 for label in solution if label.startswith("A#")) == 13
+    from polyfit.export import read_solution_set
+
+    colours = solution_colours(read_solution_set(out).pieces, [solution])
+    assert len({colours[label] for label in solution}) == len(solution) == 18
+    picture = tmp_path / "cube5.png"
+    assert run(app, "render", out, "--png", picture, "--view", "layers").exit_code == 0
+    found = {c for _, c in Image.open(picture).convert("RGB").getcolors(1 << 16)}
+    assert {colours[label] for label in solution} <= found
