@@ -60,15 +60,17 @@ class Cover:
         table = self._tables.get(sym)
         if table is None:
             index = self._index
-            table = [index[image(sym, p)] for p in self.placements]
+            cells = {c: sym(c) for p in self.placements for c in p.cells}
+            pieces = sym.piece_map
+            table = [
+                index[Placement(pieces[p.piece], tuple(sorted([cells[c] for c in p.cells])))]
+                for p in self.placements
+            ]
             self._tables[sym] = table
         return table
 
     def map_placement(self, sym: Symmetry, index: int) -> int:
-        table = self._tables.get(sym)
-        if table is not None:
-            return table[index]
-        return self._index[image(sym, self.placements[index])]
+        return self.table(sym)[index]
 
     def classify(self, solution: tuple[int, ...]) -> tuple[bool, int]:
         """For a solution (placement indices): is it canonical, and how many does it stand for."""

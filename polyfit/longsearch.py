@@ -9,19 +9,19 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 from .checkpoint import Checkpoint, problem_digest
 from .estimate import estimate
 from .jobs import Job, split
 from .parallel import JobResult, default_processes, run_dask, run_local
-from .solve import Counts
+from .solve import Counts, Found
 
 PARALLEL_NODES = 300_000  # from about this many estimated nodes, more processes pay off
-JOBS_PER_PROCESS = 8
+JOBS_PER_PROCESS = 3
 
 
-def worth_parallel(puzzle, probes: int = 64) -> bool:
+def worth_parallel(puzzle, probes: int = 32) -> bool:
     """Does a quick estimate say the search is long enough to use every core?"""
     if puzzle.impossible is not None or len(puzzle.cover.problem.options) < 64:
         return False
@@ -44,19 +44,20 @@ class Progress:
     elapsed: float
 
 
-def count_in_jobs(
+def run_jobs(
     puzzle,
     backend,
     jobs: list[Job],
+    counts: Counts,
     *,
     processes: int = 1,
     dask: str | None = None,
     checkpoint: Checkpoint | None = None,
     keep_solutions: bool = False,
     on_result: Callable[[JobResult, Progress], None] | None = None,
-) -> Counts:
-    """Run the jobs not yet done in ``checkpoint``; counts include the ones done before."""
-    counts = Counts()
+) -> Iterator[Found]:
+    """Run the jobs not yet done in ``checkpoint``, adding their counts to ``counts`` (with
+    those of the jobs done before) and yielding their solutions when ``keep_solutions``."""
     start = time.perf_counter()
     done = 0
     pending = list(enumerate(jobs))
@@ -77,11 +78,20 @@ def count_in_jobs(
                 checkpoint.record(result, force=done == len(jobs))
             if on_result is not None:
                 on_result(result, Progress(done, len(jobs), counts, time.perf_counter() - start))
+            for placements, canonical, weight in result.solutions:
+                yield Found(tuple(placements), canonical, weight)
         counts.complete = True
     finally:
         counts.seconds = time.perf_counter() - start
         if checkpoint is not None and checkpoint.done:
             checkpoint.save()
+
+
+def count_in_jobs(puzzle, backend, jobs: list[Job], **options) -> Counts:
+    """Run the jobs and return the merged counts."""
+    counts = Counts()
+    for _ in run_jobs(puzzle, backend, jobs, counts, **options):
+        pass
     return counts
 
 
@@ -92,4 +102,4 @@ def open_checkpoint(puzzle, jobs, path, resume: bool) -> Checkpoint:
     return Checkpoint(path, digest, len(jobs), puzzle.board.label)
 
 
-__all__ = ["count_in_jobs", "plan", "worth_parallel", "open_checkpoint", "default_processes"]
+__all__ = ["count_in_jobs", "run_jobs", "plan", "worth_parallel", "open_checkpoint", "default_processes"]

@@ -5,8 +5,8 @@ piece a named mesh with its colour on every vertex). trimesh's own 3MF writer dr
 and needs extra packages, so 3MF is written here: the core 3MF model with one object per
 piece and a ``basematerials`` group holding the piece colours.
 
-The ``stl``, ``glb``, ``3mf`` and ``obj`` exporters register through ``register_exporters``;
-they model the first solution of a :class:`polyfit.export.SolutionSet`.
+The ``stl``, ``glb``, ``3mf`` and ``obj`` exporters (registered in :mod:`polyfit.output_formats`)
+model the first solution of a :class:`polyfit.export.SolutionSet`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ import numpy as np
 import trimesh
 
 from .errors import PolyfitError
-from .hookspecs import hookimpl
 from .meshes import Sizes, assembly
 from .palette import solution_colours
 
@@ -174,7 +173,7 @@ def solution_meshes(solutions, number: int = 0, sizes: Sizes = Sizes()) -> dict:
 # -- exporters ------------------------------------------------------------------------------
 
 
-def _model_exporter(kind):
+def model_exporter(kind):
     def export(solutions, path: Path) -> None:
         meshes = solution_meshes(solutions)
         write_model(kind, meshes, solution_colours(solutions.pieces, solutions.solutions[:1]), path)
@@ -186,12 +185,3 @@ def export_stl(solutions, path: Path) -> None:
     meshes = solution_meshes(solutions)
     merged = trimesh.util.concatenate(list(meshes.values()))
     write_bytes(path, merged.export(file_type="stl"))
-
-
-@hookimpl
-def register_exporters(register):
-    register("stl", (".stl",), export_stl, "the first solution's pieces in place, as one STL (no colours)")
-    register("glb", (".glb",), _model_exporter("glb"), "the first solution as a coloured glTF assembly")
-    register("3mf", (".3mf",), _model_exporter("3mf"), "the first solution as a coloured 3MF assembly")
-    register("obj", (".obj",), _model_exporter("obj"), "the first solution as OBJ with vertex colours")
-

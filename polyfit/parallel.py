@@ -25,6 +25,7 @@ class JobResult:
     nodes: int = 0
     updates: int = 0
     seconds: float = 0.0
+    found: int = 0  # solutions the search met (before symmetry weighting)
     solutions: list = field(default_factory=list)  # (placements, canonical, weight) when kept
 
     def add_to(self, counts: Counts) -> None:
@@ -33,7 +34,7 @@ class JobResult:
         counts.distinct_rotations += self.distinct_rotations
         counts.search.nodes += self.nodes
         counts.search.updates += self.updates
-        counts.search.solutions += len(self.solutions) if self.solutions else 0
+        counts.search.solutions += self.found
 
     def to_json(self) -> dict:
         return {
@@ -44,11 +45,13 @@ class JobResult:
             "nodes": self.nodes,
             "updates": self.updates,
             "seconds": round(self.seconds, 6),
+            "found": self.found,
         }
 
     @classmethod
     def from_json(cls, data: dict) -> JobResult:
-        return cls(**{k: data[k] for k in ("index", "distinct", "total", "distinct_rotations", "nodes", "updates", "seconds")})
+        keys = ("index", "distinct", "total", "distinct_rotations", "nodes", "updates", "seconds", "found")
+        return cls(**{k: data[k] for k in keys})
 
 
 def run_job(puzzle, backend, index: int, job: Job, keep_solutions: bool = False) -> JobResult:
@@ -66,6 +69,7 @@ def run_job(puzzle, backend, index: int, job: Job, keep_solutions: bool = False)
         counts.search.nodes,
         counts.search.updates,
         counts.seconds,
+        counts.search.solutions,
         kept,
     )
 

@@ -2,7 +2,7 @@
 
 2D boards are drawn flat (:mod:`polyfit.render2d`); 3D boards in one of the views of
 :mod:`polyfit.render3d` (isometric by default). Several solutions make one contact sheet, each
-captioned with its number. The ``png`` exporter registers through ``register_exporters``, so
+captioned with its number. The ``png`` exporter (registered in :mod:`polyfit.output_formats`) means
 ``polyfit solve BOARD --output out.png`` works like the ``--png`` flag with default options.
 """
 
@@ -15,7 +15,6 @@ from PIL import Image
 
 from . import render2d, render3d
 from .errors import PolyfitError
-from .hookspecs import hookimpl
 from .palette import piece_colours, solution_colours
 from .render2d import Style
 
@@ -92,8 +91,3 @@ def save_png(image: Image.Image, path: Path, colours: int | None = None) -> None
 def export_png(solutions, path: Path) -> None:
     image = solutions_image(solutions.board_cells, solutions.pieces, solutions.solutions)
     save_png(image, path)
-
-
-@hookimpl
-def register_exporters(register):
-    register("png", (".png",), export_png, "solutions as a picture (a contact sheet for several)")

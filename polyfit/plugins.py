@@ -29,8 +29,7 @@ DEFAULT_PLUGINS = (
     "polyfit.board",
     "polyfit.magicavoxel",
     "polyfit.export",
-    "polyfit.pictures",
-    "polyfit.models",
+    "polyfit.output_formats",
 )
 GROUP = "polyfit"
 

@@ -15,8 +15,6 @@ import typer
 
 from ..errors import PolyfitError
 from ..export import SolutionSet, check_writable
-from ..meshes import Sizes
-from ..render2d import Style
 
 
 @dataclass
@@ -43,12 +41,16 @@ class Outputs:
         return bool(self.png or self.stl or self.models)
 
     def style(self) -> Style:
+        from ..render2d import Style
+
         try:
             return Style(cell=self.cell, margin=self.margin, labels=self.labels)
         except ValueError as exc:
             raise PolyfitError(str(exc)) from None
 
     def sizes(self) -> Sizes:
+        from ..meshes import Sizes
+
         return Sizes(unit=self.unit, gap=self.gap)
 
     def check(self, dim: int, piece_names) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Optional
@@ -155,6 +156,12 @@ def add_commands(app: typer.Typer, ctx) -> None:
         gap: float = out.GAP,
         animate: Optional[Path] = typer.Option(None, "--animate", help="Write an animated GIF of the search: placements and backtracks up to the first solution."),
         steps: int = typer.Option(200, "--steps", min=2, help="At most this many frames for --animate (the last steps before the solution)."),
+        jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Split the search into jobs run on N local processes (default for --count: every core when the estimate says the search is long)."),
+        dask: Optional[str] = typer.Option(None, "--dask", help="Run the jobs on the Dask cluster at this scheduler address (needs polyfit[dask])."),
+        checkpoint: Optional[Path] = typer.Option(None, "--checkpoint", help="With --count: save finished jobs to FILE as the search goes (atomically)."),
+        resume: Optional[Path] = typer.Option(None, "--resume", help="With --count: go on from the checkpoint FILE, skipping the jobs it has (and keep saving to it)."),
+        depth: Optional[int] = typer.Option(None, "--depth", min=1, max=12, help="Split into the branches at this depth of the search tree (default: about 8 jobs per process)."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     ):
         """Find every way the pieces fill BOARD; print them, or count them with --count.
 
@@ -189,8 +196,44 @@ def add_commands(app: typer.Typer, ctx) -> None:
         counts = Counts()
         printed = []
         stopped_early = False
+        split_up = (jobs or 1) > 1 or dask is not None or checkpoint is not None or resume is not None or depth is not None
+        if (checkpoint is not None or resume is not None) and not count:
+            raise PolyfitError("--checkpoint and --resume keep counts, not solutions: add --count")
+        if split_up and (random is not None or animate is not None):
+            raise PolyfitError("--random and --animate follow one serial search; drop --jobs, --dask, --checkpoint, --resume and --depth")
+        if checkpoint is not None and resume is not None and checkpoint != resume:
+            raise PolyfitError("--resume FILE keeps saving to FILE; give --checkpoint only for a new search")
+        if checkpoint is not None and checkpoint.exists() and not force:
+            raise PolyfitError(f"{checkpoint} exists; resume from it with --resume {checkpoint}, or use --force to start over")
+        if checkpoint is not None:
+            check_writable(checkpoint, True)
+        from ..longsearch import default_processes, open_checkpoint, plan, run_jobs, worth_parallel
+
+        processes = jobs or 1
+        if jobs is None and not split_up and count and random is None and puzzle.impossible is None:
+            cores = default_processes()
+            if cores > 1 and worth_parallel(puzzle):
+                split_up, processes = True, cores
+        progress = None
+        job_list: list = []
+        saved = None
+        if split_up:
+            job_list = plan(puzzle, processes, depth)
+            if checkpoint is not None or resume is not None:
+                saved = open_checkpoint(puzzle, job_list, resume or checkpoint, resume is not None)
+            if not quiet and not as_json and sys.stderr.isatty():
+                from .progress import ProgressBar
+
+                progress = ProgressBar(len(job_list), len(saved.done) if saved else 0)
+            founds = run_jobs(
+                puzzle, engine, job_list, counts, processes=processes, dask=dask,
+                checkpoint=saved, keep_solutions=not count,
+                on_result=progress.update if progress else None,
+            )
+        else:
+            founds = puzzle.search(engine, counts, seed=random)
         try:
-            for found in puzzle.search(engine, counts, seed=random):
+            for found in founds:
                 if count or not found.canonical:
                     continue  # each class is printed once, from its canonical solution
                 batch = puzzle.cover.orbit(found.placements) if all_ else [found.placements]
@@ -206,14 +249,25 @@ def add_commands(app: typer.Typer, ctx) -> None:
                     stopped_early = True
                     break
         except KeyboardInterrupt:
+            if progress is not None:
+                progress.stop()
+            where = f"{counts.search.nodes} nodes searched"
+            if split_up:
+                finished = len(saved.done) if saved else (progress.done if progress else "?")
+                where = f"{finished} of {len(job_list)} jobs done, {where}"
+                if saved is not None:
+                    where += f"; go on with --resume {saved.path}"
             typer.echo(
                 f"interrupted after {counts.seconds:.1f} s: {counts.distinct} distinct solutions "
-                f"so far ({counts.total} in all), {counts.search.nodes} nodes searched",
+                f"so far ({counts.total} in all), {where}",
                 err=True,
             )
             if as_json:
                 typer.echo(json.dumps(summary(puzzle, counts, engine)))
             raise typer.Exit(EXIT_INTERRUPTED)
+        finally:
+            if progress is not None:
+                progress.stop()
 
         solution_set = SolutionSet(
             puzzle.board.label,
@@ -235,6 +289,9 @@ def add_commands(app: typer.Typer, ctx) -> None:
             typer.echo(f"wrote {animate} ({frames} frames of {searched} search steps, {ending})", err=True)
         if as_json:
             data = summary(puzzle, counts, engine)
+            if split_up:
+                data["jobs"] = len(job_list)
+                data["processes"] = processes if dask is None else None
             if not count:
                 data["solutions"] = [solution_json(puzzle, p) for p in printed]
             if stopped_early:

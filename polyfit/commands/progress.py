@@ -1,0 +1,45 @@
+"""A live progress bar for long searches (rich), on stderr, for terminals only.
+
+The search runs as jobs (see polyfit.jobs); the bar shows the jobs done, solutions so far, the
+search nodes per second and an ETA from the rate at which jobs finish.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+
+class ProgressBar:
+    def __init__(self, jobs: int, done_before: int = 0):
+        self.done = done_before
+        self._progress = Progress(
+            TextColumn("[bold]searching"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("jobs"),
+            TextColumn("{task.fields[solutions]} solutions, {task.fields[rate]} nodes/s"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        )
+        self._task = self._progress.add_task("search", total=jobs, completed=done_before, solutions=0, rate="-")
+        self._progress.start()
+        self._stopped = False
+
+    def update(self, result, progress) -> None:
+        self.done = progress.done
+        rate = progress.counts.search.nodes / progress.elapsed if progress.elapsed > 0 else 0
+        self._progress.update(
+            self._task,
+            completed=progress.done,
+            solutions=f"{progress.counts.total:,}",
+            rate=f"{rate:,.0f}",
+        )
+
+    def stop(self) -> None:
+        if not self._stopped:
+            self._stopped = True
+            self._progress.stop()
