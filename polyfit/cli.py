@@ -87,9 +87,9 @@ class BuiltinCommands:
 
     @hookimpl
     def register_commands(self, app):
-        from .commands import gallery, info, kit, render, solve, xc
+        from .commands import gallery, info, jobs, kit, render, solve, xc
 
-        for family in (solve, xc, info, render, kit, gallery):
+        for family in (solve, jobs, xc, info, render, kit, gallery):
             family.add_commands(app, self.ctx)
 
 

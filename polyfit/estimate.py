@@ -28,6 +28,8 @@ class Estimate:
     solutions: float  # mean estimate of solutions found by the search
     nodes_low: float  # mean minus two standard errors (not below 0)
     nodes_high: float  # mean plus two standard errors
+    solutions_low: float = 0.0
+    solutions_high: float = 0.0
 
     @property
     def nodes_error(self) -> float:
@@ -120,13 +122,62 @@ def estimate(problem: ExactCoverProblem, probes: int = 1000, seed: int = 0) -> E
     prober = Prober(problem)
     rng = random.Random(seed)
     samples = [prober.probe(rng) for _ in range(probes)]
-    nodes = [s[0] for s in samples]
-    mean = statistics.fmean(nodes)
-    error = statistics.stdev(nodes) / len(nodes) ** 0.5 if len(nodes) > 1 else mean
+    mean, error = _mean_and_error([s[0] for s in samples])
+    solutions, solutions_error = _mean_and_error([s[1] for s in samples])
     return Estimate(
         probes,
         mean,
-        statistics.fmean(s[1] for s in samples),
+        solutions,
         max(0.0, mean - 2 * error),
         mean + 2 * error,
+        max(0.0, solutions - 2 * solutions_error),
+        solutions + 2 * solutions_error,
     )
+
+
+def _mean_and_error(values) -> tuple[float, float]:
+    """The mean and its standard error."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, mean
+    return mean, statistics.stdev(values) / len(values) ** 0.5
+
+
+def nodes_per_second(problem: ExactCoverProblem, backend, budget: float = 0.25, seed: int = 0) -> float | None:
+    """How fast ``backend`` searches this problem: it solves a few random subtrees small
+    enough to finish at once (found by walking down a random path until the probe estimate of
+    what is below drops under ``SMALL`` nodes), timed for about ``budget`` seconds in all."""
+    import time
+
+    from .exactcover import SearchStats
+    from .jobs import Job, branches, restrict
+
+    rng = random.Random(seed)
+    nodes, seconds = 0, 0.0
+    for _ in range(25):
+        if seconds >= budget:
+            break
+        job = Job()
+        for _ in range(64):
+            restricted = restrict(problem, job)
+            if restricted is None or estimate(restricted.problem, 16, rng.randrange(1 << 30)).nodes <= SMALL:
+                break
+            children = branches(problem, job)
+            if not children:
+                break
+            job = rng.choice(children)
+        restricted = restrict(problem, job)
+        if restricted is None:
+            continue
+        stats = SearchStats()
+        start = time.perf_counter()
+        for _ in backend.solutions(restricted.problem, stats):
+            pass
+        seconds += time.perf_counter() - start
+        nodes += stats.nodes
+    if nodes == 0 or seconds == 0:
+        return None
+    return nodes / seconds
+
+
+SMALL = 20_000

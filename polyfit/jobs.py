@@ -104,7 +104,7 @@ def restrict(problem: ExactCoverProblem, job: Job) -> Restricted | None:
     return Restricted(sub, origin)
 
 
-def _branches(problem: ExactCoverProblem, job: Job) -> list[Job] | None:
+def branches(problem: ExactCoverProblem, job: Job) -> list[Job] | None:
     """The children of a job in the search tree (None when it is a leaf: nothing to branch on)."""
     restricted = restrict(problem, job)
     if restricted is None:
@@ -157,7 +157,7 @@ def split(problem: ExactCoverProblem, jobs: int, max_depth: int = 6) -> list[Job
         deeper = []
         grew = False
         for job in frontier:
-            children = _branches(problem, job)
+            children = branches(problem, job)
             if children is None:
                 deeper.append(job)  # a solution already: nothing below
             else:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
@@ -90,18 +91,22 @@ def run_local(puzzle, backend, jobs: Iterable[tuple[int, Job]], processes: int, 
         for index, job, keep in tasks:
             yield run_job(puzzle, backend, index, job, keep)
         return
-    _WORKER_STATE.update(puzzle=puzzle, backend=backend)
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    if context.get_start_method() != "fork":
-        initargs = (puzzle, backend)
+    forking = "fork" in multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if forking else "spawn")
+    if forking:
+        _WORKER_STATE.update(puzzle=puzzle, backend=backend)  # inherited: nothing to pickle
+        initargs = (None, None)
     else:
-        initargs = None
-    with context.Pool(processes, _init_worker, initargs) if initargs else context.Pool(processes) as pool:
+        initargs = (puzzle, backend)
+    with context.Pool(processes, _init_worker, initargs) as pool:
         yield from pool.imap(_run_in_worker, tasks, chunksize=1)
 
 
 def _init_worker(puzzle, backend):
-    _WORKER_STATE.update(puzzle=puzzle, backend=backend)
+    # Ctrl-C reaches the whole process group: the parent stops the workers, they stay quiet.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if puzzle is not None:
+        _WORKER_STATE.update(puzzle=puzzle, backend=backend)
 
 
 def run_dask(address: str, puzzle, backend, jobs: Iterable[tuple[int, Job]], keep_solutions=False) -> Iterator[JobResult]:
@@ -113,7 +118,7 @@ def run_dask(address: str, puzzle, backend, jobs: Iterable[tuple[int, Job]], kee
     except ImportError:
         raise PolyfitError("--dask needs Dask distributed: pip install 'polyfit[dask]'") from None
     try:
-        client = Client(address, timeout=10)
+        client = Client(address, timeout=5)
     except (OSError, TimeoutError) as exc:
         raise PolyfitError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
     try:

@@ -210,7 +210,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
         from ..longsearch import default_processes, open_checkpoint, plan, run_jobs, worth_parallel
 
         processes = jobs or 1
-        if jobs is None and not split_up and count and random is None and puzzle.impossible is None:
+        if jobs is None and count and random is None and puzzle.impossible is None:
             cores = default_processes()
             if cores > 1 and worth_parallel(puzzle):
                 split_up, processes = True, cores
