@@ -36,11 +36,13 @@ BOARDS = [
     "shapes/pentomino/8x8-square-anywhere.txt",
     "shapes/soma/cube.vox",
     "shapes/bricks/cube5.vox",
+    "shapes/pentacube/3x4x5.vox",
 ]
 PARALLEL = [
     "shapes/pentomino/6x10.txt",
     "shapes/pentomino/8x8-square-anywhere.txt",
     "shapes/bricks/cube5.vox",
+    "shapes/pentacube/3x4x5.vox",
 ]
 
 

@@ -60,7 +60,7 @@ class Cover:
         table = self._tables.get(sym)
         if table is None:
             index = self._index
-            cells = {c: sym(c) for p in self.placements for c in p.cells}
+            cells = {c: sym(c) for c in {c for p in self.placements for c in p.cells}}
             pieces = sym.piece_map
             table = [
                 index[Placement(pieces[p.piece], tuple(sorted([cells[c] for c in p.cells])))]

@@ -18,7 +18,7 @@ from .parallel import JobResult, default_processes, run_dask, run_local
 from .solve import Counts, Found
 
 PARALLEL_NODES = 300_000  # from about this many estimated nodes, more processes pay off
-JOBS_PER_PROCESS = 3
+JOBS_PER_PROCESS = 2
 
 
 def worth_parallel(puzzle, probes: int = 32) -> bool:
