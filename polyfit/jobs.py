@@ -167,3 +167,4 @@ def split(problem: ExactCoverProblem, jobs: int, max_depth: int = 6) -> list[Job
         if not grew:
             break
     return frontier
+

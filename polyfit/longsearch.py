@@ -18,22 +18,30 @@ from .parallel import JobResult, default_processes, run_dask, run_local
 from .solve import Counts, Found
 
 PARALLEL_NODES = 300_000  # from about this many estimated nodes, more processes pay off
-JOBS_PER_PROCESS = 2
+NODES_PER_JOB = 200_000  # jobs much smaller than this cost more to set up than they save
 
 
-def worth_parallel(puzzle, probes: int = 32) -> bool:
+def quick_estimate(puzzle, probes: int = 32) -> float:
+    """Search nodes by a few random probes (a few milliseconds): enough to plan with."""
+    if puzzle.impossible is not None or not puzzle.cover.problem.options:
+        return 0.0
+    return estimate(puzzle.cover.problem, probes, seed=1).nodes
+
+
+def worth_parallel(puzzle) -> bool:
     """Does a quick estimate say the search is long enough to use every core?"""
-    if puzzle.impossible is not None or len(puzzle.cover.problem.options) < 64:
-        return False
-    return estimate(puzzle.cover.problem, probes, seed=1).nodes >= PARALLEL_NODES
+    return len(puzzle.cover.problem.options) >= 64 and quick_estimate(puzzle) >= PARALLEL_NODES
 
 
 def plan(puzzle, processes: int, depth: int | None = None) -> list[Job]:
-    """The jobs of a puzzle: the branches at ``depth``, or enough for ``processes`` to share."""
+    """The jobs of a puzzle: the branches at ``depth``, or enough for ``processes`` to share
+    evenly: two per process for a short search, more for a long one (about one per
+    ``NODES_PER_JOB`` estimated nodes, up to 64 per process), as jobs vary in size."""
     problem = puzzle.cover.problem
     if depth is not None:
         return split(problem, jobs=10**9, max_depth=depth)
-    return split(problem, jobs=max(2, JOBS_PER_PROCESS * processes))
+    wanted = round(quick_estimate(puzzle) / NODES_PER_JOB) if processes > 1 else 0
+    return split(problem, jobs=max(2 * processes, min(64 * processes, wanted)))
 
 
 @dataclass

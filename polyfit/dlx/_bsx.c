@@ -8,8 +8,8 @@
  * primary items; branching takes the uncovered primary item with the smallest count (leftmost
  * on ties, as in dancing links). Backing up is free: the parent's state is still there.
  *
- * Python builds the bit arrays (polyfit/dlx/bitset.py); this module only searches. Like
- * _dlxc, the search is resumable in batches, releases the GIL and checks for Ctrl-C.
+ * Python hands over the options as lists of items; this module builds the bitsets and searches.
+ * Like _dlxc, the search is resumable in batches, releases the GIL and checks for Ctrl-C.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -38,27 +38,6 @@ typedef struct {
     Found found; /* solutions of the current batch */
 } Bsx;
 
-static void *copy_bytes(PyObject *obj, Py_ssize_t expect, const char *what)
-{
-    Py_buffer view;
-    if (PyObject_GetBuffer(obj, &view, PyBUF_C_CONTIGUOUS) < 0)
-        return NULL;
-    if (view.len != expect) {
-        PyBuffer_Release(&view);
-        PyErr_Format(PyExc_ValueError, "%s: expected %zd bytes, got %zd", what, expect, view.len);
-        return NULL;
-    }
-    void *out = PyMem_RawMalloc(expect > 0 ? (size_t)expect : 1);
-    if (out == NULL) {
-        PyBuffer_Release(&view);
-        PyErr_NoMemory();
-        return NULL;
-    }
-    memcpy(out, view.buf, (size_t)expect);
-    PyBuffer_Release(&view);
-    return out;
-}
-
 static void Bsx_dealloc(Bsx *s)
 {
     PyMem_RawFree(s->item_opts);
@@ -75,73 +54,111 @@ static void Bsx_dealloc(Bsx *s)
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
+/* Search(primary, items, opt_start, opt_items): the options as lists of item indices (CSR:
+ * option k has items opt_items[opt_start[k] .. opt_start[k+1]-1]; items below `primary` are
+ * primary). The bitsets are built here. */
 static int Bsx_init(Bsx *s, PyObject *args, PyObject *kwds)
 {
-    int options, primary, W, IW, nitems;
-    PyObject *item_opts, *conflict, *opt_start, *opt_item, *opt_mask, *live, *count;
-    static char *names[] = {"options", "primary", "W", "IW", "nitems", "item_opts", "conflict",
-                            "opt_start", "opt_item", "opt_mask", "live", "count", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiiiiOOOOOOO", names, &options, &primary, &W, &IW,
-                                     &nitems, &item_opts, &conflict, &opt_start, &opt_item,
-                                     &opt_mask, &live, &count))
+    int primary, items;
+    PyObject *start_obj, *items_obj;
+    static char *names[] = {"primary", "items", "opt_start", "opt_items", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOO", names, &primary, &items, &start_obj, &items_obj))
         return -1;
     if (s->item_opts != NULL) {
         PyErr_SetString(PyExc_RuntimeError, "cannot re-initialise");
         return -1;
     }
-    if (options < 0 || primary < 0 || W < 1 || IW < 1 || nitems < 0 ||
-        (Py_ssize_t)W * 64 < options || (Py_ssize_t)IW * 64 < primary) {
-        PyErr_SetString(PyExc_ValueError, "inconsistent bitset sizes");
-        return -1;
+    Py_ssize_t nstart, nall;
+    int32_t *start = copy_buffer(start_obj, &nstart);
+    int32_t *all = start ? copy_buffer(items_obj, &nall) : NULL;
+    uint64_t *containing = NULL;
+    int ok = start != NULL && all != NULL;
+    if (ok && (primary < 0 || items < primary || nstart < 1 || start[0] != 0 || start[nstart - 1] != nall)) {
+        PyErr_SetString(PyExc_ValueError, "inconsistent option lists");
+        ok = 0;
     }
-    s->options = options;
-    s->primary = primary;
-    s->W = W;
-    s->IW = IW;
-    s->levels = primary + 1;
-    Py_ssize_t w8 = (Py_ssize_t)W * 8, iw8 = (Py_ssize_t)IW * 8;
-    if (!(s->item_opts = copy_bytes(item_opts, primary * w8, "item_opts")) ||
-        !(s->conflict = copy_bytes(conflict, options * w8, "conflict")) ||
-        !(s->opt_start = copy_bytes(opt_start, (Py_ssize_t)(options + 1) * 4, "opt_start")) ||
-        !(s->opt_item = copy_bytes(opt_item, (Py_ssize_t)nitems * 4, "opt_item")) ||
-        !(s->opt_mask = copy_bytes(opt_mask, options * iw8, "opt_mask")))
-        return -1;
-    for (int k = 0; k < options; k++) {
-        if (s->opt_start[k] > s->opt_start[k + 1] || s->opt_start[k + 1] > nitems) {
-            PyErr_SetString(PyExc_ValueError, "bad option item index");
-            return -1;
+    int32_t options = ok ? (int32_t)(nstart - 1) : 0;
+    for (int32_t k = 0; ok && k < options; k++)
+        if (start[k] > start[k + 1])
+            ok = 0;
+    for (Py_ssize_t t = 0; ok && t < nall; t++)
+        if (all[t] < 0 || all[t] >= items)
+            ok = 0;
+    if (!ok && start && all && !PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError, "bad option item index");
+    int32_t W = options > 0 ? (options + 63) / 64 : 1, IW = primary > 0 ? (primary + 63) / 64 : 1;
+    size_t w = (size_t)W;
+    if (ok) {
+        s->options = options;
+        s->primary = primary;
+        s->W = W;
+        s->IW = IW;
+        s->levels = primary + 1;
+        containing = PyMem_RawCalloc((size_t)(items > 0 ? items : 1) * w, 8);
+        s->item_opts = PyMem_RawCalloc((size_t)(primary > 0 ? primary : 1) * w, 8);
+        s->conflict = PyMem_RawCalloc((size_t)(options > 0 ? options : 1) * w, 8);
+        s->opt_start = PyMem_RawCalloc((size_t)options + 1, 4);
+        s->opt_item = PyMem_RawCalloc((size_t)(nall > 0 ? nall : 1), 4);
+        s->opt_mask = PyMem_RawCalloc((size_t)(options > 0 ? options : 1) * (size_t)IW, 8);
+        size_t L = (size_t)s->levels;
+        s->live = PyMem_RawCalloc(L * w, 8);
+        s->cands = PyMem_RawCalloc(L * w, 8);
+        s->covered = PyMem_RawCalloc(L * (size_t)IW, 8);
+        s->count = PyMem_RawCalloc(L * (size_t)(primary > 0 ? primary : 1), 4);
+        s->choice = PyMem_RawCalloc(L, 4);
+        if (!containing || !s->item_opts || !s->conflict || !s->opt_start || !s->opt_item ||
+            !s->opt_mask || !s->live || !s->cands || !s->covered || !s->count || !s->choice) {
+            PyErr_NoMemory();
+            ok = 0;
         }
     }
-    for (int k = 0; k < nitems; k++) {
-        if (s->opt_item[k] < 0 || s->opt_item[k] >= primary) {
-            PyErr_SetString(PyExc_ValueError, "bad option item");
-            return -1;
+    if (ok) {
+        /* Which options contain each item; which options can ever be chosen (those with a
+         * primary item: the live set at the root). */
+        for (int32_t k = 0; k < options; k++) {
+            uint64_t bit = UINT64_C(1) << (k % 64);
+            int has_primary = 0;
+            for (int32_t t = start[k]; t < start[k + 1]; t++) {
+                containing[(size_t)all[t] * w + (size_t)(k / 64)] |= bit;
+                if (all[t] < primary)
+                    has_primary = 1;
+            }
+            if (has_primary)
+                s->live[k / 64] |= bit;
         }
+        int32_t n = 0;
+        for (int32_t k = 0; k < options; k++) {
+            s->opt_start[k] = n;
+            if (s->live[k / 64] & (UINT64_C(1) << (k % 64))) {
+                uint64_t *row = s->conflict + (size_t)k * w;
+                for (int32_t t = start[k]; t < start[k + 1]; t++) {
+                    const uint64_t *with = containing + (size_t)all[t] * w;
+                    for (size_t i = 0; i < w; i++)
+                        row[i] |= with[i];
+                    if (all[t] < primary) {
+                        s->opt_item[n++] = all[t];
+                        s->opt_mask[(size_t)k * (size_t)IW + (size_t)(all[t] / 64)] |= UINT64_C(1) << (all[t] % 64);
+                    }
+                }
+            }
+        }
+        s->opt_start[options] = n;
+        for (int32_t j = 0; j < primary; j++) {
+            int32_t c = 0;
+            for (size_t i = 0; i < w; i++) {
+                uint64_t v = containing[(size_t)j * w + i] & s->live[i];
+                s->item_opts[(size_t)j * w + i] = v;
+                c += __builtin_popcountll(v);
+            }
+            s->count[j] = c;
+        }
+        s->level = 0;
+        s->phase = FORWARD;
     }
-    size_t L = (size_t)s->levels;
-    s->live = PyMem_RawCalloc(L * (size_t)W, 8);
-    s->cands = PyMem_RawCalloc(L * (size_t)W, 8);
-    s->covered = PyMem_RawCalloc(L * (size_t)IW, 8);
-    s->count = PyMem_RawCalloc(L * (size_t)(primary > 0 ? primary : 1), 4);
-    s->choice = PyMem_RawCalloc(L, 4);
-    if (!s->live || !s->cands || !s->covered || !s->count || !s->choice) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    uint64_t *live0 = copy_bytes(live, w8, "live");
-    int32_t *count0 = copy_bytes(count, (Py_ssize_t)primary * 4, "count");
-    if (!live0 || !count0) {
-        PyMem_RawFree(live0);
-        PyMem_RawFree(count0);
-        return -1;
-    }
-    memcpy(s->live, live0, (size_t)w8);
-    memcpy(s->count, count0, (size_t)primary * 4);
-    PyMem_RawFree(live0);
-    PyMem_RawFree(count0);
-    s->level = 0;
-    s->phase = FORWARD;
-    return 0;
+    PyMem_RawFree(start);
+    PyMem_RawFree(all);
+    PyMem_RawFree(containing);
+    return ok ? 0 : -1;
 }
 
 static int record(Bsx *s)
