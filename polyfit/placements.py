@@ -47,20 +47,27 @@ class PlacementResult:
 
 def generate(board_cells, pieces, counts=None) -> list[Placement]:
     """All placements, in a fixed order: by piece, orientation, then position (none for a piece
-    whose count allows no more copies)."""
+    whose count allows no more copies).
+
+    A shape fits at shift ``s`` when every cell ``c`` of it lands on the board: ``s`` is in
+    ``board - c`` for each ``c``, so the fitting shifts are the intersection of a few sets (each
+    built once per cell offset)."""
     board = set(board_cells)
-    ordered_cells = sorted(board)
+    landing: dict = {}  # cell offset c -> {b - c for b on the board}
     result = []
     for index, piece in enumerate(pieces):
         if counts is not None and counts[index][1] == 0:
             continue
         for shape in piece.orientations():
-            anchor = shape[0]
-            for cell in ordered_cells:
-                shift = tuple(c - a for c, a in zip(cell, anchor))
+            fits = None
+            for c in shape:
+                shifts = landing.get(c)
+                if shifts is None:
+                    shifts = landing[c] = {tuple(x - y for x, y in zip(b, c)) for b in board}
+                fits = shifts if fits is None else fits & shifts
+            for shift in sorted(fits):
                 placed = tuple(tuple(x + s for x, s in zip(c, shift)) for c in shape)
-                if all(c in board for c in placed):
-                    result.append(Placement(index, placed))
+                result.append(Placement(index, placed))
     return result
 
 
