@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .dlxformat import format_dlx
 from .errors import PolyfitError
+from .export import write_json_atomically
 from .parallel import JobResult
 
 FORMAT = "polyfit-checkpoint-1"
@@ -70,14 +69,5 @@ class Checkpoint:
             "jobs": self.jobs,
             "done": {str(k): r.to_json() for k, r in sorted(self.done.items())},
         }
-        directory = self.path.parent
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=directory)
-            with os.fdopen(fd, "w") as f:
-                json.dump(data, f)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
-        except OSError as exc:
-            raise PolyfitError(f"cannot write checkpoint {self.path}: {exc.strerror or exc}") from None
+        write_json_atomically(self.path, data)
         self._saved_at = time.monotonic()

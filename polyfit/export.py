@@ -8,6 +8,8 @@ as piece placements, with no reference to the search that found them. The built-
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +35,25 @@ def check_writable(path: Path, force: bool) -> None:
         raise PolyfitError(f"{path} is a directory")
     if not path.parent.is_dir():
         raise PolyfitError(f"cannot write {path}: directory {path.parent} does not exist")
+
+
+def write_json_atomically(path: Path, data) -> None:
+    """Write JSON to a temporary file beside ``path``, flush it to disk, then rename it over
+    ``path``: a reader (or a kill at any moment) sees the old file or the new, never half."""
+    path = Path(path)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w") as f:
+                json.dump(data, f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        raise PolyfitError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def write_text(path: Path, text: str) -> None:

@@ -9,15 +9,13 @@ beside it; ``merge`` adds the results up into the counts a single ``solve --coun
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Optional
 
 import typer
 
 from ..errors import PolyfitError
-from ..export import write_text
+from ..export import write_json_atomically, write_text
 from ..solve import Counts
 from . import guarded
 from .solve import describe_counts, load_puzzle
@@ -37,16 +35,6 @@ def read_json(path: Path, what: str) -> dict:
     if not isinstance(data, dict):
         raise PolyfitError(f"{path} is not a polyfit {what}")
     return data
-
-
-def write_json_atomically(path: Path, data: dict) -> None:
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f)
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise PolyfitError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def add_commands(app: typer.Typer, ctx) -> None:

@@ -31,28 +31,9 @@ class NativeDLX:
 
     def solutions(self, problem: ExactCoverProblem, stats: SearchStats) -> Iterator[tuple[int, ...]]:
         layout = build_layout(problem)
+        links = (layout.primary, layout.llink, layout.rlink, layout.top, layout.ulink, layout.dlink, layout.spacer_option)
         if problem.has_multiplicities or problem.has_colours:
-            search = _dlxmc.Search(
-                layout.primary,
-                layout.llink,
-                layout.rlink,
-                layout.top,
-                layout.ulink,
-                layout.dlink,
-                layout.spacer_option,
-                layout.color,
-                layout.bound,
-                layout.slack,
-            )
-            yield from stream_batches(search, stats)
-            return
-        search = _dlxc.Search(
-            layout.primary,
-            layout.llink,
-            layout.rlink,
-            layout.top,
-            layout.ulink,
-            layout.dlink,
-            layout.spacer_option,
-        )
+            search = _dlxmc.Search(*links, layout.color, layout.bound, layout.slack)
+        else:
+            search = _dlxc.Search(*links)
         yield from stream_batches(search, stats)
