@@ -63,6 +63,7 @@ def run_jobs(
     checkpoint: Checkpoint | None = None,
     keep_solutions: bool = False,
     on_result: Callable[[JobResult, Progress], None] | None = None,
+    on_start: Callable[[], None] | None = None,
 ) -> Iterator[Found]:
     """Run the jobs not yet done in ``checkpoint``, adding their counts to ``counts`` (with
     those of the jobs done before) and yielding their solutions when ``keep_solutions``."""
@@ -78,6 +79,8 @@ def run_jobs(
         results = run_dask(dask, puzzle, backend, pending, keep_solutions)
     else:
         results = run_local(puzzle, backend, pending, processes, keep_solutions)
+    if on_start is not None:
+        on_start()
     try:
         for result in results:
             result.add_to(counts)

@@ -85,12 +85,13 @@ def _run_in_worker(task):
 
 
 def run_local(puzzle, backend, jobs: Iterable[tuple[int, Job]], processes: int, keep_solutions=False) -> Iterator[JobResult]:
-    """Run jobs here (``processes`` 1) or on that many local processes, results in job order."""
+    """Run jobs here (``processes`` 1) or on that many local processes, results in job order.
+
+    The worker processes start before this returns (so that threads the caller starts later,
+    a progress bar's say, are not forked with them)."""
     tasks = [(index, job, keep_solutions) for index, job in jobs]
     if processes <= 1 or len(tasks) <= 1:
-        for index, job, keep in tasks:
-            yield run_job(puzzle, backend, index, job, keep)
-        return
+        return (run_job(puzzle, backend, index, job, keep) for index, job, keep in tasks)
     forking = "fork" in multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if forking else "spawn")
     if forking:
@@ -98,8 +99,16 @@ def run_local(puzzle, backend, jobs: Iterable[tuple[int, Job]], processes: int, 
         initargs = (None, None)
     else:
         initargs = (puzzle, backend)
-    with context.Pool(processes, _init_worker, initargs) as pool:
+    pool = context.Pool(min(processes, len(tasks)), _init_worker, initargs)
+    return _results(pool, tasks)
+
+
+def _results(pool, tasks) -> Iterator[JobResult]:
+    try:
         yield from pool.imap(_run_in_worker, tasks, chunksize=1)
+    finally:
+        pool.terminate()
+        pool.join()
 
 
 def _init_worker(puzzle, backend):

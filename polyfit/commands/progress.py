@@ -26,8 +26,13 @@ class ProgressBar:
             transient=True,
         )
         self._task = self._progress.add_task("search", total=jobs, completed=done_before, solutions=0, rate="-")
-        self._progress.start()
-        self._stopped = False
+        self._started = self._stopped = False
+
+    def start(self) -> None:
+        """Show the bar (after any worker processes have started: its thread is not forked)."""
+        if not self._started:
+            self._started = True
+            self._progress.start()
 
     def update(self, result, progress) -> None:
         self.done = progress.done
@@ -40,6 +45,6 @@ class ProgressBar:
         )
 
     def stop(self) -> None:
-        if not self._stopped:
+        if self._started and not self._stopped:
             self._stopped = True
             self._progress.stop()

@@ -229,6 +229,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
                 puzzle, engine, job_list, counts, processes=processes, dask=dask,
                 checkpoint=saved, keep_solutions=not count,
                 on_result=progress.update if progress else None,
+                on_start=progress.start if progress else None,
             )
         else:
             founds = puzzle.search(engine, counts, seed=random)
