@@ -25,13 +25,21 @@ class Job:
     forced: tuple[int, ...] = ()
     excluded: tuple[int, ...] = ()
     closed: tuple[int, ...] = ()  # primary items that take no more options
+    # The job's share of the search tree as dlx1 reckons progress: each node's children split
+    # its share evenly. The shares of the jobs still to run tell how much of the tree is left.
+    share: float = 1.0
 
     def to_json(self) -> dict:
-        return {"forced": list(self.forced), "excluded": list(self.excluded), "closed": list(self.closed)}
+        return {
+            "forced": list(self.forced),
+            "excluded": list(self.excluded),
+            "closed": list(self.closed),
+            "share": self.share,
+        }
 
     @classmethod
     def from_json(cls, data: dict) -> Job:
-        return cls(tuple(data["forced"]), tuple(data["excluded"]), tuple(data["closed"]))
+        return cls(tuple(data["forced"]), tuple(data["excluded"]), tuple(data["closed"]), data.get("share", 1.0))
 
 
 @dataclass
@@ -129,18 +137,18 @@ def branches(problem: ExactCoverProblem, job: Job) -> list[Job] | None:
     lo, hi = sub.bound(best)
     origin = restricted.options
     item = _original_item(problem, sub.primary[best])
-    children = []
+    paths = []  # (forced, excluded, closed) of each child
     before: list[int] = []
     for k in lists[best]:
         o = origin[k]
         if hi == 1:
-            children.append(Job(job.forced + (o,), job.excluded, job.closed))
+            paths.append((job.forced + (o,), job.excluded, job.closed))
         else:
-            children.append(Job(job.forced + (o,), job.excluded + tuple(before), job.closed))
+            paths.append((job.forced + (o,), job.excluded + tuple(before), job.closed))
             before.append(o)
     if lo == 0:
-        children.append(Job(job.forced, job.excluded + tuple(before), job.closed + (item,)))
-    return children
+        paths.append((job.forced, job.excluded + tuple(before), job.closed + (item,)))
+    return [Job(*path, job.share / len(paths)) for path in paths]
 
 
 def _original_item(problem: ExactCoverProblem, name: str) -> int:

@@ -18,6 +18,7 @@ from .parallel import JobResult, default_processes, run_dask, run_local
 from .solve import Counts, Found
 
 PARALLEL_NODES = 300_000  # from about this many estimated nodes, more processes pay off
+WATCHED_NODES = 2_000_000  # a count this long shows a progress bar even on one process
 NODES_PER_JOB = 200_000  # jobs much smaller than this cost more to set up than they save
 
 
@@ -40,7 +41,7 @@ def plan(puzzle, processes: int, depth: int | None = None) -> list[Job]:
     problem = puzzle.cover.problem
     if depth is not None:
         return split(problem, jobs=10**9, max_depth=depth)
-    wanted = round(quick_estimate(puzzle) / NODES_PER_JOB) if processes > 1 else 0
+    wanted = round(quick_estimate(puzzle) / NODES_PER_JOB)
     return split(problem, jobs=max(2 * processes, min(64 * processes, wanted)))
 
 
@@ -50,6 +51,7 @@ class Progress:
     jobs: int
     counts: Counts
     elapsed: float
+    fraction: float  # of the search tree done, by the jobs' shares (as dlx1 reckons it)
 
 
 def run_jobs(
@@ -70,10 +72,12 @@ def run_jobs(
     start = time.perf_counter()
     done = 0
     pending = list(enumerate(jobs))
+    fraction = 1.0 - sum(job.share for job in jobs)  # dead ends the split already ruled out
     if checkpoint is not None:
         for result in checkpoint.done.values():
             result.add_to(counts)
         done = len(checkpoint.done)
+        fraction += sum(jobs[i].share for i in checkpoint.done if i < len(jobs))
         pending = [(i, job) for i, job in pending if i not in checkpoint.done]
     if dask is not None:
         results = run_dask(dask, puzzle, backend, pending, keep_solutions)
@@ -85,10 +89,12 @@ def run_jobs(
         for result in results:
             result.add_to(counts)
             done += 1
+            fraction += jobs[result.index].share
             if checkpoint is not None:
                 checkpoint.record(result, force=done == len(jobs))
             if on_result is not None:
-                on_result(result, Progress(done, len(jobs), counts, time.perf_counter() - start))
+                elapsed = time.perf_counter() - start
+                on_result(result, Progress(done, len(jobs), counts, elapsed, min(1.0, fraction)))
             for placements, canonical, weight in result.solutions:
                 yield Found(tuple(placements), canonical, weight)
         counts.complete = True

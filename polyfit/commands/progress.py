@@ -1,23 +1,25 @@
 """A live progress bar for long searches (rich), on stderr, for terminals only.
 
-The search runs as jobs (see polyfit.jobs); the bar shows the jobs done, solutions so far, the
-search nodes per second and an ETA from the rate at which jobs finish.
+The search runs as jobs (see polyfit.jobs); the bar shows the fraction of the search tree done
+(each job's share of the tree, as Knuth's dlx1 reckons progress from the positions in the top
+levels), the jobs done, solutions so far, search nodes per second and an ETA.
 """
 
 from __future__ import annotations
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 
 class ProgressBar:
     def __init__(self, jobs: int, done_before: int = 0):
         self.done = done_before
+        self.jobs = jobs
         self._progress = Progress(
             TextColumn("[bold]searching"),
             BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("jobs"),
+            TaskProgressColumn(),
+            TextColumn("{task.fields[jobs]} jobs"),
             TextColumn("{task.fields[solutions]} solutions, {task.fields[rate]} nodes/s"),
             TimeElapsedColumn(),
             TextColumn("ETA"),
@@ -25,7 +27,9 @@ class ProgressBar:
             console=Console(stderr=True),
             transient=True,
         )
-        self._task = self._progress.add_task("search", total=jobs, completed=done_before, solutions=0, rate="-")
+        self._task = self._progress.add_task(
+            "search", total=1.0, completed=0.0, solutions=0, rate="-", jobs=f"{done_before}/{jobs}"
+        )
         self._started = self._stopped = False
 
     def start(self) -> None:
@@ -39,7 +43,8 @@ class ProgressBar:
         rate = progress.counts.search.nodes / progress.elapsed if progress.elapsed > 0 else 0
         self._progress.update(
             self._task,
-            completed=progress.done,
+            completed=progress.fraction,
+            jobs=f"{progress.done}/{progress.jobs}",
             solutions=f"{progress.counts.total:,}",
             rate=f"{rate:,.0f}",
         )

@@ -207,13 +207,17 @@ def add_commands(app: typer.Typer, ctx) -> None:
             raise PolyfitError(f"{checkpoint} exists; resume from it with --resume {checkpoint}, or use --force to start over")
         if checkpoint is not None:
             check_writable(checkpoint, True)
-        from ..longsearch import default_processes, open_checkpoint, plan, run_jobs, worth_parallel
+        from ..longsearch import (
+            WATCHED_NODES, default_processes, open_checkpoint, plan, quick_estimate, run_jobs, worth_parallel
+        )
 
         processes = jobs or 1
-        if jobs is None and count and random is None and puzzle.impossible is None:
-            cores = default_processes()
-            if cores > 1 and worth_parallel(puzzle):
-                split_up, processes = True, cores
+        watched = not quiet and not as_json and sys.stderr.isatty()
+        if not split_up and count and random is None and puzzle.impossible is None:
+            if jobs is None and default_processes() > 1 and worth_parallel(puzzle):
+                split_up, processes = True, default_processes()
+            elif watched and quick_estimate(puzzle) >= WATCHED_NODES:
+                split_up = True  # a long count on a terminal: run it as jobs, to show progress
         progress = None
         job_list: list = []
         saved = None
@@ -221,7 +225,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
             job_list = plan(puzzle, processes, depth)
             if checkpoint is not None or resume is not None:
                 saved = open_checkpoint(puzzle, job_list, resume or checkpoint, resume is not None)
-            if not quiet and not as_json and sys.stderr.isatty():
+            if watched:
                 from .progress import ProgressBar
 
                 progress = ProgressBar(len(job_list), len(saved.done) if saved else 0)
