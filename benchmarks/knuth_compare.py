@@ -5,7 +5,8 @@
 Build dlx1 yourself from Knuth's dlx1.w (ctangle dlx1.w && gcc -O3 -o dlx1 dlx1.c, with
 gb_flip from the Stanford GraphBase); polyfit does not ship it. The problems are the full ones,
 every placement and no symmetry breaking, as Knuth's generators write them: the pentomino
-boxes (9356, 4040 and 1472 solutions) and the Soma cube (11520). Both sides count every
+boxes (9356, 4040 and 1472 solutions), the Soma cube (11520), N-queens 12 and 13 (rows and
+columns primary, diagonals secondary: 14200 and 73712) and a 9x9 Sudoku. Both sides count every
 solution; dlx1 is timed as a whole process (CPU seconds of the child), polyfit's backends by
 the search time `polyfit xc --json` reports (parsing and start-up excluded), and also as whole
 processes. Medians of --repeat runs; ratios are to dlx1.
@@ -24,15 +25,53 @@ from pathlib import Path
 
 from polyfit.board import read_text_board, read_voxel_text
 from polyfit.dlxformat import format_dlx
+from polyfit.exactcover import ExactCoverProblem
 from polyfit.piece_sets import polyominoes, soma
 from polyfit.solve import Puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
+def full_problem(board, pieces):
+    return Puzzle(board, pieces, prune=False, break_symmetry=False).cover.problem
+
+
+def queens(n: int) -> ExactCoverProblem:
+    """Rows and columns primary, both kinds of diagonal secondary (Knuth's formulation)."""
+    primary = [f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)]
+    secondary = [f"a{k}" for k in range(2 * n - 1)] + [f"b{k}" for k in range(2 * n - 1)]
+    options = [(i, n + j, 2 * n + i + j, 2 * n + 2 * n - 1 + i - j + n - 1) for i in range(n) for j in range(n)]
+    return ExactCoverProblem(primary, secondary, options)
+
+
+# A 9x9 Sudoku with 21 givens (Arto Inkala's, published 2012 as the hardest for people).
+SUDOKU = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+
+
+def sudoku(givens: str) -> ExactCoverProblem:
+    """Cells, row-digit, column-digit and box-digit items; one option per allowed placement."""
+    names = [f"p{r}{c}" for r in range(9) for c in range(9)] + [
+        f"{kind}{a}{d}" for kind in "rcb" for a in range(9) for d in range(1, 10)
+    ]
+    index = {name: k for k, name in enumerate(names)}
+    options = []
+    for r in range(9):
+        for c in range(9):
+            given = givens[9 * r + c]
+            for d in range(1, 10):
+                if given != "." and int(given) != d:
+                    continue
+                box = 3 * (r // 3) + c // 3
+                options.append((index[f"p{r}{c}"], index[f"r{r}{d}"], index[f"c{c}{d}"], index[f"b{box}{d}"]))
+    return ExactCoverProblem(names, [], options)
+
+
 CASES = [
-    ("6x10", lambda: (read_text_board(ROOT / "shapes/pentomino/6x10.txt"), polyominoes(5))),
-    ("5x12", lambda: (read_text_board(ROOT / "shapes/pentomino/5x12.txt"), polyominoes(5))),
-    ("4x15", lambda: (read_text_board(ROOT / "shapes/pentomino/4x15.txt"), polyominoes(5))),
-    ("soma", lambda: (read_voxel_text(ROOT / "shapes/soma/cube.vox"), soma())),
+    ("6x10", lambda: full_problem(read_text_board(ROOT / "shapes/pentomino/6x10.txt"), polyominoes(5))),
+    ("5x12", lambda: full_problem(read_text_board(ROOT / "shapes/pentomino/5x12.txt"), polyominoes(5))),
+    ("4x15", lambda: full_problem(read_text_board(ROOT / "shapes/pentomino/4x15.txt"), polyominoes(5))),
+    ("soma", lambda: full_problem(read_voxel_text(ROOT / "shapes/soma/cube.vox"), soma())),
+    ("queens12", lambda: queens(12)),
+    ("queens13", lambda: queens(13)),
+    ("sudoku", lambda: sudoku(SUDOKU)),
 ]
 
 
@@ -49,6 +88,7 @@ def main():
     parser.add_argument("--dlx1", required=True, help="path to a dlx1 binary")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--backends", default="dlx-c,bitset-c,bitset-python")
+    parser.add_argument("--only", default=None, help="comma-separated problem names")
     args = parser.parse_args()
     backends = args.backends.split(",")
     print(f"median of {args.repeat} runs; seconds; ratio = polyfit / dlx1\n")
@@ -56,8 +96,9 @@ def main():
         f" {b + ' search':>21} {b + ' process':>22}" for b in backends))
     with tempfile.TemporaryDirectory() as tmp:
         for name, make in CASES:
-            board, pieces = make()
-            problem = Puzzle(board, pieces, prune=False, break_symmetry=False).cover.problem
+            if args.only and name not in args.only.split(","):
+                continue
+            problem = make()
             path = Path(tmp) / f"{name}.dlx"
             path.write_text(format_dlx(problem))
             knuth = []
