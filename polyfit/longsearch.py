@@ -23,10 +23,16 @@ NODES_PER_JOB = 200_000  # jobs much smaller than this cost more to set up than 
 
 
 def quick_estimate(puzzle, probes: int = 32) -> float:
-    """Search nodes by a few random probes (a few milliseconds): enough to plan with."""
-    if puzzle.impossible is not None or not puzzle.cover.problem.options:
-        return 0.0
-    return estimate(puzzle.cover.problem, probes, seed=1).nodes
+    """Search nodes by a few random probes (a few milliseconds): enough to plan with. Kept
+    on the puzzle, as several decisions ask for it."""
+    known = getattr(puzzle, "_quick_estimate", None)
+    if known is None:
+        if puzzle.impossible is not None or not puzzle.cover.problem.options:
+            known = 0.0
+        else:
+            known = estimate(puzzle.cover.problem, probes, seed=1).nodes
+        puzzle._quick_estimate = known
+    return known
 
 
 def worth_parallel(puzzle) -> bool:
