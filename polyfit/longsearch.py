@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
-from .checkpoint import Checkpoint, problem_digest
 from .estimate import estimate
 from .jobs import Job, split
 from .parallel import JobResult, default_processes, run_dask, run_local
 from .solve import Counts, Found
+
+if TYPE_CHECKING:
+    from .checkpoint import Checkpoint
 
 PARALLEL_NODES = 300_000  # from about this many estimated nodes, more processes pay off
 WATCHED_NODES = 2_000_000  # a count this long shows a progress bar even on one process
@@ -119,6 +121,8 @@ def count_in_jobs(puzzle, backend, jobs: list[Job], **options) -> Counts:
 
 
 def open_checkpoint(puzzle, jobs, path, resume: bool) -> Checkpoint:
+    from .checkpoint import Checkpoint, problem_digest
+
     digest = problem_digest(puzzle.cover.problem, jobs)
     if resume:
         return Checkpoint.load(path, digest, len(jobs), puzzle.board.label)
