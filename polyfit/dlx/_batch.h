@@ -89,6 +89,20 @@ fail:
     return NULL;
 }
 
+/* Between stretches of search without the GIL: take it, let Python run its signal handlers
+ * (Ctrl-C raises KeyboardInterrupt there), and release it again. Returns -1, keeping the GIL
+ * (*save = NULL), when a handler raised; the caller saves its phase and returns -1. */
+static int signals_pending(PyThreadState **save)
+{
+    PyEval_RestoreThread(*save);
+    if (PyErr_CheckSignals()) {
+        *save = NULL;
+        return -1;
+    }
+    *save = PyEval_SaveThread();
+    return 0;
+}
+
 /* The argument of next_batch(k): a positive number of solutions, on an initialised search. */
 static int batch_wanted(PyObject *args, int initialised, long long *wanted)
 {

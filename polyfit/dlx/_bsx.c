@@ -285,14 +285,11 @@ next: {
     lv++;
     if (s->nodes >= next_check) {
         next_check = s->nodes + CHECK_EVERY;
-        PyEval_RestoreThread(*save);
-        if (PyErr_CheckSignals()) {
-            *save = NULL;
+        if (signals_pending(save) < 0) {
             s->phase = FORWARD;
             s->level = lv;
             return -1;
         }
-        *save = PyEval_SaveThread();
     }
     goto forward;
 }

@@ -197,15 +197,11 @@ advance: {
         }
         if (s->nodes >= next_check) {
             next_check = s->nodes + CHECK_EVERY;
-            PyEval_RestoreThread(*save);
-            int interrupted = PyErr_CheckSignals();
-            if (interrupted) {
-                *save = NULL;
+            if (signals_pending(save) < 0) {
                 s->phase = FORWARD;
                 s->item = i;
                 return -1;
             }
-            *save = PyEval_SaveThread();
         }
         goto forward;
     }

@@ -373,13 +373,10 @@ try:
     s->nodes++;
     if (s->nodes >= next_check) {
         next_check = s->nodes + CHECK_EVERY;
-        PyEval_RestoreThread(*save);
-        if (PyErr_CheckSignals()) {
-            *save = NULL;
+        if (signals_pending(save) < 0) {
             s->phase = ENTER;
             return -1;
         }
-        *save = PyEval_SaveThread();
     }
     goto enter;
 }
