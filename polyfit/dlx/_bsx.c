@@ -29,6 +29,9 @@ typedef struct {
     uint64_t *conflict;    /* options x W: options sharing an item with each option (itself too) */
     int32_t *opt_start;    /* options + 1: CSR of each option's primary items */
     int32_t *opt_item;
+    int32_t S;             /* when every option has at most 8 primary items: the most any has */
+    int32_t *opt_row;      /* options x S: those items, padded with `primary` (a spare count) */
+    int32_t CS;            /* counts per level: primary + 1 (the spare) */
     uint64_t *opt_mask;    /* options x IW: each option's primary items as bits */
     /* per level: live[W], cands[W], covered[IW], count[primary] */
     uint64_t *live, *cands, *covered;
@@ -44,6 +47,7 @@ static void Bsx_dealloc(Bsx *s)
     PyMem_RawFree(s->conflict);
     PyMem_RawFree(s->opt_start);
     PyMem_RawFree(s->opt_item);
+    PyMem_RawFree(s->opt_row);
     PyMem_RawFree(s->opt_mask);
     PyMem_RawFree(s->live);
     PyMem_RawFree(s->cands);
@@ -104,7 +108,8 @@ static int Bsx_init(Bsx *s, PyObject *args, PyObject *kwds)
         s->live = PyMem_RawCalloc(L * w, 8);
         s->cands = PyMem_RawCalloc(L * w, 8);
         s->covered = PyMem_RawCalloc(L * (size_t)IW, 8);
-        s->count = PyMem_RawCalloc(L * (size_t)(primary > 0 ? primary : 1), 4);
+        s->CS = primary + 1;
+        s->count = PyMem_RawCalloc(L * (size_t)s->CS, 4);
         s->choice = PyMem_RawCalloc(L, 4);
         if (!containing || !s->item_opts || !s->conflict || !s->opt_start || !s->opt_item ||
             !s->opt_mask || !s->live || !s->cands || !s->covered || !s->count || !s->choice) {
@@ -143,6 +148,29 @@ static int Bsx_init(Bsx *s, PyObject *args, PyObject *kwds)
             }
         }
         s->opt_start[options] = n;
+        /* Options of a few primary items each (a piece and its cells, a queen's row and
+         * column): store them in rows of equal length, so that killing one is a fixed run of
+         * decrements with no loop test per item. */
+        int32_t most = 0;
+        for (int32_t k = 0; k < options; k++)
+            if (s->opt_start[k + 1] - s->opt_start[k] > most)
+                most = s->opt_start[k + 1] - s->opt_start[k];
+        if (most >= 1 && most <= 8) {
+            s->opt_row = PyMem_RawMalloc((size_t)(options > 0 ? options : 1) * (size_t)most * 4);
+            if (s->opt_row == NULL) {
+                PyErr_NoMemory();
+                ok = 0;
+            } else {
+                s->S = most;
+                for (int32_t k = 0; k < options; k++)
+                    for (int32_t t = 0; t < most; t++) {
+                        int32_t at = s->opt_start[k] + t;
+                        s->opt_row[(size_t)k * most + t] = at < s->opt_start[k + 1] ? s->opt_item[at] : primary;
+                    }
+            }
+        }
+    }
+    if (ok) {
         for (int32_t j = 0; j < primary; j++) {
             int32_t c = 0;
             for (size_t i = 0; i < w; i++) {
@@ -194,7 +222,7 @@ static inline int32_t best_item(const Bsx *s, const uint64_t *covered, const int
 
 static int run(Bsx *s, long long wanted, PyThreadState **save)
 {
-    const int32_t W = s->W, IW = s->IW, P = s->primary;
+    const int32_t W = s->W, IW = s->IW, CS = s->CS, S = s->S;
     long long found = 0, next_check = s->nodes + CHECK_EVERY;
     int32_t lv = s->level;
 
@@ -205,7 +233,7 @@ static int run(Bsx *s, long long wanted, PyThreadState **save)
 
 forward: {
     uint64_t *covered = s->covered + (size_t)lv * IW;
-    int32_t *count = s->count + (size_t)lv * P;
+    int32_t *count = s->count + (size_t)lv * CS;
     int32_t i = best_item(s, covered, count);
     if (i < 0) {
         s->level = lv;
@@ -260,9 +288,10 @@ next: {
     const uint64_t *live = s->live + (size_t)lv * W;
     uint64_t *child = s->live + (size_t)(lv + 1) * W;
     const uint64_t *conf = s->conflict + (size_t)o * W;
-    int32_t *restrict count = s->count + (size_t)(lv + 1) * P;
+    int32_t *restrict count = s->count + (size_t)(lv + 1) * CS;
     const int32_t *restrict opt_start = s->opt_start, *restrict opt_item = s->opt_item;
-    memcpy(count, s->count + (size_t)lv * P, (size_t)P * 4);
+    const int32_t *restrict opt_row = s->opt_row;
+    memcpy(count, s->count + (size_t)lv * CS, (size_t)CS * 4);
     long long killed = 0;
     for (int32_t w = 0; w < W; w++) {
         uint64_t dead = live[w] & conf[w];
@@ -271,9 +300,23 @@ next: {
             int32_t k = w * 64 + __builtin_ctzll(dead);
             dead &= dead - 1;
             killed++;
-            const int32_t *item = opt_item + opt_start[k], *end = opt_item + opt_start[k + 1];
-            while (item < end)
-                count[*item++]--;
+            if (S) {
+                const int32_t *row = opt_row + (size_t)k * S;
+                switch (S) { /* each case falls through to the next: S decrements */
+                case 8: count[row[7]]--; /* fall through */
+                case 7: count[row[6]]--; /* fall through */
+                case 6: count[row[5]]--; /* fall through */
+                case 5: count[row[4]]--; /* fall through */
+                case 4: count[row[3]]--; /* fall through */
+                case 3: count[row[2]]--; /* fall through */
+                case 2: count[row[1]]--; /* fall through */
+                default: count[row[0]]--;
+                }
+            } else {
+                const int32_t *item = opt_item + opt_start[k], *end = opt_item + opt_start[k + 1];
+                while (item < end)
+                    count[*item++]--;
+            }
         }
     }
     s->updates += killed;
