@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .dlxformat import format_dlx
 from .errors import PolyfitError
-from .export import write_json_atomically
+from .export import read_json, write_json_atomically
 from .parallel import JobResult
 
 FORMAT = "polyfit-checkpoint-1"
@@ -40,13 +40,8 @@ class Checkpoint:
 
     @classmethod
     def load(cls, path: Path, digest: str, jobs: int, board: str) -> Checkpoint:
-        try:
-            data = json.loads(Path(path).read_text())
-        except FileNotFoundError:
-            raise PolyfitError(f"no checkpoint file {path}") from None
-        except (OSError, ValueError) as exc:
-            raise PolyfitError(f"{path} is not a polyfit checkpoint ({exc})") from None
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
+        data = read_json(path, "checkpoint")
+        if data.get("format") != FORMAT:
             raise PolyfitError(f"{path} is not a polyfit checkpoint")
         if data.get("problem") != digest or data.get("jobs") != jobs:
             raise PolyfitError(

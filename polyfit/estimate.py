@@ -31,10 +31,6 @@ class Estimate:
     solutions_low: float = 0.0
     solutions_high: float = 0.0
 
-    @property
-    def nodes_error(self) -> float:
-        return (self.nodes_high - self.nodes) / 2
-
 
 class Prober:
     """Random probes of the search tree of one exact cover problem."""
@@ -158,15 +154,15 @@ def nodes_per_second(problem: ExactCoverProblem, backend, budget: float = 0.25, 
         if seconds >= budget:
             break
         job = Job()
+        restricted = restrict(problem, job)
         for _ in range(64):
-            restricted = restrict(problem, job)
             if restricted is None or estimate(restricted.problem, 16, rng.randrange(1 << 30)).nodes <= SMALL:
                 break
             children = branches(problem, job)
             if not children:
                 break
             job = rng.choice(children)
-        restricted = restrict(problem, job)
+            restricted = restrict(problem, job)
         if restricted is None:
             continue
         stats = SearchStats()

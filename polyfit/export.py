@@ -37,6 +37,19 @@ def check_writable(path: Path, force: bool) -> None:
         raise PolyfitError(f"cannot write {path}: directory {path.parent} does not exist")
 
 
+def read_json(path: Path, what: str) -> dict:
+    """A JSON object from a file polyfit wrote, or a clear error naming ``what`` it should be."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise PolyfitError(f"no such {what}: {path}") from None
+    except (OSError, ValueError) as exc:
+        raise PolyfitError(f"{path} is not a polyfit {what} ({exc})") from None
+    if not isinstance(data, dict):
+        raise PolyfitError(f"{path} is not a polyfit {what}")
+    return data
+
+
 def write_json_atomically(path: Path, data) -> None:
     """Write JSON to a temporary file beside ``path``, flush it to disk, then rename it over
     ``path``: a reader (or a kill at any moment) sees the old file or the new, never half."""

@@ -136,7 +136,7 @@ def branches(problem: ExactCoverProblem, job: Job) -> list[Job] | None:
         return []
     lo, hi = sub.bound(best)
     origin = restricted.options
-    item = _original_item(problem, sub.primary[best])
+    item = problem.primary.index(sub.primary[best])
     paths = []  # (forced, excluded, closed) of each child
     before: list[int] = []
     for k in lists[best]:
@@ -149,10 +149,6 @@ def branches(problem: ExactCoverProblem, job: Job) -> list[Job] | None:
     if lo == 0:
         paths.append((job.forced, job.excluded + tuple(before), job.closed + (item,)))
     return [Job(*path, job.share / len(paths)) for path in paths]
-
-
-def _original_item(problem: ExactCoverProblem, name: str) -> int:
-    return problem.primary.index(name)
 
 
 def split(problem: ExactCoverProblem, jobs: int, max_depth: int = 6) -> list[Job]:

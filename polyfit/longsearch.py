@@ -1,7 +1,7 @@
 """Long counts: split into jobs, run on every core or a cluster, checkpointed, watched.
 
-The command line calls :func:`count_in_jobs` when a count should use several processes, a Dask
-cluster, a checkpoint, or a progress bar; the jobs come from :func:`polyfit.jobs.split` and
+The command line asks :func:`how_to_run` and then calls :func:`run_jobs` when a search should
+use several processes, a Dask cluster, a checkpoint, or a progress bar; the jobs come from :func:`polyfit.jobs.split` and
 their results merge in job order, so the counts equal those of one serial search.
 """
 
@@ -40,6 +40,22 @@ def quick_estimate(puzzle, probes: int = 32) -> float:
 def worth_parallel(puzzle) -> bool:
     """Does a quick estimate say the search is long enough to use every core?"""
     return len(puzzle.cover.problem.options) >= 64 and quick_estimate(puzzle) >= PARALLEL_NODES
+
+
+def how_to_run(puzzle, jobs: int | None, asked_for_jobs: bool, count: bool, watched: bool) -> tuple[bool, int]:
+    """Whether to run the search as jobs, and on how many processes.
+
+    Jobs when asked for (``asked_for_jobs``: --jobs above 1, --dask, --checkpoint, --resume or
+    --depth); for a count, also on every core when ``jobs`` is unset and the estimate says the
+    search is long, or on one process for the progress bar of a long count on a terminal
+    (``watched``)."""
+    processes = jobs or 1
+    if asked_for_jobs or not count or puzzle.impossible is not None:
+        return asked_for_jobs, processes
+    cores = default_processes()
+    if jobs is None and cores > 1 and worth_parallel(puzzle):
+        return True, cores
+    return watched and quick_estimate(puzzle) >= WATCHED_NODES, processes
 
 
 def plan(puzzle, processes: int, depth: int | None = None) -> list[Job]:
@@ -128,5 +144,3 @@ def open_checkpoint(puzzle, jobs, path, resume: bool) -> Checkpoint:
         return Checkpoint.load(path, digest, len(jobs), puzzle.board.label)
     return Checkpoint(path, digest, len(jobs), puzzle.board.label)
 
-
-__all__ = ["count_in_jobs", "run_jobs", "plan", "worth_parallel", "open_checkpoint", "default_processes"]

@@ -15,7 +15,7 @@ from typing import Optional
 import typer
 
 from ..errors import PolyfitError
-from ..export import write_json_atomically, write_text
+from ..export import read_json, write_json_atomically, write_text
 from ..solve import Counts
 from . import guarded
 from .solve import describe_counts, load_puzzle
@@ -23,18 +23,6 @@ from .solve import describe_counts, load_puzzle
 JOB_FORMAT = "polyfit-job-1"
 RESULT_FORMAT = "polyfit-job-result-1"
 MANIFEST = "manifest.json"
-
-
-def read_json(path: Path, what: str) -> dict:
-    try:
-        data = json.loads(Path(path).read_text())
-    except FileNotFoundError:
-        raise PolyfitError(f"no such {what}: {path}") from None
-    except (OSError, ValueError) as exc:
-        raise PolyfitError(f"{path} is not a polyfit {what} ({exc})") from None
-    if not isinstance(data, dict):
-        raise PolyfitError(f"{path} is not a polyfit {what}")
-    return data
 
 
 def add_commands(app: typer.Typer, ctx) -> None:

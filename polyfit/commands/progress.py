@@ -13,8 +13,6 @@ from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, T
 
 class ProgressBar:
     def __init__(self, jobs: int, done_before: int = 0):
-        self.done = done_before
-        self.jobs = jobs
         self._progress = Progress(
             TextColumn("[bold]searching"),
             BarColumn(),
@@ -38,8 +36,7 @@ class ProgressBar:
             self._started = True
             self._progress.start()
 
-    def update(self, result, progress) -> None:
-        self.done = progress.done
+    def update(self, progress) -> None:
         rate = progress.counts.search.nodes / progress.elapsed if progress.elapsed > 0 else 0
         self._progress.update(
             self._task,

@@ -196,10 +196,10 @@ def add_commands(app: typer.Typer, ctx) -> None:
         counts = Counts()
         printed = []
         stopped_early = False
-        split_up = (jobs or 1) > 1 or dask is not None or checkpoint is not None or resume is not None or depth is not None
+        asked_for_jobs = (jobs or 1) > 1 or dask is not None or checkpoint is not None or resume is not None or depth is not None
         if (checkpoint is not None or resume is not None) and not count:
             raise PolyfitError("--checkpoint and --resume keep counts, not solutions: add --count")
-        if split_up and (random is not None or animate is not None):
+        if asked_for_jobs and (random is not None or animate is not None):
             raise PolyfitError("--random and --animate follow one serial search; drop --jobs, --dask, --checkpoint, --resume and --depth")
         if checkpoint is not None and resume is not None and checkpoint != resume:
             raise PolyfitError("--resume FILE keeps saving to FILE; give --checkpoint only for a new search")
@@ -207,20 +207,20 @@ def add_commands(app: typer.Typer, ctx) -> None:
             raise PolyfitError(f"{checkpoint} exists; resume from it with --resume {checkpoint}, or use --force to start over")
         if checkpoint is not None:
             check_writable(checkpoint, True)
-        from ..longsearch import (
-            WATCHED_NODES, default_processes, open_checkpoint, plan, quick_estimate, run_jobs, worth_parallel
-        )
+        from ..longsearch import how_to_run, open_checkpoint, plan, run_jobs
 
-        processes = jobs or 1
         watched = not quiet and not as_json and sys.stderr.isatty()
-        if not split_up and count and random is None and puzzle.impossible is None:
-            if jobs is None and default_processes() > 1 and worth_parallel(puzzle):
-                split_up, processes = True, default_processes()
-            elif watched and quick_estimate(puzzle) >= WATCHED_NODES:
-                split_up = True  # a long count on a terminal: run it as jobs, to show progress
+        split_up, processes = how_to_run(puzzle, jobs, asked_for_jobs, count and random is None, watched)
         progress = None
         job_list: list = []
         saved = None
+        latest = []  # the last report of the jobs: how far the search has come
+
+        def on_result(result, report):
+            latest[:] = [report]
+            if progress is not None:
+                progress.update(report)
+
         if split_up:
             job_list = plan(puzzle, processes, depth)
             if checkpoint is not None or resume is not None:
@@ -232,7 +232,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
             founds = run_jobs(
                 puzzle, engine, job_list, counts, processes=processes, dask=dask,
                 checkpoint=saved, keep_solutions=not count,
-                on_result=progress.update if progress else None,
+                on_result=on_result,
                 on_start=progress.start if progress else None,
             )
         else:
@@ -258,7 +258,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
                 progress.stop()
             where = f"{counts.search.nodes} nodes searched"
             if split_up:
-                finished = len(saved.done) if saved else (progress.done if progress else "?")
+                finished = latest[0].done if latest else len(saved.done) if saved else 0
                 where = f"{finished} of {len(job_list)} jobs done, {where}"
                 if saved is not None:
                     where += f"; go on with --resume {saved.path}"

@@ -103,6 +103,16 @@ static int signals_pending(PyThreadState **save)
     return 0;
 }
 
+/* Recording a solution ran out of memory: take the GIL back and raise MemoryError; the caller
+ * marks its search done and returns -1. */
+static int out_of_memory(PyThreadState **save)
+{
+    PyEval_RestoreThread(*save);
+    *save = NULL;
+    PyErr_NoMemory();
+    return -1;
+}
+
 /* The argument of next_batch(k): a positive number of solutions, on an initialised search. */
 static int batch_wanted(PyObject *args, int initialised, long long *wanted)
 {

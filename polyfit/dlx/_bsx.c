@@ -238,11 +238,8 @@ forward: {
     if (i < 0) {
         s->level = lv;
         if (record(s) < 0) {
-            PyEval_RestoreThread(*save);
-            *save = NULL;
-            PyErr_NoMemory();
             s->phase = DONE;
-            return -1;
+            return out_of_memory(save);
         }
         s->solutions++;
         if (++found >= wanted) {

@@ -302,11 +302,8 @@ static int run(Search *s, long long wanted, PyThreadState **save)
 enter:
     if (s->rlink[0] == 0) {
         if (record(s) < 0) {
-            PyEval_RestoreThread(*save);
-            *save = NULL;
-            PyErr_NoMemory();
             s->phase = DONE;
-            return -1;
+            return out_of_memory(save);
         }
         s->solutions++;
         if (++found >= wanted) {
