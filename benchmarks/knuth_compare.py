@@ -7,9 +7,13 @@ gb_flip from the Stanford GraphBase); polyfit does not ship it. The problems are
 every placement and no symmetry breaking, as Knuth's generators write them: the pentomino
 boxes (9356, 4040 and 1472 solutions), the Soma cube (11520), N-queens 12 and 13 (rows and
 columns primary, diagonals secondary: 14200 and 73712) and a 9x9 Sudoku. Both sides count every
-solution; dlx1 is timed as a whole process (CPU seconds of the child), polyfit's backends by
-the search time `polyfit xc --json` reports (parsing and start-up excluded), and also as whole
-processes. Medians of --repeat runs; ratios are to dlx1.
+solution and both are timed in CPU seconds: dlx1 as a whole process (its parsing takes
+milliseconds), polyfit's backends by the search's CPU time that `polyfit xc --json` reports
+(Python start-up and parsing excluded), and also as whole processes.
+
+The runs are interleaved -- each round runs dlx1 and then every backend once -- so a change in
+the machine's load hits both sides of a ratio alike. Times are medians over the rounds; ratios
+are medians of each round's own ratio to dlx1.
 """
 
 from __future__ import annotations
@@ -91,7 +95,7 @@ def main():
     parser.add_argument("--only", default=None, help="comma-separated problem names")
     args = parser.parse_args()
     backends = args.backends.split(",")
-    print(f"median of {args.repeat} runs; seconds; ratio = polyfit / dlx1\n")
+    print(f"{args.repeat} interleaved rounds; median CPU seconds (median ratio to dlx1)\n")
     print(f"{'problem':8} {'options':>7} {'solutions':>9} {'dlx1 cpu':>9}" + "".join(
         f" {b + ' search':>21} {b + ' process':>22}" for b in backends))
     with tempfile.TemporaryDirectory() as tmp:
@@ -102,26 +106,31 @@ def main():
             path = Path(tmp) / f"{name}.dlx"
             path.write_text(format_dlx(problem))
             knuth = []
+            search = {b: [] for b in backends}
+            process = {b: [] for b in backends}
             for _ in range(args.repeat):
                 with open(path) as f:
                     cpu, result = child_cpu([args.dlx1], stdin=f)
                 knuth.append(cpu)
-            solutions = result.stderr.split("Altogether ")[1].split(" ")[0]
-            base = statistics.median(knuth)
-            line = f"{name:8} {len(problem.options):>7} {solutions:>9} {base:>9.3f}"
-            for backend in backends:
-                search, process = [], []
-                for _ in range(args.repeat):
+                solutions = result.stderr.split("Altogether ")[1].split(" ")[0]
+                for backend in backends:
                     cpu, result = child_cpu([sys.executable, "-m", "polyfit", "xc", str(path), "--count",
                                              "--json", "--backend", backend])
                     data = json.loads(result.stdout)
                     assert str(data["total"]) == solutions, (name, backend, data["total"], solutions)
-                    search.append(data["seconds"])
-                    process.append(cpu)
-                s, p = statistics.median(search), statistics.median(process)
-                line += f" {s:>9.3f} ({s / base:>5.2f}x)    {p:>9.3f} ({p / base:>5.2f}x)"
+                    search[backend].append(data["cpu_seconds"])
+                    process[backend].append(cpu)
+            base = statistics.median(knuth)
+            line = f"{name:8} {len(problem.options):>7} {solutions:>9} {base:>9.3f}"
+            for backend in backends:
+                line += f" {column(search[backend], knuth)}    {column(process[backend], knuth)}"
             print(line, flush=True)
 
+
+def column(times, knuth):
+    """Median time and the median of the per-round ratios to dlx1."""
+    ratio = statistics.median(t / k for t, k in zip(times, knuth))
+    return f"{statistics.median(times):>9.3f} ({ratio:>5.2f}x)"
 
 if __name__ == "__main__":
     main()

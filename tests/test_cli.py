@@ -177,7 +177,8 @@ def test_exported_problem_solves_with_xc(app, tmp_path):
     run(app, "export-dlx", BOARDS + "3x20.txt", "-o", str(out))
     data = json.loads(run(app, "xc", str(out), "--count", "--json").output)
     assert data["total"] == 8
-    assert {"total", "nodes", "backend", "seconds"} <= set(data)
+    assert {"total", "nodes", "backend", "seconds", "cpu_seconds"} <= set(data)
+    assert 0 <= data["cpu_seconds"] < 60
 
 
 def test_auto_falls_back_when_the_bitset_backend_cannot_take_a_problem(app, tmp_path):

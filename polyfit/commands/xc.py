@@ -40,7 +40,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
         engine = ctx.registry.backend(backend, problem)
         stats = SearchStats()
         found = []
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         complete = False
         try:
             for solution in engine.solutions(problem, stats):
@@ -55,7 +55,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
         except KeyboardInterrupt:
             typer.echo(f"interrupted: {stats.solutions} solutions so far, {stats.nodes} nodes", err=True)
             raise typer.Exit(EXIT_INTERRUPTED)
-        seconds = time.perf_counter() - start
+        seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - start_cpu
         if as_json:
             data = {
                 "total": stats.solutions,
@@ -64,6 +64,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
                 "updates": stats.updates,
                 "backend": engine.name,
                 "seconds": round(seconds, 6),
+                "cpu_seconds": round(cpu_seconds, 6),
             }
             if not count:
                 data["solutions"] = [[lines[k] for k in s] for s in found]

@@ -138,8 +138,9 @@ static PyObject *batch_result(const Found *f, long long nodes, long long updates
  * type and the module itself. The module defines its object struct TYPE (with fields found,
  * nodes, updates and phase, and a DONE phase), TYPE_init, TYPE_dealloc and
  * run(TYPE *, long long wanted, PyThreadState **save), then writes
- * SEARCH_MODULE(_name, TYPE, ready-expression-on-s, "type doc", "module doc"). */
-#define SEARCH_MODULE(MODNAME, TYPE, READY, TYPE_DOC, MODULE_DOC)                                 \
+ * SEARCH_MODULE(_name, TYPE, ready-expression-on-s, members, "type doc", "module doc"), where
+ * members is a PyMemberDef table of read-only attributes, or NULL. */
+#define SEARCH_MODULE(MODNAME, TYPE, READY, MEMBERS, TYPE_DOC, MODULE_DOC)                        \
     static PyObject *TYPE##_next_batch(TYPE *s, PyObject *args)                                  \
     {                                                                                            \
         long long wanted;                                                                        \
@@ -169,6 +170,7 @@ static PyObject *batch_result(const Found *f, long long nodes, long long updates
         .tp_flags = Py_TPFLAGS_DEFAULT,                                                          \
         .tp_doc = TYPE_DOC,                                                                      \
         .tp_methods = TYPE##_methods,                                                            \
+        .tp_members = MEMBERS,                                                                   \
         .tp_init = (initproc)TYPE##_init,                                                        \
         .tp_new = PyType_GenericNew,                                                             \
     };                                                                                           \

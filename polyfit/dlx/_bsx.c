@@ -340,4 +340,4 @@ done:
     return 0;
 }
 
-SEARCH_MODULE(_bsx, Bsx, s->choice != NULL, "A resumable bitset exact cover search over prebuilt bit arrays.", "Bitset exact cover search in C.")
+SEARCH_MODULE(_bsx, Bsx, s->choice != NULL, NULL, "A resumable bitset exact cover search over prebuilt bit arrays.", "Bitset exact cover search in C.")

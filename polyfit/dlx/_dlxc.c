@@ -6,6 +6,12 @@
  * back option indices. The search is resumable: next_batch(k) runs until k more solutions are
  * found or the search ends, so solutions stream to Python in batches. The GIL is released while
  * searching and re-taken every few thousand nodes to honour Ctrl-C.
+ *
+ * Covering is Knuth's: walk the item's list and take every other node of its options out of
+ * their lists. Uncovering puts the same nodes back through the links they kept -- the dance --
+ * but instead of walking the lists again it replays a trail: cover() records each node it
+ * removes (and each item header, as -item), and undo() restores them last first. Same nodes,
+ * same order, same tree; the walk back without lists and spacers is 10-20% of the search.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -24,6 +30,9 @@ typedef struct {
     int32_t *top, *ulink, *dlink;     /* nodes */
     int32_t *spacer_option;           /* spacer number -> option index */
     int32_t *choice;                  /* the choice stack, at most N1 + 1 deep */
+    int32_t *trail;                   /* removed nodes in order of removal; -i for header i */
+    int32_t trail_len;
+    int32_t *marks;                   /* per level: trail length before and after covering its item */
     int32_t *options;                 /* scratch: the options of a solution */
     int32_t level, item, phase;
     long long nodes, updates, solutions;
@@ -39,6 +48,8 @@ static void Search_dealloc(Search *s)
     PyMem_RawFree(s->dlink);
     PyMem_RawFree(s->spacer_option);
     PyMem_RawFree(s->choice);
+    PyMem_RawFree(s->trail);
+    PyMem_RawFree(s->marks);
     PyMem_RawFree(s->options);
     PyMem_RawFree(s->found.data);
     Py_TYPE(s)->tp_free((PyObject *)s);
@@ -66,11 +77,15 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwds)
     }
     s->choice = PyMem_RawMalloc(sizeof(int32_t) * (size_t)(primary + 1));
     s->options = PyMem_RawMalloc(sizeof(int32_t) * (size_t)(primary + 1));
-    if (s->choice == NULL || s->options == NULL) {
+    /* Each node and each header is out of its list at most once at a time. */
+    s->trail = PyMem_RawMalloc(sizeof(int32_t) * (size_t)(nt + nl));
+    s->marks = PyMem_RawMalloc(sizeof(int32_t) * 2 * (size_t)(primary + 1));
+    if (s->choice == NULL || s->options == NULL || s->trail == NULL || s->marks == NULL) {
         PyErr_NoMemory();
         return -1;
     }
     s->level = 0;
+    s->trail_len = 0;
     s->item = -1;
     s->phase = FORWARD;
     return 0;
@@ -89,10 +104,13 @@ static int record(Search *s)
     return found_append(&s->found, s->options, s->level);
 }
 
+/* Take item i out of the item list and its options out of every other list, recording each
+ * removal on the trail. */
 static inline void cover(Search *s, int32_t i)
 {
     int32_t *restrict top = s->top, *restrict ulink = s->ulink, *restrict dlink = s->dlink;
-    long long updates = 0;
+    int32_t *restrict trail = s->trail;
+    int32_t t = s->trail_len;
     for (int32_t p = dlink[i]; p != i; p = dlink[p]) {
         for (int32_t q = p + 1; q != p;) {
             int32_t x = top[q];
@@ -103,37 +121,38 @@ static inline void cover(Search *s, int32_t i)
                 dlink[u] = d;
                 ulink[d] = u;
                 top[x]--;
-                updates++;
+                trail[t++] = q;
                 q++;
             }
         }
     }
+    s->updates += t - s->trail_len;
     int32_t l = s->llink[i], r = s->rlink[i];
     s->rlink[l] = r;
     s->llink[r] = l;
-    s->updates += updates;
+    trail[t++] = -i;
+    s->trail_len = t;
 }
 
-static inline void uncover(Search *s, int32_t i)
+/* Undo every cover since the trail was `mark` long: each node goes back between the
+ * neighbours it still points to, last removed first. */
+static inline void undo(Search *s, int32_t mark)
 {
     int32_t *restrict top = s->top, *restrict ulink = s->ulink, *restrict dlink = s->dlink;
-    int32_t l = s->llink[i], r = s->rlink[i];
-    s->rlink[l] = i;
-    s->llink[r] = i;
-    for (int32_t p = ulink[i]; p != i; p = ulink[p]) {
-        for (int32_t q = p - 1; q != p;) {
-            int32_t x = top[q];
-            if (x <= 0) {
-                q = dlink[q];
-            } else {
-                int32_t u = ulink[q], d = dlink[q];
-                dlink[u] = q;
-                ulink[d] = q;
-                top[x]++;
-                q--;
-            }
+    const int32_t *restrict trail = s->trail;
+    for (int32_t t = s->trail_len; t > mark;) {
+        int32_t q = trail[--t];
+        if (q > 0) {
+            dlink[ulink[q]] = q;
+            ulink[dlink[q]] = q;
+            top[top[q]]++;
+        } else {
+            int32_t l = s->llink[-q], r = s->rlink[-q];
+            s->rlink[l] = -q;
+            s->llink[r] = -q;
         }
     }
+    s->trail_len = mark;
 }
 
 /* Run until `wanted` solutions are recorded or the search ends. Returns 0, or -1 when a signal
@@ -176,7 +195,9 @@ forward:
             }
         }
     }
+    s->marks[2 * s->level] = s->trail_len;
     cover(s, i);
+    s->marks[2 * s->level + 1] = s->trail_len;
     choice[s->level++] = dlink[i];
 
 advance: {
@@ -202,7 +223,7 @@ advance: {
         }
         goto forward;
     }
-    uncover(s, i);
+    undo(s, s->marks[2 * (s->level - 1)]); /* uncover i */
     s->level--;
 }
 
@@ -212,20 +233,13 @@ backup:
         return 0;
     }
     {
+        /* Uncover the other items of the option tried at this level, then try the next. */
         int32_t p = choice[s->level - 1];
-        for (int32_t q = p - 1; q != p;) {
-            int32_t j = top[q];
-            if (j <= 0) {
-                q = dlink[q];
-            } else {
-                uncover(s, j);
-                q--;
-            }
-        }
+        undo(s, s->marks[2 * (s->level - 1) + 1]);
         i = top[p];
         choice[s->level - 1] = dlink[p];
     }
     goto advance;
 }
 
-SEARCH_MODULE(_dlxc, Search, s->choice != NULL, "A resumable dancing-links search over prebuilt int32 arrays.", "Dancing links search loop in C.")
+SEARCH_MODULE(_dlxc, Search, s->choice != NULL, NULL, "A resumable dancing-links search over prebuilt int32 arrays.", "Dancing links search loop in C.")

@@ -378,4 +378,4 @@ try:
     goto enter;
 }
 
-SEARCH_MODULE(_dlxmc, Search, s->item_at != NULL, "A resumable dancing-links search with multiplicities and colours.", "Dancing links with multiplicities and colours, in C.")
+SEARCH_MODULE(_dlxmc, Search, s->item_at != NULL, NULL, "A resumable dancing-links search with multiplicities and colours.", "Dancing links with multiplicities and colours, in C.")

@@ -9,9 +9,11 @@ with the same counts:
 - ``updates``: option nodes removed from their item lists by ``hide`` (each one is one
   ``dlink``/``ulink`` pair of writes; unhiding undoes them and is not counted).
 
-The search is an explicit loop over the ``choice`` stack, no recursion; cover/hide and
-uncover/unhide are written out inline because a Python function call costs more than the loop
-body.
+The search is an explicit loop over the ``choice`` stack, no recursion. Covering walks the
+item's list as Knuth's does and records every node it takes out (and the item header, as
+``-item``) on a trail; uncovering replays the trail backwards, putting each node back between
+the neighbours it still points to. That is the same dance in the same order, without walking
+the lists a second time.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ class PythonDLX:
                 node += 1
             return spacer_option[-top[node]]
 
+        trail = []  # removed nodes in order of removal; -i for the header of item i
+
         def cover(i):
             nonlocal updates
             p = dlink[i]
@@ -61,37 +65,31 @@ class PythonDLX:
                         ulink[d] = u
                         top[x] -= 1
                         updates += 1
+                        trail.append(q)
                         q += 1
                 p = dlink[p]
             l = llink[i]
             r = rlink[i]
             rlink[l] = r
             llink[r] = l
+            trail.append(-i)
 
-        def uncover(i):
-            l = llink[i]
-            r = rlink[i]
-            rlink[l] = i
-            llink[r] = i
-            p = ulink[i]
-            while p != i:
-                q = p - 1
-                while q != p:
-                    x = top[q]
-                    if x <= 0:
-                        q = dlink[q]
-                    else:
-                        u = ulink[q]
-                        d = dlink[q]
-                        dlink[u] = q
-                        ulink[d] = q
-                        top[x] += 1
-                        q -= 1
-                p = ulink[p]
+        def undo(mark):
+            """Put back everything covered since the trail was ``mark`` long, last first."""
+            while len(trail) > mark:
+                q = trail.pop()
+                if q > 0:
+                    dlink[ulink[q]] = q
+                    ulink[dlink[q]] = q
+                    top[top[q]] += 1
+                else:
+                    rlink[llink[-q]] = -q
+                    llink[rlink[-q]] = -q
 
         updates = 0
         nodes = 0
         choice = []
+        marks = []  # per level: trail length before and after covering its item
         level = 0
         try:
             while True:
@@ -110,7 +108,9 @@ class PythonDLX:
                             best = top[k]
                             i = k
                         k = rlink[k]
+                    marks.append(len(trail))
                     cover(i)
+                    marks.append(len(trail))
                     choice.append(dlink[i])
                 # Advance, or back up until a level has another option to try.
                 while True:
@@ -127,20 +127,14 @@ class PythonDLX:
                                     cover(j)
                                     q += 1
                             break
-                        uncover(i)
+                        marks.pop()
+                        undo(marks.pop())  # uncover i
                         choice.pop()
                     if not choice:
                         return
                     # Undo the option chosen at the level below, then try its successor.
                     p = choice[-1]
-                    q = p - 1
-                    while q != p:
-                        j = top[q]
-                        if j <= 0:
-                            q = dlink[q]
-                        else:
-                            uncover(j)
-                            q -= 1
+                    undo(marks[-1])
                     i = top[p]
                     choice[-1] = dlink[p]
         finally:
