@@ -128,3 +128,59 @@ def test_twins_on_a_real_puzzle():
     assert a == b == c and len(a) == 8
     assert (sa.nodes, sa.updates) == (sb.nodes, sb.updates)
     assert sc.nodes == sa.nodes
+
+
+def bitset_c(problem, way):
+    from polyfit.dlx import stream_batches
+    from polyfit.dlx.bitset import bitset_search
+
+    stats = SearchStats()
+    return list(stream_batches(bitset_search(problem, way), stats)), stats
+
+
+@settings(max_examples=300, deadline=None)
+@given(problems())
+def test_both_ways_of_the_c_bitset_search_match_the_python_one(problem):
+    """bitset-c finds its branching item by popcount or by kept counts; either way it makes the
+    same choices as bitset-python: same solutions in the same order, same nodes and updates."""
+    from polyfit.dlx.bitset import BY_COUNTS, BY_POPCOUNT
+
+    expected, stats = solve(built_in_registry().backends["bitset-python"], problem)
+    for way in (BY_COUNTS, BY_POPCOUNT):
+        found, s = bitset_c(problem, way)
+        assert found == expected
+        assert (s.nodes, s.updates, s.solutions) == (stats.nodes, stats.updates, stats.solutions)
+
+
+def test_the_c_bitset_search_takes_the_cheaper_way_and_both_count_right():
+    """Pentominoes and the Soma cube go by popcount, N-queens and Sudoku by kept counts (the
+    cheaper at the root, as measured); both ways give the known totals with the same nodes."""
+    from test_dlxformat import pentomino_problem
+
+    from polyfit.board import read_voxel_text
+    from polyfit.dlx.bitset import AUTO, BY_COUNTS, BY_POPCOUNT, bitset_search
+    from polyfit.piece_sets import soma
+    from polyfit.solve import Puzzle
+
+    cube = Puzzle(read_voxel_text(ROOT / "shapes/soma/cube.vox"), soma(), break_symmetry=False).cover.problem
+    cases = [
+        (pentomino_problem(ROOT / "shapes/pentomino/3x20.txt"), 8, BY_POPCOUNT),
+        (cube, 11520, BY_POPCOUNT),
+        (queens(12), 14200, BY_COUNTS),
+        (sudoku_problem(), 1, BY_COUNTS),
+    ]
+    for problem, total, cheaper in cases:
+        assert bitset_search(problem).way == cheaper
+        runs = [bitset_c(problem, way) for way in (AUTO, BY_COUNTS, BY_POPCOUNT)]
+        assert [len(found) for found, _ in runs] == [total] * 3
+        assert len({(s.nodes, s.updates) for _, s in runs}) == 1
+
+
+def sudoku_problem():
+    """A 9x9 Sudoku with 21 givens (Inkala's): cell, row-digit, column-digit and box-digit items."""
+    givens = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+    options = []
+    for r, c, d in itertools.product(range(9), range(9), range(9)):
+        if givens[9 * r + c] in (".", str(d + 1)):
+            options.append((9 * r + c, 81 + 9 * r + d, 162 + 9 * c + d, 243 + 9 * (3 * (r // 3) + c // 3) + d))
+    return ExactCoverProblem([f"i{k}" for k in range(324)], [], options)

@@ -5,6 +5,10 @@ each primary item the options that contain it, and for each option the options i
 with (those sharing any item with it, primary or secondary). The conflict table takes options² bits, so problems with more than
 ``MAX_OPTIONS`` options are left to the dancing-links backends (``auto`` falls back by itself).
 
+The branching item is found one of two ways, chosen per problem by their cost at the root
+(``AUTO``): by popcount of each item's live options, stopping early (``BY_POPCOUNT``), or from
+counts kept up to date as options are killed (``BY_COUNTS``). Both make the same choices.
+
 ``nodes`` counts options tried, as in the DLX backends; ``updates`` counts options killed.
 """
 
@@ -26,6 +30,7 @@ else:
 
 MAX_OPTIONS = 16384
 MAX_PRIMARY = 4096
+AUTO, BY_COUNTS, BY_POPCOUNT = -1, 0, 1  # how _bsx finds the branching item
 
 
 class BitsetBackend:
@@ -50,10 +55,14 @@ class BitsetBackend:
         reason = self.problem_reason(problem)
         if reason is not None:
             raise ValueError(f"problem too large for {self.name}: {reason}")
-        opt_start = array("i", [0])
-        opt_items = array("i")
-        for option in problem.options:
-            opt_items.extend(option)
-            opt_start.append(len(opt_items))
-        search = _bsx.Search(len(problem.primary), len(problem.items), opt_start, opt_items)
-        yield from stream_batches(search, stats)
+        yield from stream_batches(bitset_search(problem), stats)
+
+
+def bitset_search(problem: ExactCoverProblem, way: int = AUTO):
+    """The C search object for a problem, finding branching items the given way."""
+    opt_start = array("i", [0])
+    opt_items = array("i")
+    for option in problem.options:
+        opt_items.extend(option)
+        opt_start.append(len(opt_items))
+    return _bsx.Search(len(problem.primary), len(problem.items), opt_start, opt_items, way)
