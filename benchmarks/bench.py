@@ -9,13 +9,16 @@ solutions, nodes, and each backend's time as a ratio to dlx-c. Backends from ins
 (e.g. polyfit-miniexact) are timed too. The pure-Python backend runs only where one run takes
 under --python-limit seconds. Then N-queens 10-12 through ``polyfit xc`` (rows and
 columns primary, diagonals secondary), and the end-to-end wall time of
-``polyfit solve shapes/pentomino/6x10.txt --count`` as a new process, start-up included.
+``polyfit solve shapes/pentomino/6x10.txt --count`` as a new process, start-up included, and
+the memory of the largest shipped problem (its dancing-links arrays, and the peak of counting
+it as a new process on each C backend).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -25,7 +28,9 @@ import time
 from pathlib import Path
 
 from polyfit.board import read_text_board, read_voxel_text
+from polyfit.dlx import build_layout
 from polyfit.exactcover import SearchStats
+from polyfit.pieces import resolve_pieces
 from polyfit.plugins import get_plugin_manager
 from polyfit.registry import Registry
 from polyfit.solve import Puzzle
@@ -142,6 +147,36 @@ def main():
           f"median {statistics.median(runs):.3f} s wall (min {min(runs):.3f}, max {max(runs):.3f})")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # kilobytes on Linux
     print(f"peak memory of this benchmark process (every board, every backend): {peak / 1024:.0f} MiB")
+    largest_problem_memory(names)
+
+
+def peak_mib(command):
+    """Peak resident memory of one child process, in MiB (Linux reports kilobytes)."""
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        raise subprocess.CalledProcessError(child.returncode, command)
+    return usage.ru_maxrss / 1024
+
+
+def largest_problem_memory(names):
+    """The largest shipped problem, the 3x4x5 box of flat pentacubes (2,440 options): the size of
+    its dancing-links arrays, and the peak memory of counting it as a new process on each C
+    backend (and of the interpreter with polyfit loaded, for scale)."""
+    path = ROOT / "shapes/pentacube/3x4x5.vox"
+    board = read_voxel_text(path)
+    registry = Registry.from_plugins(get_plugin_manager())
+    pieces = resolve_pieces(board.metadata["pieces"], registry.piece_set_builders(), path.parent)
+    layout = build_layout(Puzzle(board, pieces).cover.problem)
+    arrays = (layout.llink, layout.rlink, layout.top, layout.ulink, layout.dlink, layout.spacer_option)
+    size = sum(a.itemsize * len(a) for a in arrays)
+    print(f"\nlargest shipped problem, {path.relative_to(ROOT)}: {len(layout.top):,} dancing-links nodes "
+          f"in 32-bit integers, {size / 1024:.0f} KiB of arrays")
+    baseline = peak_mib(polyfit_command("--version"))
+    for backend in (n for n in ("dlx-c", "bitset-c") if n in names):
+        peak = peak_mib(polyfit_command("solve", str(path), "--count", "--jobs", "1", "--quiet", "--backend", backend))
+        print(f"  peak memory counting it on {backend}: {peak:.0f} MiB (polyfit --version: {baseline:.0f} MiB)")
 
 
 if __name__ == "__main__":

@@ -4,8 +4,9 @@
 
 The problems are the full ones (every placement, no symmetry breaking): the pentomino boxes
 and the Soma cube. Each solver counts every solution; seconds are medians of --repeat runs of
-the solve alone (building each solver's input is not timed), and ratios are to polyfit's
-dlx-c. Peers that are not installed are skipped: pyxcc (Rust) and xcover (numba; its JIT
+the solve alone in CPU seconds (building each solver's input is not timed), the rounds
+interleaved (each runs every solver once), and ratios are medians of each round's ratio to
+polyfit's dlx-c. Peers that are not installed are skipped: pyxcc (Rust) and xcover (numba; its JIT
 compilation is timed apart, on a tiny problem) from the ``bench`` extra, and miniexact (C)
 when ``pip install ./plugins/polyfit-miniexact`` made it a backend.
 """
@@ -91,23 +92,25 @@ def main():
         except ImportError:
             print(f"{name}: not installed, skipped")
     names = list(solvers)
-    print(f"median of {args.repeat} runs; seconds to count every solution; ratio to dlx-c\n")
+    print(f"{args.repeat} interleaved rounds; median CPU seconds to count every solution "
+          "(median ratio to dlx-c)\n")
     print(f"{'problem':8} {'solutions':>9}" + "".join(f" {n:>18}" for n in names))
     for label, board, pieces in problems():
         problem = Puzzle(board, pieces, prune=False, break_symmetry=False).cover.problem
-        row, counts = {}, {}
-        for name, prepare in solvers.items():
-            _, run = prepare(problem)
-            times = []
-            for _ in range(args.repeat):
-                start = time.perf_counter()
+        runs = {name: prepare(problem)[1] for name, prepare in solvers.items()}
+        times, counts = {name: [] for name in names}, {}
+        for _ in range(args.repeat):  # each round runs every solver once: load drifts hit all alike
+            for name, run in runs.items():
+                start = time.process_time()
                 counts[name] = run()
-                times.append(time.perf_counter() - start)
-            row[name] = statistics.median(times)
+                times[name].append(time.process_time() - start)
         assert len(set(counts.values())) == 1, counts
-        base = row["dlx-c"]
-        print(f"{label:8} {counts['dlx-c']:>9}" + "".join(
-            f" {row[n]:>9.3f} ({row[n] / base:>4.2f})" for n in names), flush=True)
+        base = times["dlx-c"]
+        cells = []
+        for name in names:
+            ratio = statistics.median(t / b for t, b in zip(times[name], base))
+            cells.append(f" {statistics.median(times[name]):>9.3f} ({ratio:>4.2f})")
+        print(f"{label:8} {counts['dlx-c']:>9}" + "".join(cells), flush=True)
 
 
 if __name__ == "__main__":
