@@ -5,7 +5,9 @@
  * The line-by-line twin of polyfit/dlx/python_mc.py, which explains the method: bounds lo..hi
  * on primary items (options covering an item chosen as a set, through "tweaking"), colours on
  * secondary items ("purifying"). Same layout as _dlxc.c plus three arrays: color per node,
- * bound and slack per item. Resumable in batches, GIL released, signals checked periodically.
+ * bound and slack per item. As in _dlxc.c, cover() records the nodes it removes on a trail and
+ * uncover() replays it backwards; purifying and tweaking walk their lists both ways. Resumable
+ * in batches, GIL released, signals checked periodically.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -28,6 +30,8 @@ typedef struct {
     int32_t *spacer_option;           /* spacer number -> option index */
     int32_t *item_at, *tried_at, *tweak_base; /* per level */
     int32_t *tweaks;                  /* the stack of tweaked option nodes */
+    int32_t *trail;                   /* nodes removed by cover(), in order; -i for header i */
+    int32_t trail_len;
     int32_t *options;                 /* scratch: the options of a solution */
     int32_t level, ntweaks, phase;
     long long nodes, updates, solutions;
@@ -38,7 +42,7 @@ static void Search_dealloc(Search *s)
 {
     int32_t *arrays[] = {s->llink, s->rlink, s->top, s->ulink, s->dlink, s->color, s->bound,
                          s->slack, s->spacer_option, s->item_at, s->tried_at, s->tweak_base,
-                         s->tweaks, s->options, s->found.data};
+                         s->tweaks, s->trail, s->options, s->found.data};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         PyMem_RawFree(arrays[k]);
     Py_TYPE(s)->tp_free((PyObject *)s);
@@ -90,12 +94,15 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwds)
     s->tweak_base = PyMem_RawMalloc(per_level);
     s->options = PyMem_RawMalloc(per_level);
     s->tweaks = PyMem_RawMalloc(sizeof(int32_t) * (size_t)(nt + 1));
-    if (!s->item_at || !s->tried_at || !s->tweak_base || !s->options || !s->tweaks) {
+    /* Each node and each header is out of its list at most once at a time. */
+    s->trail = PyMem_RawMalloc(sizeof(int32_t) * (size_t)(nt + nl));
+    if (!s->item_at || !s->tried_at || !s->tweak_base || !s->options || !s->tweaks || !s->trail) {
         PyErr_NoMemory();
         return -1;
     }
     s->level = 0;
     s->ntweaks = 0;
+    s->trail_len = 0;
     s->phase = ENTER;
     return 0;
 }
@@ -169,18 +176,52 @@ static inline void relink_item(Search *s, int32_t i)
     s->llink[r] = i;
 }
 
+/* Hide every option of item i's list, as hide() does, recording each node removed; then take
+ * i out of the item list. */
 static void cover(Search *s, int32_t i)
 {
-    for (int32_t p = s->dlink[i]; p != i; p = s->dlink[p])
-        hide(s, p);
+    int32_t *restrict top = s->top, *restrict ulink = s->ulink, *restrict dlink = s->dlink;
+    const int32_t *restrict color = s->color;
+    int32_t *restrict trail = s->trail;
+    int32_t t = s->trail_len;
+    for (int32_t p = dlink[i]; p != i; p = dlink[p]) {
+        for (int32_t q = p + 1; q != p;) {
+            int32_t x = top[q];
+            if (x <= 0) {
+                q = ulink[q];
+            } else {
+                if (color[q] >= 0) {
+                    int32_t u = ulink[q], d = dlink[q];
+                    dlink[u] = d;
+                    ulink[d] = u;
+                    top[x]--;
+                    trail[t++] = q;
+                }
+                q++;
+            }
+        }
+    }
+    s->updates += t - s->trail_len;
     unlink_item(s, i);
+    trail[t++] = -i;
+    s->trail_len = t;
 }
 
+/* Undo the latest cover(), which covered i: back into the item list, then each node back
+ * between the neighbours it still points to, last removed first. */
 static void uncover(Search *s, int32_t i)
 {
+    int32_t *restrict top = s->top, *restrict ulink = s->ulink, *restrict dlink = s->dlink;
+    const int32_t *restrict trail = s->trail;
+    int32_t t = s->trail_len - 1; /* trail[t] is -i */
     relink_item(s, i);
-    for (int32_t p = s->ulink[i]; p != i; p = s->ulink[p])
-        unhide(s, p);
+    while (t > 0 && trail[t - 1] > 0) {
+        int32_t q = trail[--t];
+        dlink[ulink[q]] = q;
+        ulink[dlink[q]] = q;
+        top[top[q]]++;
+    }
+    s->trail_len = t;
 }
 
 static void purify(Search *s, int32_t p)

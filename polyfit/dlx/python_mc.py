@@ -21,6 +21,9 @@ A colour on a secondary item ``j`` *purifies* ``j`` when its option is chosen: t
 giving ``j`` another colour (or none) are hidden, those agreeing are marked (colour -1) so that
 choosing them later does nothing to ``j``; hiding skips marked nodes.
 
+Covering records the nodes it removes on a trail, and uncovering replays it backwards, as in
+:mod:`polyfit.dlx.python`; purifying and tweaking walk their lists both ways.
+
 ``nodes`` counts branches tried (options and null branches); ``updates`` counts option nodes
 removed from their lists.
 """
@@ -80,25 +83,47 @@ def search_mc(layout: Layout, stats: SearchStats) -> Iterator[tuple[int, ...]]:
                     top[x] += 1
                 q -= 1
 
+    trail = []  # nodes removed by cover(), in order; -i for the header of item i
+
     def cover(i):
+        """hide() each option of i's list, recording the nodes removed; then unlink i."""
+        nonlocal updates
         p = dlink[i]
         while p != i:
-            hide(p)
+            q = p + 1
+            while q != p:
+                x = top[q]
+                if x <= 0:
+                    q = ulink[q]
+                else:
+                    if color[q] >= 0:
+                        u = ulink[q]
+                        d = dlink[q]
+                        dlink[u] = d
+                        ulink[d] = u
+                        top[x] -= 1
+                        updates += 1
+                        trail.append(q)
+                    q += 1
             p = dlink[p]
         l = llink[i]
         r = rlink[i]
         rlink[l] = r
         llink[r] = l
+        trail.append(-i)
 
     def uncover(i):
+        """Undo the latest cover(), which covered i, last removal first."""
+        trail.pop()  # -i
         l = llink[i]
         r = rlink[i]
         rlink[l] = i
         llink[r] = i
-        p = ulink[i]
-        while p != i:
-            unhide(p)
-            p = ulink[p]
+        while trail and trail[-1] > 0:
+            q = trail.pop()
+            dlink[ulink[q]] = q
+            ulink[dlink[q]] = q
+            top[top[q]] += 1
 
     def purify(p):
         c = color[p]
