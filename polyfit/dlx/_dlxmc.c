@@ -121,10 +121,14 @@ static int record(Search *s)
     return found_append(&s->found, s->options, count);
 }
 
-static inline void hide(Search *s, int32_t p)
+/* Take the other nodes of p's option out of their lists (skipping purified ones). With `record`
+ * (a constant where it is inlined), each node removed goes on the trail at t; returns the
+ * trail's new length. */
+static inline __attribute__((always_inline)) int32_t hide_recording(Search *s, int32_t p, int32_t t, const int record)
 {
     int32_t *restrict top = s->top, *restrict ulink = s->ulink, *restrict dlink = s->dlink;
-    int32_t *restrict color = s->color;
+    const int32_t *restrict color = s->color;
+    int32_t *restrict trail = s->trail;
     for (int32_t q = p + 1; q != p;) {
         int32_t x = top[q];
         if (x <= 0) {
@@ -136,10 +140,18 @@ static inline void hide(Search *s, int32_t p)
                 ulink[d] = u;
                 top[x]--;
                 s->updates++;
+                if (record)
+                    trail[t++] = q;
             }
             q++;
         }
     }
+    return t;
+}
+
+static inline void hide(Search *s, int32_t p)
+{
+    hide_recording(s, p, 0, 0);
 }
 
 static inline void unhide(Search *s, int32_t p)
@@ -180,30 +192,11 @@ static inline void relink_item(Search *s, int32_t i)
  * i out of the item list. */
 static void cover(Search *s, int32_t i)
 {
-    int32_t *restrict top = s->top, *restrict ulink = s->ulink, *restrict dlink = s->dlink;
-    const int32_t *restrict color = s->color;
-    int32_t *restrict trail = s->trail;
     int32_t t = s->trail_len;
-    for (int32_t p = dlink[i]; p != i; p = dlink[p]) {
-        for (int32_t q = p + 1; q != p;) {
-            int32_t x = top[q];
-            if (x <= 0) {
-                q = ulink[q];
-            } else {
-                if (color[q] >= 0) {
-                    int32_t u = ulink[q], d = dlink[q];
-                    dlink[u] = d;
-                    ulink[d] = u;
-                    top[x]--;
-                    trail[t++] = q;
-                }
-                q++;
-            }
-        }
-    }
-    s->updates += t - s->trail_len;
+    for (int32_t p = s->dlink[i]; p != i; p = s->dlink[p])
+        t = hide_recording(s, p, t, 1);
     unlink_item(s, i);
-    trail[t++] = -i;
+    s->trail[t++] = -i;
     s->trail_len = t;
 }
 

@@ -51,7 +51,11 @@ def search_mc(layout: Layout, stats: SearchStats) -> Iterator[tuple[int, ...]]:
             node += 1
         return spacer_option[-top[node]]
 
-    def hide(p):
+    trail = []  # nodes removed by cover(), in order; -i for the header of item i
+
+    def hide(p, record=False):
+        """Take the other nodes of p's option out of their lists (skipping purified ones); with
+        ``record``, put each one removed on the trail."""
         nonlocal updates
         q = p + 1
         while q != p:
@@ -66,6 +70,8 @@ def search_mc(layout: Layout, stats: SearchStats) -> Iterator[tuple[int, ...]]:
                     ulink[d] = u
                     top[x] -= 1
                     updates += 1
+                    if record:
+                        trail.append(q)
                 q += 1
 
     def unhide(p):
@@ -83,28 +89,11 @@ def search_mc(layout: Layout, stats: SearchStats) -> Iterator[tuple[int, ...]]:
                     top[x] += 1
                 q -= 1
 
-    trail = []  # nodes removed by cover(), in order; -i for the header of item i
-
     def cover(i):
         """hide() each option of i's list, recording the nodes removed; then unlink i."""
-        nonlocal updates
         p = dlink[i]
         while p != i:
-            q = p + 1
-            while q != p:
-                x = top[q]
-                if x <= 0:
-                    q = ulink[q]
-                else:
-                    if color[q] >= 0:
-                        u = ulink[q]
-                        d = dlink[q]
-                        dlink[u] = d
-                        ulink[d] = u
-                        top[x] -= 1
-                        updates += 1
-                        trail.append(q)
-                    q += 1
+            hide(p, True)
             p = dlink[p]
         l = llink[i]
         r = rlink[i]
