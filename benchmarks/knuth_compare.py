@@ -132,5 +132,6 @@ def column(times, knuth):
     ratio = statistics.median(t / k for t, k in zip(times, knuth))
     return f"{statistics.median(times):>9.3f} ({ratio:>5.2f}x)"
 
+
 if __name__ == "__main__":
     main()

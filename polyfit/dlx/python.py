@@ -90,7 +90,6 @@ class PythonDLX:
         nodes = 0
         choice = []
         marks = []  # per level: trail length before and after covering its item
-        level = 0
         try:
             while True:
                 # Forward: a solution when no primary item is left, else branch on the best item.
