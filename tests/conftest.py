@@ -35,3 +35,27 @@ def run_cli(args):
     from polyfit.cli import build_app
 
     return CliRunner().invoke(build_app(get_plugin_manager(load_entrypoints=False)), list(args))
+
+
+@pytest.fixture(scope="module")
+def app():
+    """The command line with the built-in plugins only, built once per test module."""
+    from polyfit.cli import build_app
+
+    return build_app(get_plugin_manager(load_entrypoints=False))
+
+
+def run(app, *args):
+    """Invoke the command line in-process; paths may be given as Path objects."""
+    from typer.testing import CliRunner
+
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def built_in_set(name):
+    """The pieces of a built-in set, straight from its registration."""
+    from polyfit.piece_sets import register_piece_sets
+
+    sets = {}
+    register_piece_sets(lambda n, build, summary="": sets.__setitem__(n, build))
+    return sets[name]()

@@ -8,7 +8,6 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from polyfit.animate import search_steps
-from polyfit.cli import build_app
 from polyfit.exactcover import ExactCoverProblem, SearchStats
 from polyfit.palette import piece_colours
 from polyfit.plugins import get_plugin_manager
@@ -22,11 +21,6 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="module")
 def registry():
     return Registry.from_plugins(get_plugin_manager(load_entrypoints=False))
-
-
-@pytest.fixture(scope="module")
-def app():
-    return build_app(get_plugin_manager(load_entrypoints=False))
 
 
 def puzzle_of(registry, name):

@@ -8,11 +8,10 @@ import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from polyfit import __version__
-from polyfit.cli import build_app
-from polyfit.plugins import get_plugin_manager
+
+from conftest import run
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARDS = str(ROOT / "shapes" / "pentomino") + "/"
@@ -25,15 +24,6 @@ def polyfit_process(*args, **kwargs):
         [sys.executable, "-m", "polyfit", *args],
         cwd=str(ROOT.parent), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs
     )
-
-
-@pytest.fixture(scope="module")
-def app():
-    return build_app(get_plugin_manager(load_entrypoints=False))
-
-
-def run(app, *args):
-    return CliRunner().invoke(app, list(args))
 
 
 def test_version(app):

@@ -7,24 +7,14 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from typer.testing import CliRunner
 
-from polyfit.cli import build_app
 from polyfit.gallery import shape_files
 from polyfit.palette import piece_colours
-from polyfit.plugins import get_plugin_manager
+
+from conftest import run
 
 ROOT = Path(__file__).resolve().parent.parent
 GALLERY = ROOT / "gallery"
-
-
-@pytest.fixture(scope="module")
-def app():
-    return build_app(get_plugin_manager(load_entrypoints=False))
-
-
-def run(app, *args):
-    return CliRunner().invoke(app, [str(a) for a in args])
 
 
 @pytest.fixture

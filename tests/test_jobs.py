@@ -1,7 +1,6 @@
 """Long searches: jobs, parallel runs, checkpoints under real kills, Dask, job files, estimates."""
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -13,7 +12,7 @@ from hypothesis import given, settings
 from polyfit.board import read_text_board, read_voxel_text
 from polyfit.estimate import estimate
 from polyfit.exactcover import SearchStats
-from polyfit.jobs import Job, restrict, split
+from polyfit.jobs import restrict, split
 from polyfit.longsearch import count_in_jobs, plan
 from polyfit.piece_sets import polyominoes, soma
 from polyfit.solve import Counts, Puzzle

@@ -10,34 +10,17 @@ from xml.etree import ElementTree as ET
 import numpy as np
 import pytest
 import trimesh
-from typer.testing import CliRunner
 
-from polyfit.cli import build_app
 from polyfit.errors import PolyfitError
 from polyfit.geometry import neighbours
 from polyfit.meshes import Sizes, assembly, piece_mesh, tray_mesh
 from polyfit.models import threemf_bytes
 from polyfit.palette import piece_colours
-from polyfit.piece_sets import register_piece_sets
-from polyfit.plugins import get_plugin_manager
+
+from conftest import run, built_in_set
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = 15.0
-
-
-@pytest.fixture(scope="module")
-def app():
-    return build_app(get_plugin_manager(load_entrypoints=False))
-
-
-def run(app, *args):
-    return CliRunner().invoke(app, [str(a) for a in args])
-
-
-def built_in_set(name):
-    sets = {}
-    register_piece_sets(lambda n, build, summary="": sets.__setitem__(n, build))
-    return sets[name]()
 
 
 def shared_faces(cells) -> int:

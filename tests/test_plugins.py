@@ -10,7 +10,6 @@ import types
 import warnings
 
 import pytest
-from typer.testing import CliRunner
 
 from polyfit import hookspecs
 from polyfit.board import Board
@@ -22,7 +21,7 @@ from polyfit.pieces import Piece
 from polyfit.plugins import get_plugin_manager
 from polyfit.registry import Registry
 
-from conftest import ROOT
+from conftest import ROOT, run
 
 HOOKS = sorted(n for n, f in vars(hookspecs).items() if n.startswith("register_") and callable(f))
 
@@ -40,10 +39,6 @@ def app_with(*plugins):
     for p in plugins:
         pm.register(p, name=p.__name__)
     return build_app(pm), pm
-
-
-def run(app, *args):
-    return CliRunner().invoke(app, [str(a) for a in args])
 
 
 def test_the_hooks_are_the_documented_five():

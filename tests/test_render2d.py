@@ -6,34 +6,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
-from typer.testing import CliRunner
 
 from polyfit import render2d
 from polyfit.cli import build_app
 from polyfit.errors import PolyfitError
 from polyfit.palette import SAFE_COLOURS, piece_colours
-from polyfit.piece_sets import register_piece_sets
 from polyfit.pictures import save_png
 from polyfit.plugins import get_plugin_manager
 from polyfit.render2d import INK, Style
 
+from conftest import run, built_in_set
+
 ROOT = Path(__file__).resolve().parent.parent
 BOARDS = ROOT / "shapes" / "pentomino"
-
-
-@pytest.fixture(scope="module")
-def app():
-    return build_app(get_plugin_manager(load_entrypoints=False))
-
-
-def run(app, *args):
-    return CliRunner().invoke(app, [str(a) for a in args])
-
-
-def built_in_set(name):
-    sets = {}
-    register_piece_sets(lambda n, build, summary="": sets.__setitem__(n, build))
-    return sets[name]()
 
 
 # The first 3x20 solution polyfit prints: every letter is one pentomino.

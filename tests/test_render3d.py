@@ -2,30 +2,18 @@
 
 from pathlib import Path
 
-import numpy as np
-import pytest
 from PIL import Image
-from typer.testing import CliRunner
 
 from polyfit import render3d
-from polyfit.cli import build_app
 from polyfit.palette import piece_colours, shade
-from polyfit.plugins import get_plugin_manager
 from polyfit.render2d import BACKGROUND, Style
+
+from conftest import run
 
 ROOT = Path(__file__).resolve().parent.parent
 SOMA = ROOT / "shapes" / "soma"
 RED = (200, 30, 30)
 BLUE = (30, 60, 200)
-
-
-@pytest.fixture(scope="module")
-def app():
-    return build_app(get_plugin_manager(load_entrypoints=False))
-
-
-def run(app, *args):
-    return CliRunner().invoke(app, [str(a) for a in args])
 
 
 def colours_in(image):

@@ -1,17 +1,14 @@
 """3D: the Soma cube and the figure library, voxel files, mirror counting."""
 
 import json
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from polyfit.board import Board, read_voxel_text
-from polyfit.cli import build_app
+from polyfit.board import read_voxel_text
 from polyfit.magicavoxel import parse_magicavoxel, write_magicavoxel
 from polyfit.piece_sets import soma
 from polyfit.pieces import Piece
-from polyfit.plugins import get_plugin_manager
 from polyfit.solve import Puzzle
 
 from conftest import ROOT, built_in_registry
@@ -71,11 +68,6 @@ def test_mirror_lets_the_screws_change_hands():
         same_hand += Puzzle(cube, twins, break_symmetry=False).count(backend).total
     assert plain == 11520
     assert mirrored == 2 * plain + same_hand
-
-
-@pytest.fixture(scope="module")
-def app():
-    return build_app(get_plugin_manager(load_entrypoints=False))
 
 
 def test_solve_castle_prints_layers(app):
