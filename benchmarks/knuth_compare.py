@@ -27,11 +27,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from polyfit.board import read_text_board, read_voxel_text
-from polyfit.dlxformat import format_dlx
-from polyfit.exactcover import ExactCoverProblem
-from polyfit.piece_sets import polyominoes, soma
-from polyfit.solve import Puzzle
+from polyfit.formats.textart import read_text_board, read_voxel_text
+from polyfit.xc.dlxformat import format_dlx
+from polyfit.xc.problem import ExactCoverProblem
+from polyfit.puzzle.piece_sets import polyominoes, soma
+from polyfit.puzzle.solve import Puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
 def full_problem(board, pieces):

@@ -20,12 +20,12 @@ import sys
 import time
 from pathlib import Path
 
-from polyfit.board import read_text_board, read_voxel_text
-from polyfit.estimate import estimate
-from polyfit.pieces import resolve_pieces
+from polyfit.formats.textart import read_text_board, read_voxel_text
+from polyfit.xc.estimate import estimate
+from polyfit.formats.piece_specs import resolve_pieces
 from polyfit.plugins import get_plugin_manager
 from polyfit.registry import Registry
-from polyfit.solve import Puzzle
+from polyfit.puzzle.solve import Puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARDS = [

@@ -18,12 +18,12 @@ import statistics
 import time
 from pathlib import Path
 
-from polyfit.board import read_text_board, read_voxel_text
-from polyfit.exactcover import SearchStats
-from polyfit.piece_sets import polyominoes, soma
+from polyfit.formats.textart import read_text_board, read_voxel_text
+from polyfit.xc.problem import SearchStats
+from polyfit.puzzle.piece_sets import polyominoes, soma
 from polyfit.plugins import get_plugin_manager
 from polyfit.registry import Registry
-from polyfit.solve import Puzzle
+from polyfit.puzzle.solve import Puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
 

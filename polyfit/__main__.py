@@ -1,3 +1,3 @@
-from .cli import main
+from polyfit.cli import main
 
 main()

@@ -12,12 +12,12 @@ from typing import Optional
 
 import typer
 
-from . import __version__
-from .errors import PolyfitError
-from .hookspecs import hookimpl
-from .plugins import get_plugin_manager
-from .registry import Registry
-from .commands import EXIT_USAGE
+from polyfit import __version__
+from polyfit.errors import PolyfitError
+from polyfit.hookspecs import hookimpl
+from polyfit.plugins import get_plugin_manager
+from polyfit.registry import Registry
+from polyfit.commands import EXIT_USAGE
 
 class Context:
     """What every command needs: the plugin manager and, built on first use, the registry."""
@@ -37,7 +37,7 @@ class Context:
         return self._registry
 
     def resolve_pieces(self, spec: str, base=None):
-        from .pieces import resolve_pieces
+        from polyfit.formats.piece_specs import resolve_pieces
 
         return resolve_pieces(spec, self.registry.piece_set_builders(), base)
 
@@ -87,7 +87,7 @@ class BuiltinCommands:
 
     @hookimpl
     def register_commands(self, app):
-        from .commands import gallery, info, jobs, kit, render, solve, xc
+        from polyfit.commands import gallery, info, jobs, kit, render, solve, xc
 
         for family in (solve, jobs, xc, info, render, kit, gallery):
             family.add_commands(app, self.ctx)

@@ -9,11 +9,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .errors import PolyfitError
-from .pictures import pieces_image, save_png, solution_image
-from .render2d import EMPTY_CELL, Style, draw_grid
-from .render3d import draw_iso
-from .solve import Counts, Puzzle
+from polyfit.errors import PolyfitError
+from polyfit.render.pictures import pieces_image, save_png, solution_image
+from polyfit.render.style import EMPTY_CELL, Style
+from polyfit.render.flat import draw_grid
+from polyfit.render.views3d import draw_iso
+from polyfit.puzzle.solve import Counts, Puzzle
 
 SHAPE_SUFFIXES = (".txt", ".vox")
 STYLE = Style(cell=24, margin=10)

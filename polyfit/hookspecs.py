@@ -16,7 +16,7 @@ def register_piece_sets(register):
 
     Call ``register(name, build, summary)`` once per set: ``name`` is what users type after
     ``--pieces``, ``build`` a function of no arguments returning a list of
-    :class:`polyfit.pieces.Piece`, ``summary`` a one-line description for ``polyfit pieces``.
+    :class:`polyfit.puzzle.pieces.Piece`, ``summary`` a one-line description for ``polyfit pieces``.
     """
 
 
@@ -24,7 +24,7 @@ def register_piece_sets(register):
 def register_backends(register):
     """Register exact cover solver backends.
 
-    Call ``register(backend)`` with an object following :class:`polyfit.exactcover.Backend`:
+    Call ``register(backend)`` with an object following :class:`polyfit.xc.problem.Backend`:
     attributes ``name``, ``summary``, ``capabilities`` and methods ``unavailable_reason()`` and
     ``solutions(problem, stats)``.
     """
@@ -35,7 +35,7 @@ def register_shape_readers(register):
     """Register readers of board files.
 
     Call ``register(name, suffixes, read, sniff)``: ``suffixes`` a tuple like ``(".txt",)``,
-    ``read(path) -> polyfit.board.Board`` raising :class:`polyfit.errors.ParseError` on bad
+    ``read(path) -> polyfit.puzzle.board.Board`` raising :class:`polyfit.errors.ParseError` on bad
     input, and ``sniff(head: bytes) -> bool`` (or None) to recognise a file by its first bytes.
     """
 
@@ -51,6 +51,6 @@ def register_exporters(register):
 
     Call ``register(name, suffixes, export, summary)``: ``suffixes`` a tuple like ``(".json",)``
     chosen by the output file's suffix, ``export(solutions, path)`` writes a
-    :class:`polyfit.export.SolutionSet` to ``path`` (a :class:`pathlib.Path` that polyfit has
+    :class:`polyfit.formats.solution_set.SolutionSet` to ``path`` (a :class:`pathlib.Path` that polyfit has
     already checked may be written), ``summary`` a one-line description.
     """

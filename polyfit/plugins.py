@@ -20,15 +20,16 @@ from pathlib import Path
 
 import pluggy
 
-from . import hookspecs
+from polyfit import hookspecs
 
 DEFAULT_PLUGINS = (
-    "polyfit.piece_sets",
+    "polyfit.puzzle.piece_sets",
     "polyfit.dlx.plugin",
-    "polyfit.board",
-    "polyfit.magicavoxel",
-    "polyfit.export",
-    "polyfit.output_formats",
+    "polyfit.formats.textart",
+    "polyfit.formats.magicavoxel",
+    "polyfit.formats.solutions_json",
+    "polyfit.formats.png",
+    "polyfit.formats.models",
 )
 GROUP = "polyfit"
 
@@ -120,7 +121,7 @@ def get_plugin_manager(
     The load report (plugins with versions, and problems) is kept on ``pm.polyfit_report``.
     """
     environ = os.environ if environ is None else environ
-    from . import __version__
+    from polyfit import __version__
 
     pm = pluggy.PluginManager("polyfit")
     pm.add_hookspecs(hookspecs)

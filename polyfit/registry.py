@@ -11,7 +11,7 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import PolyfitError, UnknownNameError
+from polyfit.errors import PolyfitError, UnknownNameError
 
 AUTO_BACKEND_ORDER = ("bitset-c", "dlx-c", "bitset-python", "dlx-python")
 

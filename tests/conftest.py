@@ -54,7 +54,7 @@ def run(app, *args):
 
 def built_in_set(name):
     """The pieces of a built-in set, straight from its registration."""
-    from polyfit.piece_sets import register_piece_sets
+    from polyfit.puzzle.piece_sets import register_piece_sets
 
     sets = {}
     register_piece_sets(lambda n, build, summary="": sets.__setitem__(n, build))

@@ -7,13 +7,13 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from polyfit.animate import search_steps
-from polyfit.exactcover import ExactCoverProblem, SearchStats
-from polyfit.palette import piece_colours
+from polyfit.render.animate import search_steps
+from polyfit.xc.problem import ExactCoverProblem, SearchStats
+from polyfit.render.palette import piece_colours
 from polyfit.plugins import get_plugin_manager
 from polyfit.registry import Registry
-from polyfit.search_trace import trace
-from polyfit.solve import Puzzle
+from polyfit.xc.trace import trace
+from polyfit.puzzle.solve import Puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,7 +25,7 @@ def registry():
 
 def puzzle_of(registry, name):
     board = registry.read_shape(ROOT / "shapes" / name)
-    from polyfit.pieces import resolve_pieces
+    from polyfit.formats.piece_specs import resolve_pieces
 
     return Puzzle(board, resolve_pieces(board.metadata["pieces"], registry.piece_set_builders()))
 

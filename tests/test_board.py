@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from polyfit.board import parse_board_text, read_text_board
+from polyfit.formats.textart import parse_board_text, read_text_board
 from polyfit.errors import ParseError, PolyfitError
 
 
@@ -86,7 +86,7 @@ def test_random_bytes_give_a_board_or_a_documented_error(tmp_path_factory, data)
 
 
 def test_voxel_layers_bottom_first():
-    from polyfit.board import parse_voxel_text
+    from polyfit.formats.textart import parse_voxel_text
 
     board = parse_voxel_text("; name: step\n; pieces: soma\n##\n##\n\n\n#.\n")
     assert board.dim == 3
@@ -95,7 +95,7 @@ def test_voxel_layers_bottom_first():
 
 
 def test_voxel_error_position_counts_lines_across_layers(tmp_path):
-    from polyfit.board import read_voxel_text
+    from polyfit.formats.textart import read_voxel_text
 
     path = tmp_path / "bad.vox"
     path.write_text("##\n##\n\n#?\n")
@@ -107,7 +107,7 @@ def test_voxel_error_position_counts_lines_across_layers(tmp_path):
 @settings(max_examples=200)
 @given(st.text(alphabet=st.sampled_from("#. \n;:aX\r"), max_size=80))
 def test_random_voxel_text_gives_a_board_or_a_documented_error(text):
-    from polyfit.board import parse_voxel_text
+    from polyfit.formats.textart import parse_voxel_text
 
     try:
         board = parse_voxel_text(text)

@@ -11,11 +11,13 @@ from math import factorial
 
 import pytest
 
-from polyfit.board import parse_board_text, parse_voxel_text
+from polyfit.formats.textart import parse_board_text, parse_voxel_text
 from polyfit.errors import ParseError, PolyfitError
-from polyfit.pieces import Piece, parse_pieces_text, resolve_pieces
-from polyfit.piece_sets import BUILT_IN, polyominoes
-from polyfit.solve import Puzzle
+from polyfit.puzzle.pieces import Piece
+from polyfit.formats.pieces_file import parse_pieces_text
+from polyfit.formats.piece_specs import resolve_pieces
+from polyfit.puzzle.piece_sets import BUILT_IN, polyominoes
+from polyfit.puzzle.solve import Counts, Puzzle
 
 import brute
 from conftest import ROOT, run_cli
@@ -48,7 +50,7 @@ def test_scotts_problem_with_the_square_pre_placed_in_the_centre(backend):
 
 
 def test_scotts_problem_as_a_board_with_a_hole():
-    from polyfit.board import read_text_board
+    from polyfit.formats.textart import read_text_board
 
     registry = __import__("conftest").built_in_registry()
     board = read_text_board(ROOT / "shapes/pentomino/8x8-centre-hole.txt")
@@ -96,7 +98,7 @@ def test_conways_puzzle():
     puzzle = Puzzle(parse_voxel_text(CUBE5), pieces)
     assert counts_of(puzzle, engine) == (572, 27456)
     # The parity argument of Winning Ways: one 1x1x3 rod in every slice, in every direction.
-    for found in puzzle.search(engine, __import__("polyfit.solve").solve.Counts()):
+    for found in puzzle.search(engine, Counts()):
         rods = [puzzle.placements[i].cells for i in found.placements if puzzle.pieces[puzzle.placements[i].piece].name == "D"]
         for axis in range(3):
             layers = sorted(c[axis] for rod in rods for c in rod)

@@ -2,10 +2,10 @@
 
 import pytest
 
-from polyfit.board import read_text_board
+from polyfit.formats.textart import read_text_board
 from polyfit.plugins import get_plugin_manager
 from polyfit.registry import Registry
-from polyfit.solve import Puzzle
+from polyfit.puzzle.solve import Puzzle
 
 from conftest import ROOT
 
@@ -18,7 +18,7 @@ def registry():
 
 
 def puzzle(registry, board, spec=None):
-    from polyfit.pieces import resolve_pieces
+    from polyfit.formats.piece_specs import resolve_pieces
 
     board = read_text_board(SHAPES + board)
     return Puzzle(board, resolve_pieces(spec or board.metadata["pieces"], registry.piece_set_builders()))
@@ -44,10 +44,10 @@ def test_large_pentomino_counts_on_the_fastest_backend(registry, board, distinct
 
 
 def test_symmetry_breaking_gives_the_same_total_as_the_full_search(registry, backend):
-    from polyfit.solve import Puzzle
+    from polyfit.puzzle.solve import Puzzle
 
     board = read_text_board(SHAPES + "3x20.txt")
-    from polyfit.pieces import resolve_pieces
+    from polyfit.formats.piece_specs import resolve_pieces
 
     pieces = resolve_pieces("pentominoes", registry.piece_set_builders())
     broken = Puzzle(board, pieces).count(backend)
@@ -60,8 +60,8 @@ def test_symmetry_breaking_gives_the_same_total_as_the_full_search(registry, bac
 def brute_force_counts(board, pieces, backend):
     """Total and distinct counts computed apart from polyfit's symmetry code: every solution
     of the full search, classes found by applying each board symmetry to the cell sets."""
-    from polyfit.solve import Counts
-    from polyfit.symmetry import board_symmetries
+    from polyfit.puzzle.solve import Counts
+    from polyfit.puzzle.symmetry import board_symmetries
 
     puzzle = Puzzle(board, pieces, break_symmetry=False)
     solutions = {
@@ -89,8 +89,8 @@ def brute_force_counts(board, pieces, backend):
     ],
 )
 def test_self_symmetric_solutions_are_counted_exactly(registry, backend, rows, spec, expected):
-    from polyfit.board import parse_board_text
-    from polyfit.pieces import resolve_pieces
+    from polyfit.formats.textart import parse_board_text
+    from polyfit.formats.piece_specs import resolve_pieces
 
     board = parse_board_text(rows)
     pieces = resolve_pieces(spec, registry.piece_set_builders())

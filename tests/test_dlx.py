@@ -5,7 +5,7 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from polyfit.exactcover import ExactCoverProblem, SearchStats
+from polyfit.xc.problem import ExactCoverProblem, SearchStats
 
 from conftest import ROOT, built_in_registry
 
@@ -157,10 +157,10 @@ def test_the_c_bitset_search_takes_the_cheaper_way_and_both_count_right():
     cheaper at the root, as measured); both ways give the known totals with the same nodes."""
     from test_dlxformat import pentomino_problem
 
-    from polyfit.board import read_voxel_text
+    from polyfit.formats.textart import read_voxel_text
     from polyfit.dlx.bitset import AUTO, BY_COUNTS, BY_POPCOUNT, bitset_search
-    from polyfit.piece_sets import soma
-    from polyfit.solve import Puzzle
+    from polyfit.puzzle.piece_sets import soma
+    from polyfit.puzzle.solve import Puzzle
 
     cube = Puzzle(read_voxel_text(ROOT / "shapes/soma/cube.vox"), soma(), break_symmetry=False).cover.problem
     cases = [

@@ -4,18 +4,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from polyfit.dlxformat import format_dlx, parse_dlx, read_dlx
+from polyfit.xc.dlxformat import format_dlx, parse_dlx, read_dlx
 from polyfit.errors import ParseError, PolyfitError
-from polyfit.exactcover import ExactCoverProblem
+from polyfit.xc.problem import ExactCoverProblem
 
 from conftest import ROOT
 
 
 def pentomino_problem(path):
     """The full (not symmetry-broken) exact cover problem of a pentomino board."""
-    from polyfit.board import read_text_board
-    from polyfit.piece_sets import polyominoes
-    from polyfit.solve import Puzzle
+    from polyfit.formats.textart import read_text_board
+    from polyfit.puzzle.piece_sets import polyominoes
+    from polyfit.puzzle.solve import Puzzle
 
     return Puzzle(read_text_board(path), polyominoes(5), break_symmetry=False).cover.problem
 

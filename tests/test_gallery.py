@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from polyfit.gallery import shape_files
-from polyfit.palette import piece_colours
+from polyfit.render.palette import piece_colours
 
 from conftest import run
 

@@ -1,4 +1,4 @@
-from polyfit.geometry import (
+from polyfit.lattices.grid import (
     Transform,
     canonical,
     components,

@@ -9,13 +9,13 @@ import time
 import pytest
 from hypothesis import given, settings
 
-from polyfit.board import read_text_board, read_voxel_text
-from polyfit.estimate import estimate
-from polyfit.exactcover import SearchStats
-from polyfit.jobs import restrict, split
+from polyfit.formats.textart import read_text_board, read_voxel_text
+from polyfit.xc.estimate import estimate
+from polyfit.xc.problem import SearchStats
+from polyfit.xc.jobs import restrict, split
 from polyfit.longsearch import count_in_jobs, plan
-from polyfit.piece_sets import polyominoes, soma
-from polyfit.solve import Counts, Puzzle
+from polyfit.puzzle.piece_sets import polyominoes, soma
+from polyfit.puzzle.solve import Counts, Puzzle
 
 from conftest import ROOT, built_in_registry, run_cli
 from test_multiplicities import brute_force, problems

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from polyfit.errors import ParseError
-from polyfit.magicavoxel import parse_magicavoxel, write_magicavoxel
+from polyfit.formats.magicavoxel import parse_magicavoxel, write_magicavoxel
 
 CUBE = tuple((z, r, c) for z in range(3) for r in range(3) for c in range(3))
 STEP = ((0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 0))

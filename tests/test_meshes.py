@@ -12,10 +12,10 @@ import pytest
 import trimesh
 
 from polyfit.errors import PolyfitError
-from polyfit.geometry import neighbours
-from polyfit.meshes import Sizes, assembly, piece_mesh, tray_mesh
-from polyfit.models import threemf_bytes
-from polyfit.palette import piece_colours
+from polyfit.lattices.grid import neighbours
+from polyfit.render.meshes import Sizes, assembly, piece_mesh, tray_mesh
+from polyfit.formats.models import threemf_bytes
+from polyfit.render.palette import piece_colours
 
 from conftest import run, built_in_set
 
@@ -271,7 +271,7 @@ def test_bevelled_cube_is_the_chamfered_box():
 def inside_bevelled(points, cells, sizes):
     """Exactly the points of the ideal bevelled piece: within L1 distance ``bevel`` of the piece
     shrunk by half the gap plus the bevel (an independent description of the same solid)."""
-    from polyfit.meshes import cell_frame, occupancy, slab_planes, spread_axis
+    from polyfit.render.meshes import cell_frame, occupancy, slab_planes, spread_axis
 
     frame = cell_frame(cells)
     solid = occupancy(cells, frame)

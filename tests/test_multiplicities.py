@@ -15,7 +15,7 @@ from polyfit.dlx import build_layout
 from polyfit.dlx.python import PythonDLX
 from polyfit.dlx.python_mc import search_mc
 from polyfit.errors import PolyfitError
-from polyfit.exactcover import ExactCoverProblem, SearchStats
+from polyfit.xc.problem import ExactCoverProblem, SearchStats
 
 from conftest import built_in_registry
 

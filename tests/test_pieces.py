@@ -8,17 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from polyfit.errors import ParseError, PolyfitError, UnknownNameError
-from polyfit.geometry import is_connected, lattice_group, normalize, orientations
-from polyfit.piece_sets import BUILT_IN, mirrored, plane, solid
-from polyfit.pieces import (
-    Piece,
-    draw_pieces,
-    parse_pieces_bytes,
-    parse_pieces_text,
-    read_pieces_file,
-    resolve_pieces,
-)
-from polyfit.polyforms import free, one_sided
+from polyfit.lattices.grid import is_connected, lattice_group, normalize, orientations
+from polyfit.puzzle.piece_sets import BUILT_IN, mirrored, plane, solid
+from polyfit.puzzle.pieces import Piece
+from polyfit.formats.textart import draw_pieces
+from polyfit.formats.pieces_file import parse_pieces_bytes, parse_pieces_text, read_pieces_file
+from polyfit.formats.piece_specs import resolve_pieces
+from polyfit.lattices.polyforms import free, one_sided
 
 REGISTRY = dict(BUILT_IN)
 ROTATIONS_2D = lattice_group(2, mirror=False)

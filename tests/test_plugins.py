@@ -12,12 +12,12 @@ import warnings
 import pytest
 
 from polyfit import hookspecs
-from polyfit.board import Board
+from polyfit.puzzle.board import Board
 from polyfit.cli import build_app
 from polyfit.dlx.python import PythonDLX
 from polyfit.errors import ParseError
 from polyfit.hookspecs import hookimpl
-from polyfit.pieces import Piece
+from polyfit.puzzle.pieces import Piece
 from polyfit.plugins import get_plugin_manager
 from polyfit.registry import Registry
 
@@ -191,7 +191,7 @@ def test_a_command_hook_raising_is_reported():
 def write_plugin_dir(tmp_path):
     (tmp_path / "good.py").write_text(
         "from polyfit.hookspecs import hookimpl\n"
-        "from polyfit.pieces import Piece\n"
+        "from polyfit.formats.piece_specs import Piece\n"
         "__version__ = '2.5'\n"
         "@hookimpl\n"
         "def register_piece_sets(register):\n"
@@ -234,7 +234,7 @@ def test_plugins_dir_option_and_environment(tmp_path):
 
 def test_trace_prints_hook_calls():
     result = polyfit_process("pieces", env={"POLYFIT_TRACE_PLUGINS": "1"})
-    assert "register_piece_sets" in result.stderr and "polyfit.piece_sets" in result.stderr
+    assert "register_piece_sets" in result.stderr and "polyfit.puzzle.piece_sets" in result.stderr
 
 
 def test_every_hook_is_documented_with_its_real_signature():
@@ -329,7 +329,7 @@ def test_load_plugins_switch(installed):
     only = polyfit_process("plugins", env={"POLYFIT_LOAD_PLUGINS": "classics"}).stdout
     assert "classics" in only and "classic_cubes" not in only and "miniexact 0.1.0" not in only
     none = polyfit_process("plugins", env={"POLYFIT_LOAD_PLUGINS": ""}).stdout
-    assert "installed" not in none and "polyfit.piece_sets" in none
+    assert "installed" not in none and "polyfit.puzzle.piece_sets" in none
 
 
 def test_uninstalling_removes_the_plugin(installed):

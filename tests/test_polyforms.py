@@ -2,8 +2,8 @@
 
 import pytest
 
-from polyfit.geometry import canonical, is_connected, lattice_group, normalize, orientations
-from polyfit.polyforms import fixed, free, one_sided, redelmeier
+from polyfit.lattices.grid import canonical, is_connected, lattice_group, normalize, orientations
+from polyfit.lattices.polyforms import fixed, free, one_sided, redelmeier
 
 # OEIS A001168, A000988, A000105 (polyominoes); A001931, A000162, A038119 (polycubes).
 POLYOMINOES = {

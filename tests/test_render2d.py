@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from polyfit import render2d
+from polyfit.render import flat
 from polyfit.cli import build_app
 from polyfit.errors import PolyfitError
-from polyfit.palette import SAFE_COLOURS, piece_colours
-from polyfit.pictures import save_png
+from polyfit.render.palette import SAFE_COLOURS, piece_colours
+from polyfit.render.pictures import save_png
 from polyfit.plugins import get_plugin_manager
-from polyfit.render2d import INK, Style
+from polyfit.render.style import INK, Style
 
 from conftest import run, built_in_set
 
@@ -66,7 +66,7 @@ def test_solution_image_dimensions_and_cell_colours():
     colours = piece_colours(solution)
     style = Style(cell=20, margin=10)
     board = [(r, c) for r in range(3) for c in range(20)]
-    image = render2d.draw_solution(board, solution, colours, style)
+    image = flat.draw_solution(board, solution, colours, style)
     assert image.size == (20 * 20 + 2 * 10, 3 * 20 + 2 * 10)
     for r, row in enumerate(ROWS):
         for c, name in enumerate(row):
@@ -78,12 +78,12 @@ def test_solution_image_dimensions_and_cell_colours():
     assert image.getpixel((10, 10 + 10)) == INK
     inside = image.getpixel((10 + 10, 10 + 20))
     assert inside != INK and inside != colours["U"]
-    assert image.getpixel((1, 1)) == render2d.BACKGROUND
+    assert image.getpixel((1, 1)) == flat.BACKGROUND
 
 
 def test_edges_thick_between_pieces_and_around_the_board_thin_inside():
     labels = {(0, 0): "A", (0, 1): "A", (1, 0): "B"}
-    edges = {(a, b): thick for a, b, thick, _ in render2d.grid_edges(labels)}
+    edges = {(a, b): thick for a, b, thick, _ in flat.grid_edges(labels)}
     assert edges[((0, 1), (1, 1))] is False  # between the two A cells
     assert edges[((1, 0), (1, 1))] is True  # A above B
     assert edges[((0, 0), (0, 1))] is True  # the board's top edge
@@ -94,8 +94,8 @@ def test_labels_write_piece_names_in_readable_ink():
     solution = {"X": [(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)], "Y": [(0, 0)]}
     board = [c for cells in solution.values() for c in cells]
     colours = piece_colours(solution)
-    plain = render2d.draw_solution(board, solution, colours, Style(cell=30))
-    labelled = render2d.draw_solution(board, solution, colours, Style(cell=30, labels=True))
+    plain = flat.draw_solution(board, solution, colours, Style(cell=30))
+    labelled = flat.draw_solution(board, solution, colours, Style(cell=30, labels=True))
     assert plain.size == labelled.size
     pad = Style(cell=30).pad
     centre_cell = (pad + 34, pad + 34, pad + 56, pad + 56)  # inside X's centre cell: its label
@@ -128,7 +128,7 @@ def test_several_solutions_make_a_captioned_contact_sheet(app, tmp_path, three_b
     assert run(app, "solve", BOARDS / "3x20.txt", "--all", "--png", sheet).exit_code == 0
     tile = Image.open(one).size
     image = Image.open(sheet).convert("RGB")
-    caption = render2d.caption_height(Style())
+    caption = flat.caption_height(Style())
     columns, rows = image.width // tile[0], image.height // (tile[1] + caption)
     assert (image.width, image.height) == (columns * tile[0], rows * (tile[1] + caption))
     assert columns * rows >= 8 > (columns - 1) * rows
@@ -207,14 +207,14 @@ def test_new_commands_have_help_with_an_example(app):
 
 
 def test_copies_of_a_piece_get_their_own_colours(app, tmp_path):
-    from polyfit.palette import solution_colours
+    from polyfit.render.palette import solution_colours
 
     out = tmp_path / "s.json"
     result = run(app, "solve", ROOT / "shapes/bricks/cube5.vox", "--limit", "1", "-o", out, "--json")
     assert result.exit_code == 0, result.output
     solution = json.loads(out.read_text())["solutions"][0]
     assert sum(1 for label in solution if label.startswith("A#")) == 13
-    from polyfit.export import read_solution_set
+    from polyfit.formats.solutions_json import read_solution_set
 
     colours = solution_colours(read_solution_set(out).pieces, [solution])
     assert len({colours[label] for label in solution}) == len(solution) == 18

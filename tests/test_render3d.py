@@ -4,9 +4,9 @@ from pathlib import Path
 
 from PIL import Image
 
-from polyfit import render3d
-from polyfit.palette import piece_colours, shade
-from polyfit.render2d import BACKGROUND, Style
+from polyfit.render import views3d
+from polyfit.render.palette import piece_colours, shade
+from polyfit.render.style import BACKGROUND, Style
 
 from conftest import run
 
@@ -22,20 +22,20 @@ def colours_in(image):
 
 def face_centre(image_size, style, cube_faces, point):
     """Where a world point lands in a picture of exactly these faces."""
-    scale = style.cell * render3d.SUPERSAMPLE
-    xs = [render3d.project(p, scale)[0] for f in cube_faces for p in f[0]]
-    ys = [render3d.project(p, scale)[1] for f in cube_faces for p in f[0]]
-    x, y = render3d.project(point, scale)
-    pad = style.pad * render3d.SUPERSAMPLE
-    return round((x - min(xs) + pad) / render3d.SUPERSAMPLE), round((y - min(ys) + pad) / render3d.SUPERSAMPLE)
+    scale = style.cell * views3d.SUPERSAMPLE
+    xs = [views3d.project(p, scale)[0] for f in cube_faces for p in f[0]]
+    ys = [views3d.project(p, scale)[1] for f in cube_faces for p in f[0]]
+    x, y = views3d.project(point, scale)
+    pad = style.pad * views3d.SUPERSAMPLE
+    return round((x - min(xs) + pad) / views3d.SUPERSAMPLE), round((y - min(ys) + pad) / views3d.SUPERSAMPLE)
 
 
 def test_one_cube_shows_three_shaded_faces():
     style = Style(cell=40, margin=10)
     cubes = {(0, 0, 0): "A"}
-    faces = render3d.iso_faces(cubes)
+    faces = views3d.iso_faces(cubes)
     assert len(faces) == 3
-    image = render3d.draw_iso(cubes, {"A": RED}, style)
+    image = views3d.draw_iso(cubes, {"A": RED}, style)
     # Width: a cube spans 2*cos(30) cells across; height: two cells (top diamond and a side).
     assert abs(image.width - (2 * 0.866 * 40 + 2 * 10)) <= 2
     assert abs(image.height - (2 * 40 + 2 * 10)) <= 2
@@ -49,19 +49,19 @@ def test_one_cube_shows_three_shaded_faces():
 
 
 def test_faces_between_cubes_are_not_drawn():
-    stacked = render3d.iso_faces({(0, 0, 0): "A", (1, 0, 0): "A"})
+    stacked = views3d.iso_faces({(0, 0, 0): "A", (1, 0, 0): "A"})
     assert len(stacked) == 5  # the lower cube's top is covered
     edges = [thick for face in stacked for _, _, thick in face[3]]
     assert edges.count(False) == 4  # right and front sides run on flat from cube to cube (2 x 2 sides)
     # Two pieces side by side: faces between them hidden too, but the seam is a thick edge.
-    two = render3d.iso_faces({(0, 0, 0): "A", (0, 0, 1): "B"})
+    two = views3d.iso_faces({(0, 0, 0): "A", (0, 0, 1): "B"})
     assert len(two) == 5 and all(thick for face in two for _, _, thick in face[3])
 
 
 def test_soma_cube_shows_exactly_its_three_visible_sides():
     # Any 3x3x3 solution shows 9 faces on each of top, right and front.
     cubes = {(z, r, c): "ABCDEFG"[(z + r + c) % 7] for z in range(3) for r in range(3) for c in range(3)}
-    faces = render3d.iso_faces(cubes)
+    faces = views3d.iso_faces(cubes)
     assert len(faces) == 27
     assert sorted({f[2] for f in faces}) == [(0, 0, 1), (0, 1, 0), (1, 0, 0)]
 
@@ -71,8 +71,8 @@ def test_painters_order_nearer_cube_hides_the_one_behind():
     # Cube B sits one step nearer along the viewing diagonal: it covers A's whole outline
     # except A's far corners.
     cubes = {(0, 0, 0): "A", (1, 1, 1): "B"}
-    image = render3d.draw_iso(cubes, {"A": RED, "B": BLUE}, style)
-    faces = render3d.iso_faces(cubes)
+    image = views3d.draw_iso(cubes, {"A": RED, "B": BLUE}, style)
+    faces = views3d.iso_faces(cubes)
     assert [f[1] for f in faces][:3] == ["A"] * 3  # far cube first
     centre_of_a = face_centre(image.size, style, faces, (0.5, 0.5, 1))  # A's top face centre
     assert image.getpixel(centre_of_a) != RED
@@ -81,13 +81,13 @@ def test_painters_order_nearer_cube_hides_the_one_behind():
 
 def test_exploded_view_moves_pieces_apart_along_their_offsets():
     cubes = {(0, 0, 0): "A", (0, 0, 1): "B"}
-    offsets = render3d.exploded_offsets(cubes, spread=2.0)
+    offsets = views3d.exploded_offsets(cubes, spread=2.0)
     assert offsets["A"] == (-1.0, 0.0, 0.0) and offsets["B"] == (1.0, 0.0, 0.0)
-    faces = render3d.iso_faces(cubes, offsets)
+    faces = views3d.iso_faces(cubes, offsets)
     assert len(faces) == 6  # apart, each cube shows all three faces
     style = Style(cell=20)
-    assembled = render3d.draw_iso(cubes, {"A": RED, "B": BLUE}, style)
-    exploded = render3d.draw_exploded(cubes, {"A": RED, "B": BLUE}, style, spread=2.0)
+    assembled = views3d.draw_iso(cubes, {"A": RED, "B": BLUE}, style)
+    exploded = views3d.draw_exploded(cubes, {"A": RED, "B": BLUE}, style, spread=2.0)
     assert exploded.width > assembled.width
     # Each top face shows its piece's colour where the offsets put it, with background between.
     a_top = face_centre(exploded.size, style, faces, (0.5 - 1.0, 0.5, 1))
@@ -102,7 +102,7 @@ def test_layers_view_one_grid_per_layer_bottom_first():
     board = [(z, r, c) for z in range(2) for r in range(2) for c in range(2)]
     solution = {"A": [(0, 0, 0), (0, 0, 1), (0, 1, 0), (0, 1, 1)], "B": [(1, 0, 0), (1, 0, 1), (1, 1, 0), (1, 1, 1)]}
     style = Style(cell=20, margin=10)
-    image = render3d.draw_solution(board, solution, {"A": RED, "B": BLUE}, style, "layers")
+    image = views3d.draw_solution(board, solution, {"A": RED, "B": BLUE}, style, "layers")
     tile = 2 * 20 + 2 * 10
     assert image.width == 2 * tile
     caption = image.height - tile

@@ -5,11 +5,11 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from polyfit.board import read_voxel_text
-from polyfit.magicavoxel import parse_magicavoxel, write_magicavoxel
-from polyfit.piece_sets import soma
-from polyfit.pieces import Piece
-from polyfit.solve import Puzzle
+from polyfit.formats.textart import read_voxel_text
+from polyfit.formats.magicavoxel import parse_magicavoxel, write_magicavoxel
+from polyfit.puzzle.piece_sets import soma
+from polyfit.puzzle.pieces import Piece
+from polyfit.puzzle.solve import Puzzle
 
 from conftest import ROOT, built_in_registry
 

@@ -1,8 +1,8 @@
 from dataclasses import dataclass
 
-from polyfit.board import parse_board_text
-from polyfit.geometry import lattice_group, normalize, orientations
-from polyfit.symmetry import board_symmetries, puzzle_symmetries
+from polyfit.formats.textart import parse_board_text
+from polyfit.lattices.grid import lattice_group, normalize, orientations
+from polyfit.puzzle.symmetry import board_symmetries, puzzle_symmetries
 
 
 @dataclass(frozen=True)

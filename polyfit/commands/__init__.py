@@ -6,7 +6,7 @@ import functools
 
 import typer
 
-from ..errors import PolyfitError
+from polyfit.errors import PolyfitError
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from . import guarded
+from polyfit.commands import guarded
 
 
 def add_commands(app: typer.Typer, ctx) -> None:
@@ -21,7 +21,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Example: polyfit gallery --shapes shapes --out gallery
         """
-        from ..gallery import build_gallery
+        from polyfit.gallery import build_gallery
 
         for line in build_gallery(ctx.registry, ctx.resolve_pieces, shapes, out):
             typer.echo(line)

@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from . import guarded
+from polyfit.commands import guarded
 
 
 def add_commands(app: typer.Typer, ctx) -> None:
@@ -26,14 +26,14 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Example: polyfit pieces soma --png soma.png
         """
-        from ..pieces import draw_pieces
+        from polyfit.formats.textart import draw_pieces
 
         registry = ctx.registry
         if png is not None:
-            from ..errors import PolyfitError
-            from ..export import check_writable
-            from ..pictures import pieces_image, save_png
-            from ..render2d import Style
+            from polyfit.errors import PolyfitError
+            from polyfit.files import check_writable
+            from polyfit.render.pictures import pieces_image, save_png
+            from polyfit.render.style import Style
 
             if name is None:
                 raise PolyfitError("--png draws one piece set: name it, e.g. polyfit pieces pentominoes --png pieces.png")
@@ -74,8 +74,8 @@ def describe_plugins(ctx) -> str:
     lines = []
     plugins = list(report.plugins)
     if ctx.pm.get_plugin("polyfit.commands") is not None:
-        from .. import __version__
-        from ..plugins import PluginInfo
+        from polyfit import __version__
+        from polyfit.plugins import PluginInfo
 
         plugins.insert(0, PluginInfo("polyfit.commands", __version__, "built-in"))
     for info in plugins:

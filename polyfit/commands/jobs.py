@@ -14,11 +14,11 @@ from typing import Optional
 
 import typer
 
-from ..errors import PolyfitError
-from ..export import read_json, write_json_atomically, write_text
-from ..solve import Counts
-from . import guarded
-from .solve import describe_counts, load_puzzle
+from polyfit.errors import PolyfitError
+from polyfit.files import read_json, write_json_atomically, write_text
+from polyfit.puzzle.solve import Counts
+from polyfit.commands import guarded
+from polyfit.commands.solve import describe_counts, load_puzzle
 
 JOB_FORMAT = "polyfit-job-1"
 RESULT_FORMAT = "polyfit-job-result-1"
@@ -45,7 +45,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Example: polyfit estimate shapes/pentomino/6x10.txt
         """
-        from ..estimate import estimate as probe, nodes_per_second
+        from polyfit.xc.estimate import estimate as probe, nodes_per_second
 
         puzzle = load_puzzle(ctx, board, pieces, mirror)
         problem = puzzle.cover.problem
@@ -101,8 +101,8 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Example: polyfit split shapes/pentomino/6x10.txt --depth 2 --out jobs/
         """
-        from ..checkpoint import problem_digest
-        from ..longsearch import plan
+        from polyfit.longsearch.checkpoint import problem_digest
+        from polyfit.longsearch import plan
 
         puzzle = load_puzzle(ctx, board, pieces, mirror)
         if out.exists() and (not out.is_dir() or any(out.iterdir())):
@@ -136,9 +136,9 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Example: polyfit run-job jobs/job-01.json
         """
-        from ..checkpoint import problem_digest
-        from ..jobs import Job
-        from ..parallel import run_job as run
+        from polyfit.longsearch.checkpoint import problem_digest
+        from polyfit.xc.jobs import Job
+        from polyfit.longsearch.workers import run_job as run
 
         data = read_json(file, "job file")
         if data.get("format") != JOB_FORMAT or "job" not in data:
@@ -168,7 +168,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Example: polyfit merge jobs/
         """
-        from ..parallel import JobResult
+        from polyfit.longsearch.workers import JobResult
 
         manifest = read_json(directory / MANIFEST, "job manifest")
         if manifest.get("format") != JOB_FORMAT:

@@ -7,8 +7,8 @@ from typing import Optional
 
 import typer
 
-from ..errors import PolyfitError
-from . import guarded
+from polyfit.errors import PolyfitError
+from polyfit.commands import guarded
 
 
 def add_commands(app: typer.Typer, ctx) -> None:
@@ -35,8 +35,8 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Example: polyfit kit pentominoes --stl kit/ --tray shapes/pentomino/6x10.txt
         """
-        from ..meshes import Sizes, TraySizes, piece_mesh, tray_mesh
-        from ..models import check_stl_directory, write_stls
+        from polyfit.render.meshes import Sizes, TraySizes, piece_mesh, tray_mesh
+        from polyfit.formats.models import check_stl_directory, write_stls
 
         sizes = Sizes(unit=unit, gap=gap, thickness=thickness, bevel=bevel)
         piece_list = ctx.resolve_pieces(pieces)

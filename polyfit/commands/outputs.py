@@ -13,8 +13,9 @@ from typing import Optional
 
 import typer
 
-from ..errors import PolyfitError
-from ..export import SolutionSet, check_writable
+from polyfit.errors import PolyfitError
+from polyfit.formats.solution_set import SolutionSet
+from polyfit.files import check_writable
 
 
 @dataclass
@@ -41,7 +42,7 @@ class Outputs:
         return bool(self.png or self.stl or self.models)
 
     def style(self) -> Style:
-        from ..render2d import Style
+        from polyfit.render.style import Style
 
         try:
             return Style(cell=self.cell, margin=self.margin, labels=self.labels)
@@ -49,14 +50,14 @@ class Outputs:
             raise PolyfitError(str(exc)) from None
 
     def sizes(self) -> Sizes:
-        from ..meshes import Sizes
+        from polyfit.render.meshes import Sizes
 
         return Sizes(unit=self.unit, gap=self.gap)
 
     def check(self, dim: int, piece_names) -> None:
         """Fail before searching: bad options, unwritable paths, files that exist."""
-        from ..models import check_stl_directory
-        from ..pictures import check_view
+        from polyfit.formats.models import check_stl_directory
+        from polyfit.render.pictures import check_view
 
         self.style()
         self.sizes()
@@ -72,9 +73,14 @@ class Outputs:
 
     def write(self, solutions: SolutionSet) -> list[str]:
         """Write what was asked for; returns one line per file written, for the user."""
-        from ..models import check_stl_directory, solution_meshes, write_model, write_stls
-        from ..palette import solution_colours
-        from ..pictures import save_png, solutions_image
+        from polyfit.formats.models import (
+            check_stl_directory,
+            solution_meshes,
+            write_model,
+            write_stls,
+        )
+        from polyfit.render.palette import solution_colours
+        from polyfit.render.pictures import save_png, solutions_image
 
         if not solutions.solutions:
             raise PolyfitError("no solution was found, so there is nothing to draw or model")

@@ -1,6 +1,6 @@
 """A live progress bar for long searches (rich), on stderr, for terminals only.
 
-The search runs as jobs (see polyfit.jobs); the bar shows the fraction of the search tree done
+The search runs as jobs (see polyfit.xc.jobs); the bar shows the fraction of the search tree done
 (each job's share of the tree, as Knuth's dlx1 reckons progress from the positions in the top
 levels), the jobs done, solutions so far, search nodes per second and an ETA.
 """

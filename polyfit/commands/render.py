@@ -7,10 +7,10 @@ from typing import Optional
 
 import typer
 
-from ..errors import PolyfitError
-from ..export import read_solution_set
-from . import guarded
-from . import outputs as out
+from polyfit.errors import PolyfitError
+from polyfit.formats.solutions_json import read_solution_set
+from polyfit.commands import guarded
+from polyfit.commands import outputs as out
 
 
 def add_commands(app: typer.Typer, ctx) -> None:

@@ -10,12 +10,13 @@ from typing import Optional
 
 import typer
 
-from ..errors import PolyfitError
-from ..export import SolutionSet, check_writable
-from ..solve import Counts, Puzzle
-from ..textart import draw_solution
-from . import EXIT_INTERRUPTED, guarded
-from . import outputs as out
+from polyfit.errors import PolyfitError
+from polyfit.formats.solution_set import SolutionSet
+from polyfit.files import check_writable
+from polyfit.puzzle.solve import Counts, Puzzle
+from polyfit.formats.textart import draw_solution
+from polyfit.commands import EXIT_INTERRUPTED, guarded
+from polyfit.commands import outputs as out
 
 
 def load_board(ctx, board_path: Path):
@@ -183,7 +184,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
                 raise PolyfitError("--count prints no solutions to draw; drop --count or use --limit N")
             pictures.check(puzzle.board.dim, [p.name for p in puzzle.pieces])
         if animate is not None:
-            from ..animate import check_animatable
+            from polyfit.render.animate import check_animatable
 
             check_writable(animate, force)
             check_animatable(puzzle)
@@ -207,7 +208,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
             raise PolyfitError(f"{checkpoint} exists; resume from it with --resume {checkpoint}, or use --force to start over")
         if checkpoint is not None:
             check_writable(checkpoint, True)
-        from ..longsearch import how_to_run, open_checkpoint, plan, run_jobs
+        from polyfit.longsearch import how_to_run, open_checkpoint, plan, run_jobs
 
         watched = not quiet and not as_json and sys.stderr.isatty()
         split_up, processes = how_to_run(puzzle, jobs, asked_for_jobs, count and random is None, watched)
@@ -226,7 +227,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
             if checkpoint is not None or resume is not None:
                 saved = open_checkpoint(puzzle, job_list, resume or checkpoint, resume is not None)
             if watched:
-                from .progress import ProgressBar
+                from polyfit.commands.progress import ProgressBar
 
                 progress = ProgressBar(len(job_list), len(saved.done) if saved else 0)
             founds = run_jobs(
@@ -287,7 +288,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
             for line in pictures.write(solution_set):
                 typer.echo(line, err=True)
         if animate is not None:
-            from ..animate import animate as write_animation
+            from polyfit.render.animate import animate as write_animation
 
             frames, searched, solved = write_animation(puzzle, animate, steps, pictures.style())
             ending = "ending on the first solution" if solved else "no solution"

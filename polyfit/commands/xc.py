@@ -9,13 +9,13 @@ from typing import Optional
 
 import typer
 
-from ..dlxformat import format_dlx, read_dlx
-from ..errors import PolyfitError
-from ..export import check_writable, write_text
-from ..exactcover import SearchStats
-from ..solve import Puzzle
-from . import EXIT_INTERRUPTED, guarded
-from .solve import load_board, load_pieces
+from polyfit.xc.dlxformat import format_dlx, read_dlx
+from polyfit.errors import PolyfitError
+from polyfit.files import check_writable, write_text
+from polyfit.xc.problem import SearchStats
+from polyfit.puzzle.solve import Puzzle
+from polyfit.commands import EXIT_INTERRUPTED, guarded
+from polyfit.commands.solve import load_board, load_pieces
 
 
 def add_commands(app: typer.Typer, ctx) -> None:

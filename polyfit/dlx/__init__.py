@@ -21,7 +21,7 @@ from __future__ import annotations
 from array import array
 from dataclasses import dataclass
 
-from ..exactcover import ExactCoverProblem
+from polyfit.xc.problem import ExactCoverProblem
 
 
 @dataclass

@@ -17,11 +17,11 @@ from __future__ import annotations
 from array import array
 from typing import Iterator
 
-from ..exactcover import ExactCoverProblem, SearchStats
-from . import stream_batches
+from polyfit.xc.problem import ExactCoverProblem, SearchStats
+from polyfit.dlx import stream_batches
 
 try:
-    from . import _bsx
+    from polyfit.dlx import _bsx
 except ImportError as exc:
     _bsx = None
     _import_error = str(exc)

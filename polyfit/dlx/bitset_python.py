@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..exactcover import ExactCoverProblem, SearchStats
+from polyfit.xc.problem import ExactCoverProblem, SearchStats
 
 
 class PythonBitset:

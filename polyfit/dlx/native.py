@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..exactcover import ExactCoverProblem, SearchStats
-from . import build_layout, stream_batches
+from polyfit.xc.problem import ExactCoverProblem, SearchStats
+from polyfit.dlx import build_layout, stream_batches
 
 try:
-    from . import _dlxc, _dlxmc
+    from polyfit.dlx import _dlxc, _dlxmc
 except ImportError as exc:  # no compiler when polyfit was installed: the extension is optional
     _dlxc = _dlxmc = None
     _import_error = str(exc)

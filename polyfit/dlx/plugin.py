@@ -1,14 +1,14 @@
 """The built-in backends, registered through the same hook as any third-party backend."""
 
-from ..hookspecs import hookimpl
-from .python import PythonDLX
+from polyfit.hookspecs import hookimpl
+from polyfit.dlx.python import PythonDLX
 
 
 @hookimpl
 def register_backends(register):
-    from .bitset import BitsetBackend
-    from .bitset_python import PythonBitset
-    from .native import NativeDLX
+    from polyfit.dlx.bitset import BitsetBackend
+    from polyfit.dlx.bitset_python import PythonBitset
+    from polyfit.dlx.native import NativeDLX
 
     register(PythonDLX())
     register(NativeDLX())

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..exactcover import ExactCoverProblem, SearchStats
-from . import build_layout
-from .python_mc import search_mc
+from polyfit.xc.problem import ExactCoverProblem, SearchStats
+from polyfit.dlx import build_layout
+from polyfit.dlx.python_mc import search_mc
 
 
 class PythonDLX:

@@ -1,7 +1,7 @@
 """Knuth's Algorithms M and C in pure Python: dancing links with multiplicities and colours.
 
 The reference for problems whose primary items carry bounds ``lo..hi`` or whose options colour
-secondary items (see :mod:`polyfit.exactcover`); its twin in C is ``_dlxmc.c``. On a problem
+secondary items (see :mod:`polyfit.xc.problem`); its twin in C is ``_dlxmc.c``. On a problem
 with neither it makes exactly the moves of the plain search in :mod:`polyfit.dlx.python`.
 
 How a level branches on a primary item ``i`` (chosen to minimise the number of branches,
@@ -32,8 +32,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..exactcover import SearchStats
-from . import Layout
+from polyfit.xc.problem import SearchStats
+from polyfit.dlx import Layout
 
 
 def search_mc(layout: Layout, stats: SearchStats) -> Iterator[tuple[int, ...]]:

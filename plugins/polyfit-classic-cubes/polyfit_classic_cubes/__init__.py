@@ -18,7 +18,7 @@ The boxes are in this package's ``shapes/`` folder (``polyfit_classic_cubes.shap
 from pathlib import Path
 
 from polyfit.hookspecs import hookimpl
-from polyfit.pieces import parse_pieces_text
+from polyfit.formats.pieces_file import parse_pieces_text
 
 __version__ = "0.1.0"
 
@@ -96,7 +96,7 @@ def conway():
 
 
 def piece_as_3d(piece):
-    from polyfit.pieces import Piece
+    from polyfit.puzzle.pieces import Piece
 
     return Piece(piece.name, tuple((0,) + c for c in piece.cells), mirror=False)
 

@@ -1,6 +1,6 @@
 """``polyfit queens N`` and ``polyfit sudoku GRID``: exact cover beyond packing, as a plugin.
 
-Both build an :class:`polyfit.exactcover.ExactCoverProblem` and run it on any polyfit backend.
+Both build an :class:`polyfit.xc.problem.ExactCoverProblem` and run it on any polyfit backend.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import time
 
 import typer
 
-from polyfit.exactcover import ExactCoverProblem, SearchStats
+from polyfit.xc.problem import ExactCoverProblem, SearchStats
 from polyfit.hookspecs import hookimpl
 from polyfit.plugins import get_plugin_manager
 from polyfit.registry import Registry

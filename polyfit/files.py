@@ -1,0 +1,105 @@
+"""Reading and writing files, with one way of saying what went wrong.
+
+Every reader and writer in polyfit goes through these helpers, so a missing file, a directory
+where a file should be, or a disk that refuses a write is always one clear
+:class:`~polyfit.errors.PolyfitError` naming the file ("cannot read FILE: reason"), never an
+``OSError`` traceback; and nothing the user has is replaced without ``--force``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from polyfit.errors import ParseError, PolyfitError
+
+
+def cannot(verb: str, path, exc: BaseException) -> PolyfitError:
+    """The error for a failed file operation: ``cannot VERB PATH: reason``."""
+    reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return PolyfitError(f"cannot {verb} {path}: {reason}")
+
+
+def read_bytes(path) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+        raise cannot("read", path, exc) from None
+
+
+def decode(data: bytes, path) -> str:
+    """UTF-8 text, or a ParseError at the line and column of the first bad byte."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        line = before.count(b"\n") + 1
+        column = exc.start - (before.rfind(b"\n") + 1) + 1
+        raise ParseError(path, line, column, "the file is not UTF-8 text") from None
+
+
+def read_text(path) -> str:
+    """A UTF-8 text file's contents."""
+    return decode(read_bytes(path), path)
+
+
+def split_lines(text: str):
+    """Yield ``(line_number, line)``, 1-based, without line endings (\\n, \\r\\n or \\r)."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        yield number, line
+
+
+def check_writable(path: Path, force: bool) -> None:
+    """Refuse to replace an existing file unless forced, or to write where nothing can be."""
+    path = Path(path)
+    if path.exists() and not force:
+        raise PolyfitError(f"{path} exists; use --force to overwrite it")
+    if path.is_dir():
+        raise PolyfitError(f"{path} is a directory")
+    if not path.parent.is_dir():
+        raise PolyfitError(f"cannot write {path}: directory {path.parent} does not exist")
+
+
+def write_bytes(path, data: bytes) -> None:
+    try:
+        Path(path).write_bytes(data)
+    except OSError as exc:
+        raise cannot("write", path, exc) from None
+
+
+def write_text(path, text: str) -> None:
+    write_bytes(path, text.encode("utf-8"))
+
+
+def read_json(path, what: str) -> dict:
+    """A JSON object from a file polyfit wrote, or a clear error naming ``what`` it should be."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise PolyfitError(f"no such {what}: {path}") from None
+    except (OSError, ValueError) as exc:
+        raise PolyfitError(f"{path} is not a polyfit {what} ({exc})") from None
+    if not isinstance(data, dict):
+        raise PolyfitError(f"{path} is not a polyfit {what}")
+    return data
+
+
+def write_json_atomically(path, data) -> None:
+    """Write JSON to a temporary file beside ``path``, flush it to disk, then rename it over
+    ``path``: a reader (or a kill at any moment) sees the old file or the new, never half."""
+    path = Path(path)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w") as f:
+                json.dump(data, f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        raise cannot("write", path, exc) from None

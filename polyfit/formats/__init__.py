@@ -1,0 +1,13 @@
+"""File formats: one module per format, each ending with the hooks that register it.
+
+Readers turn files into boards and pieces; exporters write solutions
+(:class:`polyfit.formats.solution_set.SolutionSet`) to files:
+
+- :mod:`polyfit.formats.textart`: the text-art grammar; 2D boards, voxel text, text solutions;
+- :mod:`polyfit.formats.pieces_file` and :mod:`polyfit.formats.piece_specs`: pieces files and
+  the ``--pieces`` spec;
+- :mod:`polyfit.formats.magicavoxel`: binary MagicaVoxel ``.vox`` files;
+- :mod:`polyfit.formats.solutions_json`: solutions as JSON, written and read back;
+- :mod:`polyfit.formats.png` and :mod:`polyfit.formats.models`: pictures and 3D models
+  (STL, GLB, 3MF, OBJ), whose libraries load only when a file is written.
+"""

@@ -1,0 +1,194 @@
+"""3D model files: one STL per piece, or a coloured assembly as GLB, 3MF or OBJ.
+
+STL has no colours, so each piece gets its own file. GLB and OBJ come from trimesh (each
+piece a named mesh with its colour on every vertex). trimesh's own 3MF writer drops colours
+and needs extra packages, so 3MF is written here: the core 3MF model with one object per
+piece and a ``basematerials`` group holding the piece colours.
+
+The ``stl``, ``glb``, ``3mf`` and ``obj`` exporters (registered at the end of this module)
+model the first solution of a :class:`polyfit.formats.solution_set.SolutionSet`.
+numpy and trimesh are imported when a model is made, not when this module is.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+from polyfit.errors import PolyfitError
+from polyfit.files import write_bytes
+from polyfit.hookspecs import hookimpl
+from polyfit.render.palette import solution_colours
+
+MODEL_SUFFIXES = {"glb": ".glb", "3mf": ".3mf", "obj": ".obj"}
+
+
+def file_stem(name: str) -> str:
+    """A piece name as a file name: primes and other marks become words or underscores."""
+    name = name.replace("'", "-mirror")
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+
+
+# -- one STL per piece ----------------------------------------------------------------------
+
+
+def stl_paths(directory: Path, names) -> dict[str, Path]:
+    """Where each piece's STL goes; checks the directory exists and is writable."""
+    directory = Path(directory)
+    if not directory.exists():
+        raise PolyfitError(f"output directory {directory} does not exist")
+    if not directory.is_dir():
+        raise PolyfitError(f"{directory} is not a directory")
+    paths = {name: directory / f"{file_stem(name)}.stl" for name in names}
+    if len(set(paths.values())) != len(paths):
+        raise PolyfitError("two pieces would share one STL file name")
+    return paths
+
+
+def check_stl_directory(directory: Path, names, force: bool) -> dict[str, Path]:
+    """The STL paths, refusing to replace files already there unless forced."""
+    paths = stl_paths(directory, names)
+    existing = [p.name for p in paths.values() if p.exists()]
+    if existing and not force:
+        shown = ", ".join(existing[:5]) + (", ..." if len(existing) > 5 else "")
+        raise PolyfitError(
+            f"{directory} already has {len(existing)} of these STL files ({shown}); "
+            "use --force to overwrite them"
+        )
+    for path in paths.values():
+        if path.is_dir():
+            raise PolyfitError(f"{path} is a directory")
+    return paths
+
+
+def write_stls(meshes: dict, paths: dict) -> None:
+    for name, mesh in meshes.items():
+        write_bytes(paths[name], mesh.export(file_type="stl"))
+
+
+# -- coloured assemblies --------------------------------------------------------------------
+
+
+def coloured_scene(meshes: dict, colours: dict):
+    import numpy as np
+    import trimesh
+
+    scene = trimesh.Scene()
+    for name, mesh in meshes.items():
+        mesh = mesh.copy()
+        mesh.visual.vertex_colors = np.array(list(colours[name]) + [255], dtype=np.uint8)
+        scene.add_geometry(mesh, node_name=f"piece {name}", geom_name=f"piece {name}")
+    return scene
+
+
+def glb_bytes(meshes: dict, colours: dict) -> bytes:
+    return coloured_scene(meshes, colours).export(file_type="glb")
+
+
+def obj_bytes(meshes: dict, colours: dict) -> bytes:
+    """Wavefront OBJ, one object per piece, colours as the common ``v x y z r g b`` extension."""
+    text = coloured_scene(meshes, colours).export(file_type="obj")
+    return text.encode("utf-8") if isinstance(text, str) else text
+
+
+CORE_NS = "http://schemas.microsoft.com/3dmanufacturing/core/2015/02"
+CONTENT_TYPES = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+    '<Default Extension="model" ContentType="application/vnd.ms-package.3dmanufacturing-3dmodel+xml"/>'
+    "</Types>\n"
+)
+RELS = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+    '<Relationship Target="/3D/3dmodel.model" Id="rel0" '
+    'Type="http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel"/>'
+    "</Relationships>\n"
+)
+
+
+def threemf_model(meshes: dict, colours: dict) -> bytes:
+    """The 3D/3dmodel.model part: a base material (colour) per piece, an object per piece."""
+    model = ET.Element("model", {"unit": "millimeter", "xml:lang": "en-US", "xmlns": CORE_NS})
+    resources = ET.SubElement(model, "resources")
+    materials = ET.SubElement(resources, "basematerials", {"id": "1"})
+    names = list(meshes)
+    for name in names:
+        r, g, b = colours[name]
+        ET.SubElement(materials, "base", {"name": name, "displaycolor": f"#{r:02X}{g:02X}{b:02X}FF"})
+    build = ET.Element("build")
+    for index, name in enumerate(names):
+        object_id = str(index + 2)
+        obj = ET.SubElement(resources, "object", {
+            "id": object_id, "name": f"piece {name}", "type": "model", "pid": "1", "pindex": str(index)
+        })
+        mesh = ET.SubElement(obj, "mesh")
+        vertices = ET.SubElement(mesh, "vertices")
+        for x, y, z in meshes[name].vertices:
+            ET.SubElement(vertices, "vertex", {"x": f"{x:.4f}", "y": f"{y:.4f}", "z": f"{z:.4f}"})
+        triangles = ET.SubElement(mesh, "triangles")
+        for a, b, c in meshes[name].faces:
+            ET.SubElement(triangles, "triangle", {"v1": str(a), "v2": str(b), "v3": str(c)})
+        ET.SubElement(build, "item", {"objectid": object_id})
+    model.append(build)
+    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(model, encoding="utf-8")
+
+
+def threemf_bytes(meshes: dict, colours: dict) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        # A fixed timestamp keeps the archive identical from one run to the next.
+        for name, data in (("[Content_Types].xml", CONTENT_TYPES.encode()),
+                           ("_rels/.rels", RELS.encode()),
+                           ("3D/3dmodel.model", threemf_model(meshes, colours))):
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, data)
+    return buffer.getvalue()
+
+
+WRITERS = {"glb": glb_bytes, "3mf": threemf_bytes, "obj": obj_bytes}
+
+
+def write_model(kind: str, meshes: dict, colours: dict, path: Path) -> None:
+    write_bytes(path, WRITERS[kind](meshes, colours))
+
+
+def solution_meshes(solutions, number: int = 0, sizes=None) -> dict:
+    """The meshes of one solution of a SolutionSet, each piece in its place."""
+    from polyfit.render.meshes import Sizes, assembly
+
+    if not solutions.solutions:
+        raise PolyfitError("no solution to make a model of")
+    return assembly(solutions.solutions[number], solutions.board_cells, sizes or Sizes())
+
+
+# -- exporters ------------------------------------------------------------------------------
+
+
+def model_exporter(kind):
+    def export(solutions, path: Path) -> None:
+        meshes = solution_meshes(solutions)
+        write_model(kind, meshes, solution_colours(solutions.pieces, solutions.solutions[:1]), path)
+
+    return export
+
+
+def export_stl(solutions, path: Path) -> None:
+    import trimesh
+
+    meshes = solution_meshes(solutions)
+    merged = trimesh.util.concatenate(list(meshes.values()))
+    write_bytes(path, merged.export(file_type="stl"))
+
+
+@hookimpl
+def register_exporters(register):
+    register("stl", (".stl",), export_stl, "the first solution's pieces in place, as one STL (no colours)")
+    register("glb", (".glb",), model_exporter("glb"), "the first solution as a coloured glTF assembly")
+    register("3mf", (".3mf",), model_exporter("3mf"), "the first solution as a coloured 3MF assembly")
+    register("obj", (".obj",), model_exporter("obj"), "the first solution as OBJ with vertex colours")

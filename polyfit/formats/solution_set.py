@@ -1,0 +1,14 @@
+"""What every exporter receives: plain data, with no reference to the search that found it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class SolutionSet:
+    board: str  # the board's name
+    board_cells: tuple  # every cell of the board
+    pieces: list  # polyfit.puzzle.pieces.Piece objects
+    solutions: list[dict] = field(default_factory=list)  # each: {piece name: cells}
+    counts: dict = field(default_factory=dict)  # e.g. distinct and total, when known

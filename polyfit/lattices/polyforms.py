@@ -1,0 +1,85 @@
+"""Enumerate polyforms on the square and cubic lattices by Redelmeier's method.
+
+Fixed polyforms (distinct under translation) are grown from an origin cell that stays the least
+cell of every polyform grown from it: only cells after the origin in lexicographic order are
+ever added. Each cell offered for growth sits in an "untried" set handed down the recursion;
+once a branch has tried a cell, its later siblings never see it again. So each fixed polyform is
+produced exactly once, with no table of those already seen (Redelmeier 1981, as in Knuth's
+``polyenum``).
+
+One-sided forms are the classes of fixed ones under rotations, free forms under rotations and
+reflections; each class is represented by its least orientation (``geometry.canonical``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+
+from polyfit.lattices.grid import Shape, lattice_group, neighbours, normalize, orientations
+
+
+def redelmeier(n: int, dim: int = 2) -> Iterator[Shape]:
+    """Yield every fixed ``n``-cell polyform once, grown from the origin (not normalized).
+
+    The origin is the lexicographically least cell of each one, so no two are translates.
+    """
+    if n < 1:
+        return
+    origin = (0,) * dim
+    polyform: list = []
+    # Cells that are in the polyform or have been offered to it on the current path: a cell
+    # is offered once, by the first polyform cell it touches, and never again on this path.
+    offered = {origin}
+
+    def grow(untried: list) -> Iterator[Shape]:
+        untried = list(untried)
+        while untried:
+            cell = untried.pop()
+            polyform.append(cell)
+            if len(polyform) == n:
+                yield tuple(polyform)
+            else:
+                new = [c for c in neighbours(cell) if c > origin and c not in offered]
+                offered.update(new)
+                yield from grow(untried + new)
+                offered.difference_update(new)
+            polyform.pop()
+
+    yield from grow([origin])
+
+
+@cache
+def fixed(n: int, dim: int = 2) -> tuple[Shape, ...]:
+    """Every fixed ``n``-cell polyform (distinct under translation), normalized, sorted."""
+    return tuple(sorted(normalize(p) for p in redelmeier(n, dim)))
+
+
+def _classes(n: int, dim: int, mirror: bool) -> tuple[Shape, ...]:
+    # All members of a class are marked seen when its first one is met, so the orbit of each
+    # class is computed once rather than once per fixed polyform.
+    group = lattice_group(dim, mirror)
+    seen: set[Shape] = set()
+    result = []
+    for shape in fixed(n, dim):
+        if shape in seen:
+            continue
+        images = orientations(shape, group)  # sorted: images[0] == canonical(shape, group)
+        seen.update(images)
+        result.append(images[0])
+    return tuple(sorted(result))
+
+
+@cache
+def one_sided(n: int, dim: int = 2) -> tuple[Shape, ...]:
+    """One canonical shape per class under rotations (mirror images distinct), sorted.
+
+    In 3D these are the polycubes distinct under proper rotations.
+    """
+    return _classes(n, dim, mirror=False)
+
+
+@cache
+def free(n: int, dim: int = 2) -> tuple[Shape, ...]:
+    """One canonical shape per class under rotations and reflections, sorted."""
+    return _classes(n, dim, mirror=True)

@@ -1,0 +1,68 @@
+"""Checkpoints of a long count: which jobs are done, and what each found.
+
+A checkpoint is a small JSON file naming the problem (a SHA-256 of its exact cover problem in
+Knuth's format, and of the split) and, for each finished job, its counts. It is written whole
+to a temporary file beside the target and renamed over it, so a kill at any moment (even
+``kill -9``) leaves either the old or the new checkpoint, never half of one; a job that was
+running is simply run again on resume.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from polyfit.xc.dlxformat import format_dlx
+from polyfit.errors import PolyfitError
+from polyfit.files import read_json, write_json_atomically
+from polyfit.longsearch.workers import JobResult
+
+FORMAT = "polyfit-checkpoint-1"
+
+
+def problem_digest(problem, jobs: list) -> str:
+    text = format_dlx(problem) + json.dumps([j.to_json() for j in jobs])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclass
+class Checkpoint:
+    path: Path
+    digest: str
+    jobs: int
+    board: str = ""
+    done: dict[int, JobResult] = field(default_factory=dict)
+    every: float = 1.0  # seconds between saves
+    _saved_at: float = 0.0
+
+    @classmethod
+    def load(cls, path: Path, digest: str, jobs: int, board: str) -> Checkpoint:
+        data = read_json(path, "checkpoint")
+        if data.get("format") != FORMAT:
+            raise PolyfitError(f"{path} is not a polyfit checkpoint")
+        if data.get("problem") != digest or data.get("jobs") != jobs:
+            raise PolyfitError(
+                f"{path} is a checkpoint of another problem ({data.get('board') or 'unknown board'}); "
+                f"it cannot resume {board} (same board, pieces, options and split needed)"
+            )
+        done = {int(k): JobResult.from_json(v) for k, v in data.get("done", {}).items()}
+        return cls(Path(path), digest, jobs, board, done)
+
+    def record(self, result: JobResult, force: bool = False) -> None:
+        self.done[result.index] = result
+        if force or time.monotonic() - self._saved_at >= self.every:
+            self.save()
+
+    def save(self) -> None:
+        data = {
+            "format": FORMAT,
+            "board": self.board,
+            "problem": self.digest,
+            "jobs": self.jobs,
+            "done": {str(k): r.to_json() for k, r in sorted(self.done.items())},
+        }
+        write_json_atomically(self.path, data)
+        self._saved_at = time.monotonic()

@@ -1,0 +1,146 @@
+"""Running a puzzle's jobs (see :mod:`polyfit.xc.jobs`) here, on local processes or on Dask.
+
+Each job returns a :class:`JobResult`: its counts and, when asked, its solutions (placement
+indices). Results come back in job order whatever ran them, so merged counts equal those of a
+serial search and solutions print in the same order for any number of workers.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+from polyfit.xc.jobs import Job
+from polyfit.puzzle.solve import Counts
+
+
+@dataclass
+class JobResult:
+    index: int
+    distinct: int = 0
+    total: int = 0
+    distinct_rotations: int = 0
+    nodes: int = 0
+    updates: int = 0
+    seconds: float = 0.0
+    found: int = 0  # solutions the search met (before symmetry weighting)
+    solutions: list = field(default_factory=list)  # (placements, canonical, weight) when kept
+
+    def add_to(self, counts: Counts) -> None:
+        counts.distinct += self.distinct
+        counts.total += self.total
+        counts.distinct_rotations += self.distinct_rotations
+        counts.search.nodes += self.nodes
+        counts.search.updates += self.updates
+        counts.search.solutions += self.found
+
+    def to_json(self) -> dict:
+        return {
+            "index": self.index,
+            "distinct": self.distinct,
+            "total": self.total,
+            "distinct_rotations": self.distinct_rotations,
+            "nodes": self.nodes,
+            "updates": self.updates,
+            "seconds": round(self.seconds, 6),
+            "found": self.found,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> JobResult:
+        keys = ("index", "distinct", "total", "distinct_rotations", "nodes", "updates", "seconds", "found")
+        return cls(**{k: data[k] for k in keys})
+
+
+def run_job(puzzle, backend, index: int, job: Job, keep_solutions: bool = False) -> JobResult:
+    """Search below one job; what a worker runs."""
+    counts = Counts()
+    kept = []
+    for found in puzzle.search_job(backend, job, counts):
+        if keep_solutions:
+            kept.append((found.placements, found.canonical, found.weight))
+    return JobResult(
+        index,
+        counts.distinct,
+        counts.total,
+        counts.distinct_rotations,
+        counts.search.nodes,
+        counts.search.updates,
+        counts.seconds,
+        counts.search.solutions,
+        kept,
+    )
+
+
+# A forked worker finds the puzzle here instead of receiving it with every job.
+_WORKER_STATE: dict = {}
+
+
+def _run_in_worker(task):
+    index, job, keep = task
+    return run_job(_WORKER_STATE["puzzle"], _WORKER_STATE["backend"], index, job, keep)
+
+
+def run_local(puzzle, backend, jobs: Iterable[tuple[int, Job]], processes: int, keep_solutions=False) -> Iterator[JobResult]:
+    """Run jobs here (``processes`` 1) or on that many local processes, results in job order.
+
+    The worker processes start before this returns (so that threads the caller starts later,
+    a progress bar's say, are not forked with them)."""
+    tasks = [(index, job, keep_solutions) for index, job in jobs]
+    if processes <= 1 or len(tasks) <= 1:
+        return (run_job(puzzle, backend, index, job, keep) for index, job, keep in tasks)
+    forking = "fork" in multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if forking else "spawn")
+    if forking:
+        _WORKER_STATE.update(puzzle=puzzle, backend=backend)  # inherited: nothing to pickle
+        initargs = (None, None)
+    else:
+        initargs = (puzzle, backend)
+    pool = context.Pool(min(processes, len(tasks)), _init_worker, initargs)
+    return _results(pool, tasks)
+
+
+def _results(pool, tasks) -> Iterator[JobResult]:
+    try:
+        yield from pool.imap(_run_in_worker, tasks, chunksize=1)
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _init_worker(puzzle, backend):
+    # Ctrl-C reaches the whole process group: the parent stops the workers, they stay quiet.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if puzzle is not None:
+        _WORKER_STATE.update(puzzle=puzzle, backend=backend)
+
+
+def run_dask(address: str, puzzle, backend, jobs: Iterable[tuple[int, Job]], keep_solutions=False) -> Iterator[JobResult]:
+    """Run jobs on a Dask distributed cluster (``polyfit[dask]``), results in job order."""
+    from polyfit.errors import PolyfitError
+
+    try:
+        from distributed import Client
+    except ImportError:
+        raise PolyfitError("--dask needs Dask distributed: pip install 'polyfit[dask]'") from None
+    try:
+        client = Client(address, timeout=5)
+    except (OSError, TimeoutError) as exc:
+        raise PolyfitError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    try:
+        remote_puzzle = client.scatter(puzzle, broadcast=True)
+        futures = [
+            client.submit(run_job, remote_puzzle, backend, index, job, keep_solutions, pure=False)
+            for index, job in jobs
+        ]
+        for future in futures:
+            yield future.result()
+    finally:
+        client.close()
+
+
+def default_processes() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

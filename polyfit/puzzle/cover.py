@@ -1,0 +1,197 @@
+"""Placements become an exact cover problem, with the puzzle's symmetry broken.
+
+Items are the board cells and the pieces; each placement is one option. To count solutions
+without searching every symmetric copy, one piece (the *breaker*, a piece every symmetry maps to
+itself) keeps only one placement per orbit of the symmetry group G. Then, for a solution found
+with the breaker at placement p whose stabilizer in G is H_p:
+
+- exactly the H_p-images of that solution are found from its G-class, so it stands for a new
+  class when it is the least of those images (the *canonical* one);
+- the class holds |G| / |Stab(solution)| solutions, and H_p / Stab of them are found, so each
+  found solution accounts for |G| / |H_p| solutions in the total.
+
+Both counts are exact, self-symmetric solutions included, and need no unrestricted search.
+The breaker must be in every solution exactly once, so a piece with a count other than 1 never
+is one; without a breaker every solution is found and each class counted at its least member.
+
+A piece used ``lo..hi`` times is one item with those bounds (Knuth's Algorithm M), never
+``hi`` separate items: copies are indistinguishable. Optional cells are secondary items.
+Pre-placed pieces are not in the problem; their placements follow the searched ones in
+``placements``, and every symmetry maps them among themselves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from polyfit.xc.problem import ExactCoverProblem
+from polyfit.puzzle.placements import Placement
+from polyfit.puzzle.symmetry import Symmetry
+
+
+def cell_name(cell) -> str:
+    if len(cell) == 2:
+        return f"r{cell[0]}c{cell[1]}"
+    return "z{}r{}c{}".format(*cell)
+
+
+def image(sym: Symmetry, placement: Placement) -> Placement:
+    cells = tuple(sorted(sym(c) for c in placement.cells))
+    return Placement(sym.piece_map[placement.piece], cells)
+
+
+@dataclass
+class Cover:
+    problem: ExactCoverProblem
+    placements: list[Placement]  # all placements, before symmetry breaking
+    option_placement: list[int]  # option index -> placement index
+    symmetries: list[Symmetry]  # the puzzle's group G, identity first
+    fixed: list[int] = field(default_factory=list)  # indices of pre-placed placements
+    breaker: int | None = None  # piece index restricted to orbit representatives
+    stabilizers: dict[int, list[Symmetry]] = field(default_factory=dict)  # non-identity ones
+    orbit_sizes: dict[int, int] = field(default_factory=dict)
+
+    def __post_init__(self):
+        self._index = {p: i for i, p in enumerate(self.placements)}
+        self._tables: dict[Symmetry, list[int]] = {}
+
+    def table(self, sym: Symmetry) -> list[int]:
+        """Where ``sym`` sends each placement, as a list of placement indices (built once)."""
+        table = self._tables.get(sym)
+        if table is None:
+            index = self._index
+            cells = {c: sym(c) for c in {c for p in self.placements for c in p.cells}}
+            pieces = sym.piece_map
+            table = [
+                index[Placement(pieces[p.piece], tuple(sorted([cells[c] for c in p.cells])))]
+                for p in self.placements
+            ]
+            self._tables[sym] = table
+        return table
+
+    def map_placement(self, sym: Symmetry, index: int) -> int:
+        return self.table(sym)[index]
+
+    def classify(self, solution: tuple[int, ...]) -> tuple[bool, int]:
+        """For a solution (placement indices): is it canonical, and how many does it stand for."""
+        group = self.symmetries
+        if self.breaker is None:
+            others, weight = group[1:], 1
+        else:
+            anchor = next(i for i in solution if self.placements[i].piece == self.breaker)
+            others, weight = self.stabilizers.get(anchor, []), self.orbit_sizes[anchor]
+        key = sorted(solution)
+        for sym in others:
+            table = self.table(sym)
+            if sorted([table[i] for i in solution]) < key:
+                return False, weight
+        return True, weight
+
+    def mirror_symmetric(self, solution: tuple[int, ...]) -> bool:
+        """Does some reflection in the group map this solution onto itself?"""
+        key = frozenset(solution)
+        candidates = self.symmetries
+        if self.breaker is not None:
+            # A symmetry of the solution fixes its breaker placement: only those can.
+            anchor = next(i for i in solution if self.placements[i].piece == self.breaker)
+            candidates = self.stabilizers.get(anchor, [])
+        for sym in candidates:
+            if not sym.is_proper:
+                table = self.table(sym)
+                if frozenset([table[i] for i in solution]) == key:
+                    return True
+        return False
+
+    @property
+    def has_reflections(self) -> bool:
+        return any(not sym.is_proper for sym in self.symmetries)
+
+    def orbit(self, solution: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """Every distinct solution symmetric to this one (itself first)."""
+        seen, result = set(), []
+        for sym in self.symmetries:
+            mapped = tuple(self.map_placement(sym, i) for i in solution)
+            key = frozenset(mapped)
+            if key not in seen:
+                seen.add(key)
+                result.append(mapped)
+        return result
+
+
+def _orbits(symmetries, indices, index_of):
+    """Group placement indices into orbits; returns {representative: (orbit size, stabilizer)}."""
+    remaining = set(indices)
+    result = {}
+    for i in sorted(indices):
+        if i not in remaining:
+            continue
+        images = [index_of(sym, i) for sym in symmetries]
+        orbit = set(images)
+        remaining -= orbit
+        stabilizer = [sym for sym, j in zip(symmetries, images) if j == i and not sym.is_identity]
+        result[i] = (len(orbit), stabilizer)
+    return result
+
+
+def choose_breaker(cover: Cover, pieces, counts) -> None:
+    """Pick the invariant piece with the fewest orbit representatives and restrict it."""
+    group = cover.symmetries
+    if len(group) <= 1:
+        return
+    best = None
+    for piece in range(len(pieces)):
+        if counts[piece] != (1, 1) or any(sym.piece_map[piece] != piece for sym in group):
+            continue
+        searched = len(cover.placements) - len(cover.fixed)
+        mine = [i for i in range(searched) if cover.placements[i].piece == piece]
+        if not mine:
+            continue
+        orbits = _orbits(group, mine, cover.map_placement)
+        fixed = sum(1 for size, _ in orbits.values() if size < len(group))
+        key = (len(orbits), fixed, piece)
+        if best is None or key < best[0]:
+            best = (key, piece, orbits)
+    if best is None:
+        return
+    _, piece, orbits = best
+    cover.breaker = piece
+    cover.orbit_sizes = {i: size for i, (size, _) in orbits.items()}
+    cover.stabilizers = {i: stab for i, (_, stab) in orbits.items() if stab}
+
+
+def build_cover(
+    board_cells,
+    pieces,
+    placements,
+    symmetries,
+    break_symmetry=True,
+    counts=None,
+    optional=frozenset(),
+    fixed=(),
+) -> Cover:
+    """The exact cover problem of the cells ``board_cells`` (those the search fills; the
+    ``optional`` ones may stay empty) by ``placements``; ``fixed`` are pre-placed ones."""
+    counts = list(counts) if counts is not None else [(1, 1)] * len(pieces)
+    used = [i for i in range(len(pieces)) if counts[i][1] > 0]
+    piece_item = {piece: k for k, piece in enumerate(used)}
+    required = sorted(c for c in board_cells if c not in optional)
+    spare = sorted(c for c in board_cells if c in optional)
+    cell_item = {c: len(used) + k for k, c in enumerate(required + spare)}
+    problem = ExactCoverProblem(
+        [pieces[i].name for i in used] + [cell_name(c) for c in required],
+        [cell_name(c) for c in spare],
+    )
+    if any(counts[i] != (1, 1) for i in used):
+        problem.bounds = [counts[i] for i in used] + [(1, 1)] * len(required)
+    everything = list(placements) + list(fixed)
+    cover = Cover(problem, everything, [], list(symmetries))
+    cover.fixed = list(range(len(placements), len(everything)))
+    if break_symmetry:
+        choose_breaker(cover, pieces, counts)
+    for index, placement in enumerate(placements):
+        if placement.piece == cover.breaker and index not in cover.orbit_sizes:
+            continue
+        option = (piece_item[placement.piece],) + tuple(cell_item[c] for c in placement.cells)
+        problem.options.append(option)
+        cover.option_placement.append(index)
+    return cover

@@ -1,0 +1,49 @@
+"""Pieces: named shapes, how many copies a solution uses, and the ways each may be turned.
+
+Pieces come from the built-in sets (:mod:`polyfit.puzzle.piece_sets`), plugins, or pieces files
+(:mod:`polyfit.formats.pieces_file`); ``--pieces`` specs pick them
+(:mod:`polyfit.formats.piece_specs`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from polyfit.lattices.grid import Shape, lattice_group, normalize, orientations
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A named shape; ``cells`` are normalized on construction."""
+
+    name: str
+    cells: Shape
+    mirror: bool = True  # may be turned over (placed as its mirror image)
+    count: tuple[int, int] = (1, 1)  # how many copies a solution uses: lo..hi
+
+    def __post_init__(self):
+        cells = normalize(self.cells)
+        if not cells:
+            raise ValueError(f"piece {self.name!r} has no cells")
+        object.__setattr__(self, "cells", cells)
+        lo, hi = self.count
+        if not 0 <= lo <= hi or hi < 1:
+            raise ValueError(f"piece {self.name!r} has count {lo}..{hi}")
+
+    @property
+    def dim(self) -> int:
+        return len(self.cells[0])
+
+    @property
+    def size(self) -> int:
+        return len(self.cells)
+
+    def orientations(self) -> tuple[Shape, ...]:
+        """The distinct normalized orientations this piece may be placed in, sorted."""
+        return _orientations(self.cells, self.mirror)
+
+
+@cache
+def _orientations(cells: Shape, mirror: bool) -> tuple[Shape, ...]:
+    return orientations(cells, lattice_group(len(cells[0]), mirror))

@@ -1,0 +1,159 @@
+"""Solve a puzzle: board and pieces -> placements -> exact cover -> backend -> counted solutions."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from polyfit.puzzle.board import Board
+from polyfit.puzzle.cover import Cover, build_cover
+from polyfit.errors import PolyfitError
+from polyfit.xc.problem import SearchStats
+from polyfit.puzzle.placements import PlacementStats, area_problem, place
+from polyfit.puzzle.preplaced import preplace
+from polyfit.puzzle.symmetry import configuration_symmetries, puzzle_symmetries
+
+
+@dataclass
+class Found:
+    placements: tuple[int, ...]  # indices into Puzzle.placements, in the order chosen
+    canonical: bool  # the one solution printed for its symmetry class
+    weight: int  # how many solutions (counting symmetric copies) it stands for
+
+
+@dataclass
+class Counts:
+    distinct: int = 0  # classes under every symmetry of the puzzle
+    total: int = 0  # every solution
+    distinct_rotations: int = 0  # classes under its proper rotations alone
+    search: SearchStats = field(default_factory=SearchStats)
+    seconds: float = 0.0
+    complete: bool = False
+
+
+class Puzzle:
+    """A board and its pieces, with placements generated and pruned and the cover built."""
+
+    def __init__(self, board: Board, pieces, *, prune=True, break_symmetry=True):
+        if not pieces:
+            raise PolyfitError("no pieces given")
+        dims = {len(p.cells[0]) for p in pieces}
+        if dims != {board.dim}:
+            raise PolyfitError(
+                f"{board.label} is {board.dim}D but the pieces are "
+                + " and ".join(f"{d}D" for d in sorted(dims))
+            )
+        self.board = board
+        self.pieces = list(pieces)
+        preplaced = preplace(board, self.pieces)
+        self.counts = preplaced.counts  # each piece's (lo, hi) left for the search
+        fixed_cells = board.fixed_cells
+        free = [c for c in board.cells if c not in fixed_cells]
+        self._check_area(free)
+        result = place(free, self.pieces, prune, self.counts, board.optional)
+        self.placement_stats: PlacementStats = result.stats
+        self.symmetries = configuration_symmetries(
+            puzzle_symmetries(board.cells, self.pieces), board, self.pieces
+        )
+        self.cover: Cover = build_cover(
+            free,
+            self.pieces,
+            result.placements,
+            self.symmetries,
+            break_symmetry,
+            self.counts,
+            board.optional,
+            preplaced.placements,
+        )
+        # Every placement: the searched ones, then the pre-placed ones (cover.fixed).
+        self.placements = self.cover.placements
+
+    def _check_area(self, free) -> None:
+        board, pieces = self.board, self.pieces
+        optional = len(board.optional)
+        sizes = [p.size for p in pieces]
+        problem = area_problem(len(free) - optional, len(free), sizes, self.counts)
+        if problem is None:
+            return
+        exact = all(p.count == (1, 1) for p in pieces) and not optional and not board.fixed
+        if exact:
+            piece_area = sum(sizes)
+            raise PolyfitError(
+                f"{board.label} has area {board.area} but the {len(pieces)} pieces have "
+                f"total area {piece_area}: every piece is used exactly once, so they must match"
+            )
+        left = " left after the pre-placed pieces" if board.fixed else ""
+        raise PolyfitError(f"{board.label}: {len(free)} cells{left}, {optional} of them optional; {problem}")
+
+    def labels(self, placements) -> list[str]:
+        """A label per placement: the piece's name, numbered ``NAME#k`` when the solution
+        uses several copies of the piece."""
+        names = [self.pieces[self.placements[i].piece].name for i in placements]
+        seen: dict[str, int] = {}
+        result = []
+        for name in names:
+            if names.count(name) == 1:
+                result.append(name)
+            else:
+                seen[name] = seen.get(name, 0) + 1
+                result.append(f"{name}#{seen[name]}")
+        return result
+
+    @property
+    def impossible(self) -> str | None:
+        return self.placement_stats.impossible
+
+    def search(self, backend, counts: Counts, seed: int | None = None) -> Iterator[Found]:
+        """Run the backend and yield each solution found, updating ``counts`` as it goes.
+
+        With symmetry broken, found solutions are one per class up to the breaker's stabilizer;
+        ``Found.canonical`` marks one per class and ``Found.weight`` the copies it stands for.
+        """
+        problem, order = self.cover.problem, None
+        if seed is not None:
+            problem, order = problem.shuffled(seed)
+        yield from self._run(backend, problem, counts, order)
+
+    def search_job(self, backend, job, counts: Counts) -> Iterator[Found]:
+        """Like :meth:`search`, for the part of the search below one job (see polyfit.xc.jobs)."""
+        from polyfit.xc.jobs import restrict
+
+        restricted = restrict(self.cover.problem, job)
+        if restricted is None:
+            counts.complete = True
+            return
+        yield from self._run(backend, restricted.problem, counts, restricted.options, job.forced)
+
+    def _run(self, backend, problem, counts, order=None, forced=()) -> Iterator[Found]:
+        cover = self.cover
+        start = time.perf_counter()
+        try:
+            if self.impossible is None:
+                for options in backend.solutions(problem, counts.search):
+                    if order is not None:
+                        options = [order[k] for k in options]
+                    placements = tuple(cover.option_placement[k] for k in (*forced, *options))
+                    yield self.classify(placements, counts)
+            counts.complete = True
+        finally:
+            counts.seconds = time.perf_counter() - start
+
+    def classify(self, placements: tuple[int, ...], counts: Counts) -> Found:
+        """Count a solution (searched placements) and say which class it stands for."""
+        cover = self.cover
+        canonical, weight = cover.classify(placements)
+        counts.total += weight
+        if canonical:
+            counts.distinct += 1
+            # A class splits in two under rotations alone unless a reflection maps its
+            # solutions onto themselves.
+            split = cover.has_reflections and not cover.mirror_symmetric(placements)
+            counts.distinct_rotations += 2 if split else 1
+        return Found(placements + tuple(cover.fixed), canonical, weight)
+
+    def count(self, backend, seed: int | None = None) -> Counts:
+        counts = Counts()
+        for _ in self.search(backend, counts, seed):
+            pass
+        return counts

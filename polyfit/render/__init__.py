@@ -1,0 +1,10 @@
+"""Drawing and modelling solutions: pictures (pillow) and printable solids (trimesh).
+
+- :mod:`polyfit.render.style` and :mod:`polyfit.render.palette`: sizes, ink and piece colours;
+- :mod:`polyfit.render.flat`: flat pictures of 2D boards and pieces;
+- :mod:`polyfit.render.views3d`: isometric, exploded and layer views of 3D boards;
+- :mod:`polyfit.render.pictures`: the one place that picks a renderer for a solution;
+- :mod:`polyfit.render.animate`: the search at work, as an animated GIF;
+- :mod:`polyfit.render.meshes` and :mod:`polyfit.render.bevel`: watertight, bevelled solids
+  and trays for printing.
+"""

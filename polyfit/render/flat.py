@@ -1,0 +1,230 @@
+"""Flat pictures of boards and pieces (pillow): a solution, a contact sheet, a piece sheet.
+
+Layout comes first and needs no pillow: :func:`grid_edges` decides, for every side of every
+cell, whether a thick border (between two pieces, or around the board) or a thin grid line
+(inside a piece) is drawn there. The painting functions then only fill cells and stroke lines.
+
+Cells are ``(row, col)``; row 0 is drawn at the top, as in text art.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PIL import Image, ImageDraw
+
+from polyfit.render.palette import RGB, luminance, shade
+from polyfit.render.style import (
+    BACKDROP,
+    BACKDROP_GRID,
+    BACKGROUND,
+    EMPTY_CELL,
+    EMPTY_GRID,
+    INK,
+    Style,
+    font,
+)
+
+# The four sides of a cell: (neighbour offset, corner A, corner B), corners as (row, col)
+# offsets from the cell's top-left corner.
+SIDES = (
+    ((-1, 0), (0, 0), (0, 1)),  # top
+    ((1, 0), (1, 0), (1, 1)),  # bottom
+    ((0, -1), (0, 0), (1, 0)),  # left
+    ((0, 1), (0, 1), (1, 1)),  # right
+)
+
+
+# -- layout ---------------------------------------------------------------------------------
+
+
+def grid_edges(labels: dict) -> list[tuple[tuple, tuple, bool, object]]:
+    """Every cell side to draw, once each: ``(corner_a, corner_b, thick, name)``.
+
+    ``labels`` maps each board cell to its piece name, or to None where no piece covers it.
+    A side is thick where the cells on its two sides belong to different pieces or one of
+    them is off the board, and thin inside a piece (or between two uncovered cells);
+    ``name`` is the piece (or None) on the side's cell.
+    """
+    edges = []
+    for (r, c), name in labels.items():
+        for (dr, dc), (ar, ac), (br, bc) in SIDES:
+            neighbour = (r + dr, c + dc)
+            if neighbour in labels and (dr, dc) in ((-1, 0), (0, -1)):
+                continue  # an inner side is drawn once, from the cell below or right of it
+            thick = neighbour not in labels or labels[neighbour] != name
+            edges.append(((r + ar, c + ac), (r + br, c + bc), thick, name))
+    return edges
+
+
+def label_cells(labels: dict) -> dict[str, tuple]:
+    """For each piece, the cell its name is written in: the one nearest the piece's centre."""
+    cells: dict[str, list] = {}
+    for cell, name in labels.items():
+        if name is not None:
+            cells.setdefault(name, []).append(cell)
+    chosen = {}
+    for name, group in cells.items():
+        mr = sum(r for r, _ in group) / len(group)
+        mc = sum(c for _, c in group) / len(group)
+        chosen[name] = min(group, key=lambda rc: ((rc[0] - mr) ** 2 + (rc[1] - mc) ** 2, rc))
+    return chosen
+
+
+def bounds(cells) -> tuple[int, int, int, int]:
+    rows = [c[0] for c in cells]
+    cols = [c[1] for c in cells]
+    return min(rows), max(rows), min(cols), max(cols)
+
+
+def grid_size(box, style: Style) -> tuple[int, int]:
+    r0, r1, c0, c1 = box
+    return (c1 - c0 + 1) * style.cell + 2 * style.pad, (r1 - r0 + 1) * style.cell + 2 * style.pad
+
+
+def cell_origin(cell, box, style: Style) -> tuple[int, int]:
+    """Pixel position of a cell's top-left corner."""
+    r0, _, c0, _ = box
+    return style.pad + (cell[1] - c0) * style.cell, style.pad + (cell[0] - r0) * style.cell
+
+
+# -- painting -------------------------------------------------------------------------------
+
+
+def draw_grid(labels: dict, colours: dict, style: Style, box=None, backdrop=False) -> Image.Image:
+    """One board (or one layer, or one piece): cells filled, borders and grid lines drawn.
+
+    ``box`` (row_min, row_max, col_min, col_max) fixes the drawn area, so that layers of one
+    figure line up; by default it is the cells' bounding box. With ``backdrop``, the box's
+    other cells are shaded faintly.
+    """
+    box = box or bounds(labels)
+    image = Image.new("RGB", grid_size(box, style), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    if backdrop:
+        r0, r1, c0, c1 = box
+        for r in range(r0, r1 + 1):
+            for c in range(c0, c1 + 1):
+                x, y = cell_origin((r, c), box, style)
+                draw.rectangle((x, y, x + style.cell, y + style.cell), fill=BACKDROP, outline=BACKDROP_GRID)
+    paint_grid(draw, labels, colours, style, box, (0, 0))
+    return image
+
+
+def paint_grid(draw, labels, colours, style: Style, box, offset) -> None:
+    ox, oy = offset
+    size = style.cell
+
+    def corner(rc):
+        x, y = cell_origin(rc, box, style)
+        return ox + x, oy + y
+
+    for cell, name in labels.items():
+        x, y = corner(cell)
+        fill = colours[name] if name is not None else EMPTY_CELL
+        draw.rectangle((x, y, x + size - 1, y + size - 1), fill=fill)
+    edges = grid_edges(labels)
+    for a, b, thick, name in edges:
+        if not thick:
+            (xa, ya), (xb, yb) = corner(a), corner(b)
+            line_colour = EMPTY_GRID if name is None else grid_line_colour(colours[name])
+            draw.line((xa, ya, xb, yb), fill=line_colour, width=1)
+    half = style.border // 2
+    for a, b, thick, _ in edges:
+        if thick:
+            (xa, ya), (xb, yb) = corner(a), corner(b)
+            # A rectangle, not a line: square ends close the corners where borders meet.
+            draw.rectangle(
+                (min(xa, xb) - half, min(ya, yb) - half,
+                 max(xa, xb) - half + style.border - 1, max(ya, yb) - half + style.border - 1),
+                fill=INK,
+            )
+    if style.labels:
+        text_font = font(round(size * 0.55))
+        for name, cell in label_cells(labels).items():
+            x, y = corner(cell)
+            ink = INK if luminance(colours[name]) > 0.3 else BACKGROUND
+            draw.text((x + size / 2, y + size / 2), name, fill=ink, font=text_font, anchor="mm")
+
+
+def grid_line_colour(fill: RGB) -> RGB:
+    """Thin lines inside a piece: a shade of its colour, visible but quieter than borders."""
+    return shade(fill, 0.72) if luminance(fill) > 0.08 else shade(fill, 1.35)
+
+
+def solution_labels(board_cells, solution: dict) -> dict:
+    """``{cell: piece name or None}`` for every board cell, from ``{name: cells}``."""
+    labels = {tuple(c): None for c in board_cells}
+    for name, cells in solution.items():
+        for c in cells:
+            labels[tuple(c)] = name
+    return labels
+
+
+def draw_solution(board_cells, solution: dict, colours: dict, style: Style = Style()):
+    """A 2D solution: each piece in its colour, thick borders between pieces and around."""
+    return draw_grid(solution_labels(board_cells, solution), colours, style)
+
+
+# -- sheets ---------------------------------------------------------------------------------
+
+
+def caption_height(style: Style) -> int:
+    return round(max(12, style.cell * 0.5) * 1.5)
+
+
+def sheet(tiles: list[Image.Image], captions: list[str], style: Style, columns=None):
+    """Tiles in a grid, each captioned above; the grid is chosen to be about 4:3."""
+    if not tiles:
+        raise ValueError("nothing to put on a sheet")
+    tile_w = max(t.width for t in tiles)
+    tile_h = max(t.height for t in tiles)
+    text_h = caption_height(style) if any(captions) else 0
+    n = len(tiles)
+    if columns is None:
+        best = None
+        for cols in range(1, n + 1):
+            rows = math.ceil(n / cols)
+            ratio = (cols * tile_w) / (rows * (tile_h + text_h))
+            score = abs(math.log(ratio / (4 / 3)))
+            if best is None or score < best[0] - 1e-9:
+                best = (score, cols)
+        columns = best[1]
+    rows = math.ceil(n / columns)
+    image = Image.new("RGB", (columns * tile_w, rows * (tile_h + text_h)), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    text_font = font(round(max(12, style.cell * 0.5)))
+    for k, (tile, caption) in enumerate(zip(tiles, captions)):
+        x = (k % columns) * tile_w
+        y = (k // columns) * (tile_h + text_h)
+        if caption:
+            draw.text((x + tile_w / 2, y + text_h * 0.6), caption, fill=INK, font=text_font, anchor="mm")
+        image.paste(tile, (x + (tile_w - tile.width) // 2, y + text_h + (tile_h - tile.height) // 2))
+    return image
+
+
+def piece_caption(piece) -> str:
+    """A piece's name, with how many copies a solution uses when that is not exactly one."""
+    lo, hi = getattr(piece, "count", (1, 1))
+    if (lo, hi) == (1, 1):
+        return piece.name
+    return f"{piece.name} x{lo}" if lo == hi else f"{piece.name} ({lo}..{hi})"
+
+
+def draw_pieces(pieces, colours: dict, style: Style = Style()):
+    """Each 2D piece on its own, captioned with its name, laid out in a grid."""
+    tiles, captions = [], []
+    # Pieces share one tile size, so a sheet of them reads as a set.
+    height = max(max(c[0] for c in p.cells) for p in pieces) + 1
+    width = max(max(c[1] for c in p.cells) for p in pieces) + 1
+    side = max(height, width)
+    for piece in pieces:
+        labels = {c: piece.name for c in piece.cells}
+        rows = max(c[0] for c in piece.cells) + 1
+        cols = max(c[1] for c in piece.cells) + 1
+        # centre the piece in a side x side box
+        r0 = -((side - rows) // 2)
+        c0 = -((side - cols) // 2)
+        tiles.append(draw_grid(labels, colours, style, (r0, r0 + side - 1, c0, c0 + side - 1)))
+        captions.append(piece_caption(piece))
+    return sheet(tiles, captions, style)

@@ -1,0 +1,88 @@
+"""Solutions and piece sets become PNG pictures: the one place that picks a renderer.
+
+2D boards are drawn flat (:mod:`polyfit.render.flat`); 3D boards in one of the views of
+:mod:`polyfit.render.views3d` (isometric by default). Several solutions make one contact sheet, each
+captioned with its number. The ``png`` exporter (registered in :mod:`polyfit.formats.png`) means
+``polyfit solve BOARD --output out.png`` works like the ``--png`` flag with default options.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from polyfit.render import flat, views3d
+from polyfit.errors import PolyfitError
+from polyfit.render.palette import piece_colours, solution_colours
+from polyfit.render.style import Style
+
+
+def check_view(dim: int, view: str | None) -> str:
+    """The view to draw a board of dimension ``dim`` in; flat 2D boards have only one."""
+    if view is None:
+        return "flat" if dim == 2 else "iso"
+    if dim == 2:
+        raise PolyfitError(f"--view {view} is for 3D boards; 2D boards are drawn flat")
+    if view not in views3d.VIEWS:
+        raise PolyfitError(f"unknown view {view!r}; choose one of {', '.join(views3d.VIEWS)}")
+    return view
+
+
+def solution_image(board_cells, pieces, solution: dict, style: Style = Style(), view=None,
+                   colours=None):
+    """One solution ``{piece name: cells}`` as a picture."""
+    colours = colours or solution_colours(pieces, [solution])
+    dim = len(board_cells[0])
+    view = check_view(dim, view)
+    if dim == 2:
+        return flat.draw_solution(board_cells, solution, colours, style)
+    return views3d.draw_solution(board_cells, solution, colours, style, view)
+
+
+def solutions_image(board_cells, pieces, solutions: list, style: Style = Style(), view=None,
+                    first_number: int = 1):
+    """One solution alone, or several on a contact sheet captioned with their numbers."""
+    if not solutions:
+        raise PolyfitError("no solution to draw")
+    colours = solution_colours(pieces, solutions)  # one colour per piece across the sheet
+    if len(solutions) == 1:
+        return solution_image(board_cells, pieces, solutions[0], style, view, colours)
+    tiles = [solution_image(board_cells, pieces, s, style, view, colours) for s in solutions]
+    captions = [f"Solution {k}" for k in range(first_number, first_number + len(tiles))]
+    return flat.sheet(tiles, captions, style)
+
+
+def pieces_image(pieces, style: Style = Style()):
+    """A piece set on one sheet, each piece captioned with its name (3D pieces isometric)."""
+    pieces = list(pieces)
+    if not pieces:
+        raise PolyfitError("no pieces to draw")
+    colours = piece_colours(p.name for p in pieces)
+    if pieces[0].dim == 3:
+        return views3d.draw_pieces(pieces, colours, style)
+    return flat.draw_pieces(pieces, colours, style)
+
+
+def compact(image: Image.Image, colours: int | None = None) -> Image.Image:
+    """A palette image with exactly the same pixels when it has at most 256 colours (a
+    smaller file); with ``colours``, reduced to that many (for the committed gallery)."""
+    if colours is not None:
+        return image.quantize(colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    pixels = np.asarray(image.convert("RGB")).astype(np.uint32)
+    packed = (pixels[..., 0] << 16) | (pixels[..., 1] << 8) | pixels[..., 2]
+    values, index = np.unique(packed.ravel(), return_inverse=True)
+    if len(values) > 256:
+        return image
+    palette = np.stack([(values >> 16) & 255, (values >> 8) & 255, values & 255], axis=1)
+    result = Image.fromarray(index.reshape(packed.shape).astype(np.uint8), "P")
+    result.putpalette(palette.astype(np.uint8).flatten().tolist())
+    return result
+
+
+def save_png(image: Image.Image, path: Path, colours: int | None = None) -> None:
+    try:
+        compact(image, colours).save(path, format="PNG", optimize=True)
+    except OSError as exc:
+        raise PolyfitError(f"cannot write {path}: {exc.strerror or exc}") from None

@@ -1,0 +1,179 @@
+"""How big is a search, before running it: Knuth's random probes (1975).
+
+"Estimating the efficiency of backtrack programs" (Math. Comp. 29): walk one random path from
+the root, choosing at each level as the search would (the primary item with the fewest
+options; here with the same bounds rule as Algorithm M) and then one of its branches at random.
+If the levels offer ``d1, d2, ...`` branches, then ``d1 + d1*d2 + ...`` is an unbiased estimate
+of the number of nodes below the root (the ``nodes`` the backends count), and ``d1*d2*...*dk``
+of the number of solutions when the path ends in one (0 when it dies). The mean over many
+probes converges to the true values; the spread says how far to trust it.
+
+A probe works on bit masks (Python integers): for each item the options containing it, and one
+mask of live options, so a level is a few whole-mask operations.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from dataclasses import dataclass
+
+from polyfit.xc.problem import ExactCoverProblem
+
+
+@dataclass
+class Estimate:
+    probes: int
+    nodes: float  # mean estimate of search nodes
+    solutions: float  # mean estimate of solutions found by the search
+    nodes_low: float  # mean minus two standard errors (not below 0)
+    nodes_high: float  # mean plus two standard errors
+    solutions_low: float = 0.0
+    solutions_high: float = 0.0
+
+
+class Prober:
+    """Random probes of the search tree of one exact cover problem."""
+
+    def __init__(self, problem: ExactCoverProblem):
+        self.n1 = len(problem.primary)
+        n = self.n1 + len(problem.secondary)
+        self.with_item = [0] * n  # item -> mask of options containing it
+        self.conflicts = []  # option -> mask of options sharing an item with it (itself too)
+        self.primary_of = []  # option -> its primary items
+        colours = problem.colours
+        for k, option in enumerate(problem.options):
+            for i in option:
+                self.with_item[i] |= 1 << k
+        for k, option in enumerate(problem.options):
+            mask = 1 << k
+            for position, i in enumerate(option):
+                c = colours[k][position] if colours else 0
+                if i < self.n1 and problem.bound(i)[1] > 1:
+                    continue  # a multiple item is settled by its count, below
+                if c:
+                    # Options agreeing on the colour may join it: only the others conflict.
+                    for j, other in enumerate(problem.options):
+                        if i in other:
+                            oc = colours[j][other.index(i)]
+                            if oc != c:
+                                mask |= 1 << j
+                else:
+                    mask |= self.with_item[i]
+            self.conflicts.append(mask)
+            self.primary_of.append([i for i in option if i < self.n1])
+        self.bounds = [problem.bound(i) for i in range(self.n1)]
+        self.all_options = (1 << len(problem.options)) - 1
+
+    def probe(self, rng: random.Random) -> tuple[int, int]:
+        """One random path: (nodes estimate, solutions estimate)."""
+        live = self.all_options
+        active = list(range(self.n1))
+        low = [lo for lo, _ in self.bounds]
+        high = [hi for _, hi in self.bounds]
+        product, nodes = 1, 0
+        while active:
+            best, best_count, best_mask = -1, 0, 0
+            for i in active:
+                mask = self.with_item[i] & live
+                branches = mask.bit_count() + 1 - low[i]
+                if best < 0 or branches < best_count:
+                    best, best_count, best_mask = i, branches, mask
+                    if branches <= 0:
+                        break
+            if best_count <= 0:
+                return nodes, 0
+            product *= best_count
+            nodes += product
+            pick = rng.randrange(best_count)
+            choices = _bits(best_mask)
+            if pick >= len(choices):  # the null branch: the item takes no more options
+                active.remove(best)
+                live &= ~best_mask
+                continue
+            option = choices[pick]
+            # Options before the chosen one in the item's list are the siblings tried first.
+            for earlier in choices[:pick]:
+                live &= ~(1 << earlier)
+            live &= ~self.conflicts[option]
+            for i in self.primary_of[option]:
+                high[i] -= 1
+                low[i] = max(0, low[i] - 1)
+                if high[i] == 0:
+                    active.remove(i)
+                    live &= ~self.with_item[i]
+        return nodes, product
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def estimate(problem: ExactCoverProblem, probes: int = 1000, seed: int = 0) -> Estimate:
+    prober = Prober(problem)
+    rng = random.Random(seed)
+    samples = [prober.probe(rng) for _ in range(probes)]
+    mean, error = _mean_and_error([s[0] for s in samples])
+    solutions, solutions_error = _mean_and_error([s[1] for s in samples])
+    return Estimate(
+        probes,
+        mean,
+        solutions,
+        max(0.0, mean - 2 * error),
+        mean + 2 * error,
+        max(0.0, solutions - 2 * solutions_error),
+        solutions + 2 * solutions_error,
+    )
+
+
+def _mean_and_error(values) -> tuple[float, float]:
+    """The mean and its standard error."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, mean
+    return mean, statistics.stdev(values) / len(values) ** 0.5
+
+
+def nodes_per_second(problem: ExactCoverProblem, backend, budget: float = 0.25, seed: int = 0) -> float | None:
+    """How fast ``backend`` searches this problem: it solves a few random subtrees small
+    enough to finish at once (found by walking down a random path until the probe estimate of
+    what is below drops under ``SMALL`` nodes), timed for about ``budget`` seconds in all."""
+    import time
+
+    from polyfit.xc.problem import SearchStats
+    from polyfit.xc.jobs import Job, branches, restrict
+
+    rng = random.Random(seed)
+    nodes, seconds = 0, 0.0
+    for _ in range(25):
+        if seconds >= budget:
+            break
+        job = Job()
+        restricted = restrict(problem, job)
+        for _ in range(64):
+            if restricted is None or estimate(restricted.problem, 16, rng.randrange(1 << 30)).nodes <= SMALL:
+                break
+            children = branches(problem, job)
+            if not children:
+                break
+            job = rng.choice(children)
+            restricted = restrict(problem, job)
+        if restricted is None:
+            continue
+        stats = SearchStats()
+        start = time.perf_counter()
+        for _ in backend.solutions(restricted.problem, stats):
+            pass
+        seconds += time.perf_counter() - start
+        nodes += stats.nodes
+    if nodes == 0 or seconds == 0:
+        return None
+    return nodes / seconds
+
+
+SMALL = 20_000
