@@ -1,0 +1,117 @@
+"""The house rules of polyfit's layout, checked on the source itself.
+
+Data flows one way: shape -> placements -> exact cover -> backend -> solutions -> output. Each
+package sits in a layer and imports only from lower layers (or from itself), so a newcomer can
+read the pipeline from the file names, and nothing deep in it depends on the command line.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "polyfit"
+
+# Lowest first. A module may import modules of its own room and of rooms in lower layers; the
+# rooms of the first layer (the basics) and of the last (the command line) may also import each
+# other.
+LAYERS = (
+    ("errors", "files", "hookspecs"),
+    ("lattices", "xc"),
+    ("dlx", "puzzle"),
+    ("longsearch", "render"),
+    ("formats",),
+    ("registry", "plugins"),
+    ("api", "gallery"),
+    ("cli", "commands", "__init__", "__main__"),
+)
+LAYER = {room: k for k, rooms in enumerate(LAYERS) for room in rooms}
+
+
+def modules():
+    for path in sorted(PACKAGE.rglob("*.py")):
+        yield path, path.relative_to(PACKAGE).with_suffix("").parts
+
+
+def room_of(parts) -> str:
+    return parts[0]
+
+
+def imported(path: Path, only_top_level: bool = False):
+    """The polyfit modules a file imports, as tuples of name parts below ``polyfit``."""
+    tree = ast.parse(path.read_text())
+    nodes = tree.body if only_top_level else ast.walk(tree)
+    for node in nodes:
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = node.module.split(".")
+            if names[0] != "polyfit":
+                continue
+            if len(names) == 1:  # from polyfit import x: the package's API or a submodule
+                for alias in node.names:
+                    if alias.name == "__version__":
+                        continue  # the version is a constant, not the API
+                    sub = PACKAGE / alias.name
+                    yield (alias.name,) if sub.is_dir() or sub.with_suffix(".py").exists() else ("__init__",)
+            else:
+                yield tuple(names[1:])
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                names = alias.name.split(".")
+                if names[0] == "polyfit" and len(names) > 1:
+                    yield tuple(names[1:])
+
+
+def test_every_room_has_a_layer():
+    rooms = {room_of(parts) for _, parts in modules()}
+    assert rooms <= set(LAYER), sorted(rooms - set(LAYER))
+
+
+def test_no_module_imports_from_a_room_above_it():
+    wrong = []
+    for path, parts in modules():
+        here = room_of(parts)
+        for target in imported(path):
+            there = room_of(target)
+            shared = LAYER[there] == LAYER[here] in (0, len(LAYERS) - 1)
+            if there != here and LAYER[there] >= LAYER[here] and not shared:
+                wrong.append(f"{'/'.join(parts)} imports {'.'.join(target)}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_import_cycles_at_module_level():
+    graph = {}
+    for path, parts in modules():
+        name = parts[:-1] if parts[-1] == "__init__" else parts
+        graph[name] = {t for t in imported(path, only_top_level=True)}
+
+    def resolve(target):
+        return target if target in graph else target[:-1]
+
+    state: dict = {}
+
+    def visit(node, stack):
+        state[node] = "open"
+        for target in graph.get(node, ()):
+            target = resolve(target)
+            if state.get(target) == "open":
+                cycle = stack[stack.index(target):] + [target]
+                raise AssertionError("import cycle: " + " -> ".join(".".join(c) or "polyfit" for c in cycle))
+            if target not in state:
+                visit(target, stack + [target])
+        state[node] = "done"
+
+    for node in graph:
+        if node not in state:
+            visit(node, [node])
+
+
+def test_the_root_holds_few_modules():
+    root = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert len(root) <= 12, root
+
+
+def test_commands_only_parse_and_print():
+    """Commands call the library; they do not build puzzles' internals themselves."""
+    for path in (PACKAGE / "commands").glob("*.py"):
+        for target in imported(path):
+            assert room_of(target) not in ("dlx", "lattices"), f"{path.name} imports {'.'.join(target)}"
