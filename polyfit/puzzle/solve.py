@@ -31,6 +31,16 @@ class Counts:
     seconds: float = 0.0
     complete: bool = False
 
+    @property
+    def nodes(self) -> int:
+        """Search nodes visited (choices tried), as Knuth's programs count them."""
+        return self.search.nodes
+
+    @property
+    def updates(self) -> int:
+        """Link updates (dancing links) or option removals (bitsets) the search made."""
+        return self.search.updates
+
 
 class Puzzle:
     """A board and its pieces, with placements generated and pruned and the cover built."""
