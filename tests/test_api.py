@@ -84,3 +84,13 @@ def test_solutions_all_gives_every_copy():
     assert len(every) == 8
     assert len({tuple(sorted(s.placements.items())) for s in every}) == 8
     assert len(list(puzzle.solutions(limit=3, all=True))) == 3
+
+
+def test_the_readme_python_example_runs(tmp_path):
+    text = (ROOT / "README.md").read_text()
+    block = text.split("## From Python", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "shapes").symlink_to(ROOT / "shapes")
+    result = subprocess.run([sys.executable, "-c", block], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "1"
+    assert sorted(p.name for p in tmp_path.glob("*.png")) == ["6x10-1.png", "6x10-2.png", "6x10-3.png"]
