@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from polyfit.errors import ParseError
+from polyfit.limits import check, limit
 from polyfit.files import split_lines
 
 CELL = "#"
@@ -58,7 +59,10 @@ def art_cells(rows, path, prefix: tuple[int, ...] = (), art: Art | None = None) 
     """Read numbered art lines into ``art``: ``#`` a cell, ``+`` an optional cell, a letter or
     digit a pre-placed piece's cell, ``.`` and space no cell; anything else is an error."""
     art = art if art is not None else Art()
+    most = limit("cells")
     for row, (number, line) in enumerate(rows):
+        if len(art.cells) + len(line) > most:  # refuse before building a million cells more
+            check("cells", len(art.cells) + sum(ch not in EMPTY for ch in line), str(path))
         for col, char in enumerate(line):
             if char in EMPTY:
                 continue

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from polyfit.errors import PolyfitError
+from polyfit.limits import check
 from polyfit.lattices.grid import Cell, components
 from polyfit.lattices.textart import read_art
 
@@ -23,6 +24,17 @@ class Board:
     path: str | None = None
     optional: frozenset = frozenset()  # cells that may stay empty
     fixed: tuple = ()  # pre-placed pieces: (name, cells, (line, column) of the first cell)
+
+    def __post_init__(self):
+        where = self.path or self.name or "the board"
+        if not self.cells:
+            raise PolyfitError(f"{where}: the board has no cells")
+        check("cells", len(self.cells), where)
+        box = 1
+        for axis in range(len(self.cells[0])):
+            values = [c[axis] for c in self.cells]
+            box *= max(values) - min(values) + 1
+        check("box", box, where)
 
     @property
     def dim(self) -> int:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from polyfit.lattices.grid import Cell, checker_colour, neighbours
+from polyfit.limits import check, limit
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,7 @@ def generate(board_cells, pieces, counts=None) -> list[Placement]:
     board = set(board_cells)
     landing: dict = {}  # cell offset c -> {b - c for b on the board}
     result = []
+    most = limit("placements")
     for index, piece in enumerate(pieces):
         if counts is not None and counts[index][1] == 0:
             continue
@@ -65,6 +67,8 @@ def generate(board_cells, pieces, counts=None) -> list[Placement]:
                 if shifts is None:
                     shifts = landing[c] = {tuple(x - y for x, y in zip(b, c)) for b in board}
                 fits = shifts if fits is None else fits & shifts
+            if len(result) + len(fits) > most:
+                check("placements", len(result) + len(fits), "the pieces on this board (and more to come)")
             for shift in sorted(fits):
                 placed = tuple(tuple(x + s for x, s in zip(c, shift)) for c in shape)
                 result.append(Placement(index, placed))
@@ -76,8 +80,11 @@ def reachable_areas(sizes, counts) -> int:
     when area a can be made)."""
     sums = 1 << sum(size * lo for size, (lo, _) in zip(sizes, counts))
     for size, (lo, hi) in zip(sizes, counts):
-        for _ in range(hi - lo):
-            sums |= sums << size
+        have, wanted = 1, hi - lo + 1  # sums holds 0 .. have-1 optional copies of this piece
+        while have < wanted:  # doubling: log2(hi - lo) shifts, not hi - lo
+            more = min(have, wanted - have)
+            sums |= sums << (size * more)
+            have += more
     return sums
 
 
@@ -171,6 +178,15 @@ class BitGrid:
     neighbours so that a face step is a shift and nothing wraps around an edge. Flood fill is
     then a few whole-board shifts and ANDs per step instead of a walk cell by cell."""
 
+    @staticmethod
+    def size(cells) -> int:
+        """How many bits the grid of these cells takes."""
+        cells = list(cells)
+        bits = 1
+        for i in range(len(cells[0])):
+            bits *= max(c[i] for c in cells) - min(c[i] for c in cells) + 2
+        return bits
+
     def __init__(self, cells):
         cells = list(cells)
         dim = len(cells[0])
@@ -223,7 +239,7 @@ def prune_area(board_cells, pieces, placements, stats: PlacementStats, counts, o
     for i in {p.piece for p in placements}:
         others = [(0, hi - 1) if j == i else (0, hi) for j, (_, hi) in enumerate(counts)]
         makeable[i] = reachable_areas(sizes, others)
-    if len(board_cells) <= WHOLE_BOARD_CELLS:
+    if BitGrid.size(board_cells) <= WHOLE_BOARD_BITS:
         fits = _whole_board_regions(board_cells, optional, makeable)
     else:
         fits = _LocalRegions(board_cells, optional, makeable, max(sizes))
@@ -232,10 +248,10 @@ def prune_area(board_cells, pieces, placements, stats: PlacementStats, counts, o
     return kept
 
 
-# Boards up to this size are flood-filled whole, as bits of one integer, for every placement;
-# larger ones only around the placement (a whole-board fill per placement grows as cells times
-# placements).
-WHOLE_BOARD_CELLS = 4096
+# Boards whose bit grid (their box, with a spare row, column and layer) has up to this many bits
+# are flood-filled whole, as one integer, for every placement; larger ones only around the
+# placement (a whole-board fill per placement grows as cells times placements).
+WHOLE_BOARD_BITS = 8192
 
 
 def _whole_board_regions(board_cells, optional, makeable):
