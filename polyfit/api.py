@@ -19,7 +19,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Iterator
 
-from polyfit.errors import PolyfitError
+from polyfit.errors import ParseError, PolyfitError
 from polyfit.formats.piece_specs import resolve_pieces
 from polyfit.formats.solution_set import SolutionSet
 from polyfit.formats.textart import draw_solution
@@ -79,16 +79,27 @@ def load(path: str | os.PathLike, pieces: str | list | None = None, mirror: bool
     return Puzzle(read_board(path), pieces, mirror=mirror)
 
 
+def board_pieces(board: Board) -> list:
+    """The pieces a board's ``; pieces:`` line names (a pieces file named there is looked for
+    next to the board first); a bad spec is an error at that line and column."""
+    spec = board.metadata.get("pieces")
+    if not spec:
+        raise PolyfitError(
+            f"{board.path or board.label}: no pieces given; use --pieces NAME (pieces=... in "
+            "Python) or a '; pieces: NAME' line in the board file (polyfit pieces lists the sets)"
+        )
+    try:
+        return pieces(spec, Path(board.path).parent if board.path else None)
+    except ParseError:
+        raise  # inside a pieces file: it has its own place
+    except PolyfitError as exc:
+        line, column = board.metadata_at.get("pieces", (1, 1))
+        raise ParseError(board.path or board.label, line, column, f"'; pieces: {spec}': {exc}") from None
+
+
 def _pieces_for(board: Board, spec) -> list:
     if spec is None:
-        spec = board.metadata.get("pieces")
-        if not spec:
-            raise PolyfitError(
-                f"{board.path or board.label}: no pieces given; pass pieces=... or write a "
-                "'; pieces: NAME' line in the board file"
-            )
-        # A pieces file named in the board is looked for next to it first.
-        return pieces(spec, Path(board.path).parent if board.path else None)
+        return board_pieces(board)
     if isinstance(spec, str):
         return pieces(spec)
     return list(spec)
@@ -228,6 +239,7 @@ class Solution:
 
 __all__ = [
     "Board",
+    "board_pieces",
     "Counts",
     "Found",
     "Puzzle",

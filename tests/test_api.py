@@ -94,3 +94,12 @@ def test_the_readme_python_example_runs(tmp_path):
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == "1"
     assert sorted(p.name for p in tmp_path.glob("*.png")) == ["6x10-1.png", "6x10-2.png", "6x10-3.png"]
+
+
+def test_a_bad_pieces_line_is_an_error_at_its_line_and_column(tmp_path):
+    board = tmp_path / "b.txt"
+    board.write_text("; name: strip\n; pieces:  pentominos\n#####\n")
+    with pytest.raises(polyfit.ParseError) as caught:
+        polyfit.load(board)
+    assert (caught.value.line, caught.value.column) == (2, 12)
+    assert "unknown piece set 'pentominos'" in str(caught.value)

@@ -27,14 +27,17 @@ EMPTY = ". "
 _METADATA = re.compile(r";\s*([A-Za-z][\w-]*)\s*:\s*(.*?)\s*$")
 
 
-def parse_rows(numbered_lines, path, metadata: dict) -> list[tuple[int, str]]:
-    """Collect metadata from ``;`` lines and return the remaining art lines, numbered."""
+def parse_rows(numbered_lines, path, metadata: dict, where: dict | None = None) -> list[tuple[int, str]]:
+    """Collect metadata from ``;`` lines and return the remaining art lines, numbered;
+    ``where`` gets each metadata value's line and column, for errors about it."""
     rows = []
     for number, line in numbered_lines:
         if line.startswith(";"):
             match = _METADATA.match(line)
             if match:
                 metadata[match.group(1).lower()] = match.group(2)
+                if where is not None:
+                    where[match.group(1).lower()] = (number, match.start(2) + 1)
             continue
         rows.append((number, line))
     # Blank lines before the first and after the last row of art carry no meaning.
@@ -53,6 +56,7 @@ class Art:
     optional: set = field(default_factory=set)
     lettered: dict = field(default_factory=dict)  # letter -> [cell]
     where: dict = field(default_factory=dict)  # lettered cell -> (line, column)
+    metadata_at: dict = field(default_factory=dict)  # metadata key -> (line, column) of its value
 
 
 def art_cells(rows, path, prefix: tuple[int, ...] = (), art: Art | None = None) -> Art:
@@ -99,8 +103,8 @@ def split_layers(rows) -> list[list[tuple[int, str]]]:
 def read_art(text: str, path, dim: int) -> tuple[Art, dict[str, str]]:
     """The cells a board's art draws (``dim`` 2: one grid; 3: layers), and its metadata."""
     metadata: dict[str, str] = {}
-    rows = parse_rows(split_lines(text), path, metadata)
     art = Art()
+    rows = parse_rows(split_lines(text), path, metadata, art.metadata_at)
     if dim == 3:
         for z, layer in enumerate(split_layers(rows)):
             art_cells(layer, path, prefix=(z,), art=art)

@@ -24,6 +24,8 @@ class Board:
     path: str | None = None
     optional: frozenset = frozenset()  # cells that may stay empty
     fixed: tuple = ()  # pre-placed pieces: (name, cells, (line, column) of the first cell)
+    # Where each metadata value was written: key -> (line, column), for errors about it.
+    metadata_at: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def __post_init__(self):
         where = self.path or self.name or "the board"
@@ -76,4 +78,5 @@ class Board:
             str(path),
             frozenset(art.optional),
             tuple(fixed),
+            dict(art.metadata_at),
         )
