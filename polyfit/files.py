@@ -22,9 +22,14 @@ def cannot(verb: str, path, exc: BaseException) -> PolyfitError:
     return PolyfitError(f"cannot {verb} {path}: {reason}")
 
 
-def read_bytes(path) -> bytes:
+def read_bytes(path, what: str | None = None) -> bytes:
+    """A file's contents; a missing file is "no such WHAT: PATH" when ``what`` names its kind."""
     try:
         return Path(path).read_bytes()
+    except FileNotFoundError as exc:
+        if what is None:
+            raise cannot("read", path, exc) from None
+        raise PolyfitError(f"no such {what}: {path}") from None
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
         raise cannot("read", path, exc) from None
 
@@ -40,9 +45,9 @@ def decode(data: bytes, path) -> str:
         raise ParseError(path, line, column, "the file is not UTF-8 text") from None
 
 
-def read_text(path) -> str:
-    """A UTF-8 text file's contents."""
-    return decode(read_bytes(path), path)
+def read_text(path, what: str | None = None) -> str:
+    """A UTF-8 text file's contents (``what``: as for :func:`read_bytes`)."""
+    return decode(read_bytes(path, what), path)
 
 
 def split_lines(text: str):
