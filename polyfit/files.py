@@ -16,9 +16,13 @@ from pathlib import Path
 from polyfit.errors import ParseError, PolyfitError
 
 
-def cannot(verb: str, path, exc: BaseException) -> PolyfitError:
-    """The error for a failed file operation: ``cannot VERB PATH: reason``."""
-    reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+def cannot(verb: str, path, exc: BaseException | str) -> PolyfitError:
+    """The error for a failed file operation: ``cannot VERB PATH: reason``, the reason being
+    the system's words for an ``OSError``, or given as text."""
+    if isinstance(exc, str):
+        reason = exc
+    else:
+        reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
     return PolyfitError(f"cannot {verb} {path}: {reason}")
 
 
@@ -64,7 +68,7 @@ def check_writable(path: Path, force: bool) -> None:
     if path.is_dir():
         raise PolyfitError(f"{path} is a directory")
     if not path.parent.is_dir():
-        raise PolyfitError(f"cannot write {path}: directory {path.parent} does not exist")
+        raise cannot("write", path, f"directory {path.parent} does not exist")
 
 
 def write_bytes(path, data: bytes) -> None:

@@ -194,9 +194,13 @@ def test_unwritable_png_is_a_clear_error(tmp_path, monkeypatch):
     def refuse(self, *args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(Image.Image, "save", refuse)
-    with pytest.raises(PolyfitError, match="cannot write .*Permission denied"):
+    monkeypatch.setattr(Path, "write_bytes", refuse)
+    with pytest.raises(PolyfitError, match="cannot write .*x.png: Permission denied"):
         save_png(Image.new("RGB", (4, 4)), tmp_path / "x.png")
+    monkeypatch.undo()
+    (tmp_path / "file").write_text("")
+    with pytest.raises(PolyfitError, match="cannot write .*file/x.png: Not a directory"):
+        save_png(Image.new("RGB", (4, 4)), tmp_path / "file" / "x.png")
 
 
 def test_new_commands_have_help_with_an_example(app):

@@ -8,6 +8,7 @@ ending on the first solution; each frame is captioned with its step number.
 
 from __future__ import annotations
 
+import io
 from collections import deque
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from PIL import Image, ImageDraw
 
 from polyfit.render import flat, views3d
 from polyfit.errors import PolyfitError
+from polyfit.files import write_bytes
 from polyfit.render.palette import solution_colours
 from polyfit.render.pictures import compact
 from polyfit.render.style import INK, BACKGROUND, Style
@@ -116,9 +118,8 @@ def animate(puzzle, path: Path, frames: int = 200, style: Style = Style()) -> tu
                            f"no solution: {total} steps searched")
         images.append(compact(last))
     durations = [FRAME_MS] * (len(images) - 1) + [LAST_FRAME_MS]
-    try:
-        images[0].save(path, format="GIF", save_all=True, append_images=images[1:],
-                       duration=durations, loop=0, optimize=False, disposal=1)
-    except OSError as exc:
-        raise PolyfitError(f"cannot write {path}: {exc.strerror or exc}") from None
+    data = io.BytesIO()
+    images[0].save(data, format="GIF", save_all=True, append_images=images[1:],
+                   duration=durations, loop=0, optimize=False, disposal=1)
+    write_bytes(path, data.getvalue())
     return len(images), total, solved

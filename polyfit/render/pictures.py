@@ -8,6 +8,7 @@ captioned with its number. The ``png`` exporter (registered in :mod:`polyfit.for
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,7 @@ from PIL import Image
 
 from polyfit.render import flat, views3d
 from polyfit.errors import PolyfitError
+from polyfit.files import write_bytes
 from polyfit.render.palette import piece_colours, solution_colours
 from polyfit.render.style import Style
 
@@ -82,7 +84,6 @@ def compact(image: Image.Image, colours: int | None = None) -> Image.Image:
 
 
 def save_png(image: Image.Image, path: Path, colours: int | None = None) -> None:
-    try:
-        compact(image, colours).save(path, format="PNG", optimize=True)
-    except OSError as exc:
-        raise PolyfitError(f"cannot write {path}: {exc.strerror or exc}") from None
+    data = io.BytesIO()
+    compact(image, colours).save(data, format="PNG", optimize=True)
+    write_bytes(path, data.getvalue())
