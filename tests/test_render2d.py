@@ -11,7 +11,7 @@ from polyfit.render import flat
 from polyfit.cli import build_app
 from polyfit.errors import PolyfitError
 from polyfit.render.palette import SAFE_COLOURS, piece_colours
-from polyfit.render.pictures import save_png
+from polyfit.render.pictures import compact, save_png
 from polyfit.plugins import get_plugin_manager
 from polyfit.render.style import INK, Style
 
@@ -226,3 +226,51 @@ def test_copies_of_a_piece_get_their_own_colours(app, tmp_path):
     assert run(app, "render", out, "--png", picture, "--view", "layers").exit_code == 0
     found = {c for _, c in Image.open(picture).convert("RGB").getcolors(1 << 16)}
     assert {colours[label] for label in solution} <= found
+
+
+def test_compact_keeps_every_pixel_of_up_to_256_colours():
+    import random
+
+    rnd = random.Random(5)
+    for n in (1, 2, 255, 256, 257):
+        colours = set()
+        while len(colours) < n:
+            colours.add(tuple(rnd.randrange(256) for _ in range(3)))
+        pixels = sorted(colours) * 2
+        rnd.shuffle(pixels)
+        image = Image.new("RGB", (len(pixels), 1))
+        image.putdata(pixels)
+        small = compact(image)
+        assert small.mode == ("P" if n <= 256 else "RGB"), n
+        assert small.convert("RGB").tobytes() == image.tobytes(), n
+    # Nearly equal colours stay apart, and the palette is in colour order.
+    image = Image.new("RGB", (3, 1))
+    image.putdata([(10, 10, 11), (10, 10, 10), (11, 10, 10)])
+    small = compact(image)
+    assert small.getpalette()[:9] == [10, 10, 10, 10, 10, 11, 11, 10, 10]
+    assert [small.getpixel((x, 0)) for x in range(3)] == [1, 0, 2]
+
+
+def test_a_png_run_imports_neither_numpy_nor_trimesh(tmp_path):
+    """Pictures need pillow only: numpy and trimesh load when a model is made."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from polyfit.cli import main\n"
+        "sys.argv = ['polyfit'] + sys.argv[1:]\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as exc:\n"
+        "    assert exc.code == 0, exc.code\n"
+        "print(sorted(m for m in ('numpy', 'trimesh') if m in sys.modules))\n"
+    )
+    out = tmp_path / "x.png"
+    result = subprocess.run(
+        [sys.executable, "-c", script, "solve", str(BOARDS / "6x10.txt"), "--limit", "1", "--png", str(out)],
+        capture_output=True, text=True, cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "[]"
+    assert out.exists()
