@@ -8,6 +8,7 @@ from typing import Optional
 import typer
 
 from polyfit.commands import guarded
+from polyfit.errors import plural
 
 
 def add_commands(app: typer.Typer, ctx) -> None:
@@ -46,7 +47,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
             width = max(len(n) for n in registry.piece_sets)
             for set_name, entry in registry.piece_sets.items():
                 count = len(entry.pieces())
-                typer.echo(f"{set_name.ljust(width)}  {count:4d} pieces  {entry.summary}")
+                typer.echo(f"{set_name.ljust(width)}  {plural(count, 'piece', spec='4d'):11}  {entry.summary}")
             return
         typer.echo(draw_pieces(ctx.resolve_pieces(name)))
 

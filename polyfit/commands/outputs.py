@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
-from polyfit.errors import PolyfitError
+from polyfit.errors import PolyfitError, plural
 from polyfit.formats.solution_set import SolutionSet
 from polyfit.files import check_writable
 
@@ -101,7 +101,7 @@ class Outputs:
             if self.stl:
                 paths = check_stl_directory(self.stl, meshes, True)
                 write_stls(meshes, paths)
-                done.append(f"wrote {len(paths)} STL files to {self.stl}")
+                done.append(f"wrote {plural(len(paths), 'STL file')} to {self.stl}")
             colours = solution_colours(solutions.pieces, solutions.solutions[:1])
             for kind, path in self.models.items():
                 write_model(kind, meshes, colours, path)
