@@ -1,11 +1,12 @@
 """Flat pictures: palette, solution images, contact sheets, piece sheets, and the CLI flags."""
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from polyfit.render import flat
 from polyfit.cli import build_app
@@ -274,3 +275,25 @@ def test_a_png_run_imports_neither_numpy_nor_trimesh(tmp_path):
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == "[]"
     assert out.exists()
+
+
+@pytest.mark.parametrize("cell", [8, 12, 16, 24, 32, 48])
+def test_labels_stay_inside_their_cells(cell):
+    """Thirteen copies of a monomino in a row, each cell labelled M#1 .. M#13: a label shrinks
+    (or loses its #k) to fit, and no pixel of it lands outside its cell's borders."""
+    labels = {(0, k): f"M#{k + 1}" for k in range(13)}
+    colours = piece_colours(labels.values())
+    style = Style(cell=cell, margin=4)
+    plain = flat.draw_grid(labels, colours, style).convert("L")
+    labelled = flat.draw_grid(labels, colours, replace(style, labels=True)).convert("L")
+    changed = ImageChops.difference(plain, labelled).point(lambda v: 255 if v else 0)
+    inside = Image.new("L", plain.size, 0)
+    half = style.border // 2
+    for row, col in labels:
+        x, y = flat.cell_origin((row, col), flat.bounds(labels), style)
+        inside.paste(255, (x + style.border - half, y + style.border - half, x + cell - half, y + cell - half))
+    outside = ImageChops.subtract(changed, inside)
+    assert outside.getbbox() is None, f"label pixels outside their cells at cell size {cell}"
+    written = [changed.crop((x, 0, x + cell, plain.height)).getbbox() is not None
+               for x in (flat.cell_origin(c, flat.bounds(labels), style)[0] for c in labels)]
+    assert all(written) if cell >= 12 else not any(written)
