@@ -36,6 +36,10 @@ from polyfit.registry import Registry
 from polyfit.puzzle.solve import Puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
+# Child processes run in this folder, never in the repository root: ``python -m polyfit`` puts
+# its working directory first on sys.path, and there it would find the source tree (without
+# its compiled backends) instead of the installed package this benchmark is meant to time.
+OUTSIDE = Path(__file__).resolve().parent
 BOARDS = [
     ("pentomino", "3x20.txt"),
     ("pentomino", "4x15.txt"),
@@ -131,7 +135,7 @@ def main():
                 runs = []
                 for _ in range(args.repeat if backend != "dlx-python" else 1):
                     out = subprocess.run(polyfit_command("xc", str(path), "--count", "--json", "--backend", backend),
-                                         capture_output=True, text=True, check=True)
+                                         capture_output=True, text=True, check=True, cwd=OUTSIDE)
                     data = json.loads(out.stdout)
                     runs.append(data["seconds"])
                 cells.append(f" {statistics.median(runs):>12.3f}")
@@ -141,7 +145,7 @@ def main():
     for _ in range(args.repeat):
         start = time.perf_counter()
         subprocess.run(polyfit_command("solve", str(ROOT / "shapes/pentomino/6x10.txt"), "--count"),
-                       capture_output=True, check=True)
+                       capture_output=True, check=True, cwd=OUTSIDE)
         runs.append(time.perf_counter() - start)
     print(f"\nend to end: polyfit solve shapes/pentomino/6x10.txt --count: "
           f"median {statistics.median(runs):.3f} s wall (min {min(runs):.3f}, max {max(runs):.3f})")
@@ -152,7 +156,7 @@ def main():
 
 def peak_mib(command):
     """Peak resident memory of one child process, in MiB (Linux reports kilobytes)."""
-    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=OUTSIDE)
     _, status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode != 0:

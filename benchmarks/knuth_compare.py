@@ -34,6 +34,10 @@ from polyfit.puzzle.piece_sets import polyominoes, soma
 from polyfit.puzzle.solve import Puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
+# Child processes run in this folder, never in the repository root: ``python -m polyfit`` puts
+# its working directory first on sys.path, and there it would find the source tree (without
+# its compiled backends) instead of the installed package.
+OUTSIDE = Path(__file__).resolve().parent
 def full_problem(board, pieces):
     return Puzzle(board, pieces, prune=False, break_symmetry=False).cover.problem
 
@@ -81,7 +85,7 @@ CASES = [
 
 def child_cpu(command, stdin=None):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    result = subprocess.run(command, stdin=stdin, capture_output=True, text=True, check=True)
+    result = subprocess.run(command, stdin=stdin, capture_output=True, text=True, check=True, cwd=OUTSIDE)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return cpu, result

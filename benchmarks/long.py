@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import subprocess
@@ -28,6 +27,10 @@ from polyfit.registry import Registry
 from polyfit.puzzle.solve import Puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
+# Child processes run in this folder, never in the repository root: ``python -m polyfit`` puts
+# its working directory first on sys.path, and there it would find the source tree (without
+# its compiled backends) instead of the installed package.
+OUTSIDE = Path(__file__).resolve().parent
 BOARDS = [
     "shapes/pentomino/4x15.txt",
     "shapes/pentomino/5x12.txt",
@@ -54,7 +57,7 @@ def puzzle_of(path: Path, registry) -> Puzzle:
 
 def wall(command) -> float:
     start = time.perf_counter()
-    subprocess.run(command, check=True, capture_output=True, cwd=ROOT)
+    subprocess.run(command, check=True, capture_output=True, cwd=OUTSIDE)
     return time.perf_counter() - start
 
 
@@ -85,7 +88,7 @@ def main():
         times = {1: [], 2: []}
         for _ in range(args.repeat):
             for jobs in (1, 2):
-                command = [sys.executable, "-m", "polyfit", "solve", name, "--count", "--quiet", "--jobs", str(jobs)]
+                command = [sys.executable, "-m", "polyfit", "solve", str(ROOT / name), "--count", "--quiet", "--jobs", str(jobs)]
                 times[jobs].append(wall(command))
         one, two = statistics.median(times[1]), statistics.median(times[2])
         print(f"{Path(name).stem:32} {one:9.3f} {two:9.3f} {two / one:6.2f}")

@@ -1,7 +1,13 @@
-"""The one family of errors polyfit raises for bad input.
+"""The one family of errors polyfit raises for bad input, and the words of its messages.
 
 Library code raises these; only the CLI turns them into a stderr line and exit code 2.
 """
+
+
+def plural(n: int, noun: str, nouns: str | None = None, spec: str = "") -> str:
+    """A count and the noun that agrees with it: "1 piece", "2 pieces", "3 copies" (give
+    ``nouns`` when adding an s is wrong); ``spec`` formats the number ("," or "4d")."""
+    return f"{n:{spec}} {noun if n == 1 else nouns or noun + 's'}"
 
 
 class PolyfitError(Exception):

@@ -17,19 +17,28 @@ from polyfit.errors import ParseError, PolyfitError
 from polyfit.limits import check, limit
 
 
-def cannot(verb: str, path, exc: BaseException) -> PolyfitError:
-    """The error for a failed file operation: ``cannot VERB PATH: reason``."""
-    reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+def cannot(verb: str, path, exc: BaseException | str) -> PolyfitError:
+    """The error for a failed file operation: ``cannot VERB PATH: reason``, the reason being
+    the system's words for an ``OSError``, or given as text."""
+    if isinstance(exc, str):
+        reason = exc
+    else:
+        reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
     return PolyfitError(f"cannot {verb} {path}: {reason}")
 
 
-def read_bytes(path) -> bytes:
+def read_bytes(path, what: str | None = None) -> bytes:
     """A file's bytes, refusing files over the ``file-bytes`` limit (a device such as
-    /dev/zero, which never ends, included) before reading them whole."""
+    /dev/zero, which never ends, included) before reading them whole; a missing file is
+    "no such WHAT: PATH" when ``what`` names its kind."""
     most = limit("file-bytes")
     try:
         with open(path, "rb") as f:
             data = f.read(most + 1)
+    except FileNotFoundError as exc:
+        if what is None:
+            raise cannot("read", path, exc) from None
+        raise PolyfitError(f"no such {what}: {path}") from None
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
         raise cannot("read", path, exc) from None
     check("file-bytes", len(data), str(path))
@@ -47,9 +56,9 @@ def decode(data: bytes, path) -> str:
         raise ParseError(path, line, column, "the file is not UTF-8 text") from None
 
 
-def read_text(path) -> str:
-    """A UTF-8 text file's contents."""
-    return decode(read_bytes(path), path)
+def read_text(path, what: str | None = None) -> str:
+    """A UTF-8 text file's contents (``what``: as for :func:`read_bytes`)."""
+    return decode(read_bytes(path, what), path)
 
 
 def split_lines(text: str):
@@ -66,7 +75,7 @@ def check_writable(path: Path, force: bool) -> None:
     if path.is_dir():
         raise PolyfitError(f"{path} is a directory")
     if not path.parent.is_dir():
-        raise PolyfitError(f"cannot write {path}: directory {path.parent} does not exist")
+        raise cannot("write", path, f"directory {path.parent} does not exist")
 
 
 def write_bytes(path, data: bytes) -> None:

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 from polyfit.errors import PolyfitError
+from polyfit.files import cannot, write_text
 from polyfit.render.pictures import pieces_image, save_png, solution_image
 from polyfit.render.style import EMPTY_CELL, Style
 from polyfit.render.flat import draw_grid
@@ -77,7 +78,7 @@ def build_gallery(registry, resolve_pieces, shapes: Path, out: Path) -> list[str
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise PolyfitError(f"cannot create {out}: {exc.strerror or exc}") from None
+        raise cannot("create", out, exc) from None
     done = []
     sections: dict[str, list] = {}
     piece_sets: dict[str, list] = {}
@@ -120,10 +121,7 @@ def build_gallery(registry, resolve_pieces, shapes: Path, out: Path) -> list[str
         extras.append((name, caption))
         done.append(f"wrote {out / name}")
     readme = gallery_readme(shapes, sections, sheets, extras)
-    try:
-        (out / "README.md").write_text(readme, encoding="utf-8")
-    except OSError as exc:
-        raise PolyfitError(f"cannot write {out / 'README.md'}: {exc.strerror or exc}") from None
+    write_text(out / "README.md", readme)
     done.append(f"wrote {out / 'README.md'}")
     return done
 

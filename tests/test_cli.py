@@ -212,3 +212,16 @@ def test_ctrl_c_stops_the_c_backend_promptly(tmp_path):
     out, err = proc.communicate(timeout=30)
     assert time.monotonic() - started < 2
     assert proc.returncode == 130 and "interrupted" in err, err
+
+
+def test_benchmarks_run_polyfit_outside_the_repository_root():
+    """``python -m polyfit`` puts its working directory first on sys.path: from the repository
+    root it would run the source tree (no compiled backends), not the installed package. Every
+    child process the benchmarks start runs in benchmarks/ (OUTSIDE) instead."""
+    import ast
+
+    for path in sorted((ROOT / "benchmarks").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and ast.unparse(node.func) in ("subprocess.run", "subprocess.Popen"):
+                cwd = {k.arg: ast.unparse(k.value) for k in node.keywords}.get("cwd")
+                assert cwd == "OUTSIDE", f"{path.name}:{node.lineno} runs in {cwd or 'the current directory'}"

@@ -320,8 +320,10 @@ def test_every_bevelled_piece_is_a_clean_solid(set_name):
 def test_bevel_limits_and_kit_flag(app, tmp_path):
     with pytest.raises(PolyfitError, match="--bevel"):
         Sizes(unit=10, gap=0.2, bevel=4.9)
-    with pytest.raises(PolyfitError, match="--bevel"):
-        Sizes(unit=15, gap=0.2, thickness=2, bevel=1)
+    thin = Sizes(unit=15, gap=0.2, thickness=2, bevel=1)  # too thin for tiles, not for solids
+    with pytest.raises(PolyfitError, match="--bevel .* a tile's thickness"):
+        piece_mesh([(0, 0), (0, 1)], thin)
+    assert piece_mesh([(0, 0, 0), (0, 0, 1)], thin).is_watertight
     kit = tmp_path / "kit"
     kit.mkdir()
     result = run(app, "kit", "soma", "--stl", kit, "--bevel", "1")
@@ -331,3 +333,20 @@ def test_bevel_limits_and_kit_flag(app, tmp_path):
         assert mesh.is_watertight, path.name
         cells = 3 if path.stem == "V" else 4
         assert cells * UNIT**3 * 0.9 < mesh.volume < cells * UNIT**3
+
+
+def test_the_tile_thickness_does_not_limit_the_bevel_of_solids(app, tmp_path):
+    """--thickness is the height of 2D tiles: a 3D piece's bevel is limited by its cells only."""
+    solids = tmp_path / "soma"
+    solids.mkdir()
+    result = run(app, "kit", "soma", "--stl", solids, "--bevel", "3")
+    assert result.exit_code == 0, result.output
+    for path in solids.iterdir():
+        assert trimesh.load(path, file_type="stl").is_watertight, path.name
+    tiles = tmp_path / "tiles"
+    tiles.mkdir()
+    refused = run(app, "kit", "pentominoes", "--stl", tiles, "--bevel", "3")
+    assert refused.exit_code == 2 and "less than 2.5 mm" in refused.output
+    assert list(tiles.iterdir()) == []
+    too_deep = run(app, "kit", "soma", "--stl", solids, "--bevel", "7.4", "--force")
+    assert too_deep.exit_code == 2 and "less than 7.4 mm" in too_deep.output

@@ -118,8 +118,10 @@ def test_non_utf8_bytes_are_a_parse_error_at_the_bad_byte(tmp_path):
 
 
 def test_unreadable_pieces_file_is_a_polyfit_error(tmp_path):
-    with pytest.raises(PolyfitError, match="cannot read"):
+    with pytest.raises(PolyfitError, match="no such pieces file: .*missing.txt"):
         read_pieces_file(tmp_path / "missing.txt")
+    with pytest.raises(PolyfitError, match="cannot read .*: Is a directory"):
+        read_pieces_file(tmp_path)
     with pytest.raises(PolyfitError, match="cannot read"):
         read_pieces_file(tmp_path / "nul\x00.txt")
 
@@ -240,8 +242,11 @@ def test_unknown_piece_lists_the_pieces_of_its_set(spec, name):
         ("pentominoes,,soma", "empty item in piece spec"),
         ("pentominoes,", "empty item in piece spec"),
         ("pentominoes,soma:A", "mixes 2D and 3D pieces"),
-        ("no/such/file.txt", "cannot read no/such/file.txt"),
-        ("missing.vox", "cannot read missing.vox"),
+        ("no/such/file.txt", "no such pieces file: no/such/file.txt"),
+        ("missing.vox", "no such pieces file: missing.vox"),
+        ("nofile.pieces", "no such pieces file: nofile.pieces"),
+        ("pentominoes,nofile.pieces", "no such pieces file: nofile.pieces"),
+        ("nofile", "unknown piece set 'nofile'; valid piece sets: domino"),
     ],
 )
 def test_bad_specs(spec, words):

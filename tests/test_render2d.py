@@ -1,17 +1,18 @@
 """Flat pictures: palette, solution images, contact sheets, piece sheets, and the CLI flags."""
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from polyfit.render import flat
 from polyfit.cli import build_app
 from polyfit.errors import PolyfitError
 from polyfit.render.palette import SAFE_COLOURS, piece_colours
-from polyfit.render.pictures import save_png
+from polyfit.render.pictures import compact, save_png
 from polyfit.plugins import get_plugin_manager
 from polyfit.render.style import INK, Style
 
@@ -194,9 +195,13 @@ def test_unwritable_png_is_a_clear_error(tmp_path, monkeypatch):
     def refuse(self, *args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(Image.Image, "save", refuse)
-    with pytest.raises(PolyfitError, match="cannot write .*Permission denied"):
+    monkeypatch.setattr(Path, "write_bytes", refuse)
+    with pytest.raises(PolyfitError, match="cannot write .*x.png: Permission denied"):
         save_png(Image.new("RGB", (4, 4)), tmp_path / "x.png")
+    monkeypatch.undo()
+    (tmp_path / "file").write_text("")
+    with pytest.raises(PolyfitError, match="cannot write .*file/x.png: Not a directory"):
+        save_png(Image.new("RGB", (4, 4)), tmp_path / "file" / "x.png")
 
 
 def test_new_commands_have_help_with_an_example(app):
@@ -222,3 +227,73 @@ def test_copies_of_a_piece_get_their_own_colours(app, tmp_path):
     assert run(app, "render", out, "--png", picture, "--view", "layers").exit_code == 0
     found = {c for _, c in Image.open(picture).convert("RGB").getcolors(1 << 16)}
     assert {colours[label] for label in solution} <= found
+
+
+def test_compact_keeps_every_pixel_of_up_to_256_colours():
+    import random
+
+    rnd = random.Random(5)
+    for n in (1, 2, 255, 256, 257):
+        colours = set()
+        while len(colours) < n:
+            colours.add(tuple(rnd.randrange(256) for _ in range(3)))
+        pixels = sorted(colours) * 2
+        rnd.shuffle(pixels)
+        image = Image.new("RGB", (len(pixels), 1))
+        image.putdata(pixels)
+        small = compact(image)
+        assert small.mode == ("P" if n <= 256 else "RGB"), n
+        assert small.convert("RGB").tobytes() == image.tobytes(), n
+    # Nearly equal colours stay apart, and the palette is in colour order.
+    image = Image.new("RGB", (3, 1))
+    image.putdata([(10, 10, 11), (10, 10, 10), (11, 10, 10)])
+    small = compact(image)
+    assert small.getpalette()[:9] == [10, 10, 10, 10, 10, 11, 11, 10, 10]
+    assert [small.getpixel((x, 0)) for x in range(3)] == [1, 0, 2]
+
+
+def test_a_png_run_imports_neither_numpy_nor_trimesh(tmp_path):
+    """Pictures need pillow only: numpy and trimesh load when a model is made."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from polyfit.cli import main\n"
+        "sys.argv = ['polyfit'] + sys.argv[1:]\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as exc:\n"
+        "    assert exc.code == 0, exc.code\n"
+        "print(sorted(m for m in ('numpy', 'trimesh') if m in sys.modules))\n"
+    )
+    out = tmp_path / "x.png"
+    result = subprocess.run(
+        [sys.executable, "-c", script, "solve", str(BOARDS / "6x10.txt"), "--limit", "1", "--png", str(out)],
+        capture_output=True, text=True, cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "[]"
+    assert out.exists()
+
+
+@pytest.mark.parametrize("cell", [8, 12, 16, 24, 32, 48])
+def test_labels_stay_inside_their_cells(cell):
+    """Thirteen copies of a monomino in a row, each cell labelled M#1 .. M#13: a label shrinks
+    (or loses its #k) to fit, and no pixel of it lands outside its cell's borders."""
+    labels = {(0, k): f"M#{k + 1}" for k in range(13)}
+    colours = piece_colours(labels.values())
+    style = Style(cell=cell, margin=4)
+    plain = flat.draw_grid(labels, colours, style).convert("L")
+    labelled = flat.draw_grid(labels, colours, replace(style, labels=True)).convert("L")
+    changed = ImageChops.difference(plain, labelled).point(lambda v: 255 if v else 0)
+    inside = Image.new("L", plain.size, 0)
+    half = style.border // 2
+    for row, col in labels:
+        x, y = flat.cell_origin((row, col), flat.bounds(labels), style)
+        inside.paste(255, (x + style.border - half, y + style.border - half, x + cell - half, y + cell - half))
+    outside = ImageChops.subtract(changed, inside)
+    assert outside.getbbox() is None, f"label pixels outside their cells at cell size {cell}"
+    written = [changed.crop((x, 0, x + cell, plain.height)).getbbox() is not None
+               for x in (flat.cell_origin(c, flat.bounds(labels), style)[0] for c in labels)]
+    assert all(written) if cell >= 12 else not any(written)

@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from polyfit.commands import guarded
-from polyfit.errors import PolyfitError
+from polyfit.errors import PolyfitError, plural
 
 
 def add_commands(app: typer.Typer, ctx) -> None:
@@ -46,11 +46,11 @@ def add_commands(app: typer.Typer, ctx) -> None:
             width = max(len(n) for n in registry.piece_sets)
             for set_name, entry in registry.piece_sets.items():
                 try:
-                    count = f"{len(entry.pieces()):4d} pieces"
+                    count = plural(len(entry.pieces()), "piece", spec="4d")
                 except PolyfitError as exc:  # a broken plugin's set: say so, list the others
                     typer.echo(f"polyfit: warning: {exc}", err=True)
                     count = "  (failed)"
-                typer.echo(f"{set_name.ljust(width)}  {count}  {entry.summary}")
+                typer.echo(f"{set_name.ljust(width)}  {count:11}  {entry.summary}")
             return
         typer.echo(draw_pieces(ctx.resolve_pieces(name)))
 

@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from polyfit.errors import PolyfitError
+from polyfit.errors import PolyfitError, plural
 from polyfit.commands import guarded
 
 
@@ -58,9 +58,9 @@ def add_commands(app: typer.Typer, ctx) -> None:
         if board is not None:
             meshes["tray"] = tray_mesh(board.cells, sizes, TraySizes(wall, floor, thickness))  # not bevelled
         write_stls(meshes, paths)
-        shape = "tiles" if piece_list[0].dim == 2 else "solids"
+        shape = "tile" if piece_list[0].dim == 2 else "solid"
         typer.echo(
-            f"wrote {len(meshes)} STL files to {stl}: {len(piece_list)} {shape}"
+            f"wrote {plural(len(meshes), 'STL file')} to {stl}: {plural(len(piece_list), shape)}"
             + (" and a tray" if board is not None else "")
             + f" (unit {unit:g} mm, gap {gap:g} mm"
             + (f", bevel {bevel:g} mm" if bevel else "")

@@ -9,13 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
-from polyfit.errors import PolyfitError
+from polyfit.errors import PolyfitError, plural
 from polyfit.formats.solution_set import SolutionSet
 from polyfit.files import check_writable
+
+if TYPE_CHECKING:  # imported where used: models need numpy and trimesh, pictures do not
+    from polyfit.render.meshes import Sizes
+    from polyfit.render.style import Style
 
 
 @dataclass
@@ -60,7 +64,8 @@ class Outputs:
         from polyfit.render.pictures import check_view
 
         self.style()
-        self.sizes()
+        if self.stl or self.models:  # Sizes lives with the meshes: numpy and trimesh
+            self.sizes()
         if self.png:
             check_view(dim, self.view)
             check_writable(self.png, self.force)
@@ -96,7 +101,7 @@ class Outputs:
             if self.stl:
                 paths = check_stl_directory(self.stl, meshes, True)
                 write_stls(meshes, paths)
-                done.append(f"wrote {len(paths)} STL files to {self.stl}")
+                done.append(f"wrote {plural(len(paths), 'STL file')} to {self.stl}")
             colours = solution_colours(solutions.pieces, solutions.solutions[:1])
             for kind, path in self.models.items():
                 write_model(kind, meshes, colours, path)

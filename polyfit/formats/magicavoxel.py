@@ -14,7 +14,7 @@ import struct
 
 from polyfit.puzzle.board import Board
 from polyfit.files import read_bytes
-from polyfit.errors import ParseError
+from polyfit.errors import ParseError, plural
 from polyfit.limits import check, limit
 from polyfit.hookspecs import hookimpl
 
@@ -34,7 +34,7 @@ class _Reader:
 
     def take(self, n: int) -> bytes:
         if n < 0 or self.pos + n > self.end:
-            self.fail(f"truncated: needs {n} more bytes, {self.end - self.pos} left")
+            self.fail(f"truncated: needs {plural(n, 'more byte')}, {self.end - self.pos} left")
         chunk = self.data[self.pos : self.pos + n]
         self.pos += n
         return chunk

@@ -3,7 +3,8 @@
 A spec is a set name (``pentominoes``), a comma-separated list of sets and single pieces
 (``pentominoes,tetrominoes:O``: ``SET:NAME`` is one piece of a set), or the path of a pieces
 file. Set names win over files of the same name in the current directory; a token with a path
-separator or a ``.txt``/``.vox`` suffix is always a file.
+separator or a ``.txt``/``.vox``/``.pieces`` suffix is always a file ("no such pieces file" when
+it is missing, not "unknown piece set").
 
 Each piece is used exactly once unless a count says otherwise. A count is a number ``n`` or a
 range ``lo..hi``, written before a token with ``*`` (``2*tetrominoes``: two of each;

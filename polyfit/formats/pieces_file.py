@@ -24,7 +24,7 @@ from polyfit.lattices.textart import parse_rows, split_layers
 from polyfit.lattices.grid import components, is_connected
 from polyfit.puzzle.pieces import Piece
 
-PIECES_FILE_SUFFIXES = (".txt", ".vox")
+PIECES_FILE_SUFFIXES = (".txt", ".vox", ".pieces")
 
 
 _YES_NO = {"yes": True, "true": True, "no": False, "false": False}
@@ -144,8 +144,4 @@ def read_pieces_file(path) -> list[Piece]:
     """The pieces in a file; ``.vox`` files are 3D unless they say ``; dim: 2``."""
     path = Path(path)
     dim = 3 if path.suffix.lower() == ".vox" else 2
-    try:
-        data = read_bytes(path)
-    except ValueError as exc:  # a NUL in the name: no file can have it
-        raise PolyfitError(f"cannot read {str(path)!r}: {exc}") from None
-    return parse_pieces_bytes(data, path, dim)
+    return parse_pieces_bytes(read_bytes(path, "pieces file"), path, dim)

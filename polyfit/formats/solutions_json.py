@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from polyfit.errors import PolyfitError
-from polyfit.files import write_text
+from polyfit.files import read_bytes, write_text
 from polyfit.formats.solution_set import SolutionSet
 from polyfit.hookspecs import hookimpl
 
@@ -34,10 +34,9 @@ def read_solution_set(path: Path) -> SolutionSet:
     path = Path(path)
     if not path.is_file():
         raise PolyfitError(f"no such solutions file: {path}")
+    data = read_bytes(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise PolyfitError(f"cannot read {path}: {exc.strerror or exc}") from None
+        data = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise PolyfitError(f"{path} is not a JSON solutions file: {exc}") from None
 

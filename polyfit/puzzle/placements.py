@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from polyfit.errors import plural
 from polyfit.lattices.grid import Cell, checker_colour, neighbours
 from polyfit.limits import check, limit
 
@@ -102,7 +103,7 @@ def area_problem(required: int, cells: int, sizes, counts) -> str | None:
     high = sum(size * hi for size, (_, hi) in zip(sizes, counts))
     need = f"{required}" if required == cells else f"{required} to {cells}"
     if low == high:
-        return f"the pieces cover {low} cells, but the board needs {need}"
+        return f"the pieces cover {plural(low, 'cell')}, but the board needs {need}"
     return (
         f"the pieces cover between {low} and {high} cells depending on the counts, but no "
         f"choice of them covers {need}"
@@ -398,7 +399,7 @@ def prune_parity(board_cells, pieces, placements, stats: PlacementStats, counts)
             dark = len(board_cells) - light
             reachable = (sets[used[0]] + others_of[used[0]]).values()
             stats.impossible = (
-                f"checkerboard parity: the board has {dark} dark and {light} light cells "
+                f"checkerboard parity: the board has {dark} dark and {plural(light, 'light cell')} "
                 f"(difference {target}), but no placement of the pieces adds up to that"
                 + (f"; they can make differences {_brief(reachable)}" if reachable else "")
             )

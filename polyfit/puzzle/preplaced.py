@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from polyfit.errors import PolyfitError
+from polyfit.errors import PolyfitError, plural
 from polyfit.lattices.grid import normalize
 from polyfit.puzzle.placements import Placement
 
@@ -35,16 +35,18 @@ def preplace(board, pieces) -> Preplaced:
         i = index[name]
         if normalize(cells) not in pieces[i].orientations():
             turned = "" if pieces[i].mirror else " (without turning it over)"
+            are = "is" if len(cells) == 1 else "are"
             raise PolyfitError(
-                f"{where}: the {len(cells)} cells marked {name!r} are not the shape of piece "
-                f"{name} ({pieces[i].size} cells) in any orientation{turned}"
+                f"{where}: the {plural(len(cells), 'cell')} marked {name!r} {are} not the shape of piece "
+                f"{name} ({plural(pieces[i].size, 'cell')}) in any orientation{turned}"
             )
         lo, hi = counts[i]
         if hi == 0:
             placed = sum(1 for n, _, _ in board.fixed if n == name)
+            are = "is" if placed == 1 else "are"
             raise PolyfitError(
-                f"{where}: {placed} copies of piece {name} are pre-placed, but the pieces "
-                f"allow at most {pieces[i].count[1]}"
+                f"{where}: {plural(placed, 'copy', 'copies')} of piece {name} {are} pre-placed, but the "
+                f"pieces allow at most {pieces[i].count[1]}"
             )
         counts[i] = (max(0, lo - 1), hi - 1)
         placements.append(Placement(i, cells))

@@ -8,7 +8,7 @@ from typing import Iterator
 
 from polyfit.puzzle.board import Board
 from polyfit.puzzle.cover import Cover, build_cover
-from polyfit.errors import PolyfitError
+from polyfit.errors import PolyfitError, plural
 from polyfit.xc.problem import SearchStats
 from polyfit.puzzle.placements import PlacementStats, area_problem, place
 from polyfit.puzzle.preplaced import preplace
@@ -95,12 +95,13 @@ class Puzzle:
         exact = all(p.count == (1, 1) for p in pieces) and not optional and not board.fixed
         if exact:
             piece_area = sum(sizes)
+            have = "has" if len(pieces) == 1 else "have"
             raise PolyfitError(
-                f"{board.label} has area {board.area} but the {len(pieces)} pieces have "
+                f"{board.label} has area {board.area} but the {plural(len(pieces), 'piece')} {have} "
                 f"total area {piece_area}: every piece is used exactly once, so they must match"
             )
         left = " left after the pre-placed pieces" if board.fixed else ""
-        raise PolyfitError(f"{board.label}: {len(free)} cells{left}, {optional} of them optional; {problem}")
+        raise PolyfitError(f"{board.label}: {plural(len(free), 'cell')}{left}, {optional} of them optional; {problem}")
 
     def labels(self, placements) -> list[str]:
         """A label per placement: the piece's name, numbered ``NAME#k`` when the solution

@@ -8,13 +8,15 @@ ending on the first solution; each frame is captioned with its step number.
 
 from __future__ import annotations
 
+import io
 from collections import deque
 from pathlib import Path
 
 from PIL import Image, ImageDraw
 
 from polyfit.render import flat, views3d
-from polyfit.errors import PolyfitError
+from polyfit.errors import PolyfitError, plural
+from polyfit.files import write_bytes
 from polyfit.render.palette import solution_colours
 from polyfit.render.pictures import compact
 from polyfit.render.style import INK, BACKGROUND, Style
@@ -52,7 +54,7 @@ def search_steps(puzzle, frames: int, max_steps: int = MAX_SEARCH_STEPS):
         kept.append((count, step))
         if count >= max_steps:
             raise PolyfitError(
-                f"the search takes more than {max_steps:,} steps before its first solution; "
+                f"the search takes more than {plural(max_steps, 'step', spec=',')} before its first solution; "
                 "too many to animate"
             )
     if solved and kept:
@@ -77,7 +79,7 @@ def step_cells(puzzle, chosen) -> dict:
 
 def caption_for(puzzle, number, step, total, solved) -> str:
     if step.kind == "solution":
-        return f"solution after {total} steps"
+        return f"solution after {plural(total, 'step')}"
     placement = puzzle.placements[puzzle.cover.option_placement[step.option]]
     name = puzzle.pieces[placement.piece].name
     verb = "place" if step.kind == "place" else "take back"
@@ -113,12 +115,11 @@ def animate(puzzle, path: Path, frames: int = 200, style: Style = Style()) -> tu
         images.append(compact(frame_image(puzzle, empty, colours, style, "no solution: nothing fits")))
     elif not solved:
         last = frame_image(puzzle, boards[-1], colours, style,
-                           f"no solution: {total} steps searched")
+                           f"no solution: {plural(total, 'step')} searched")
         images.append(compact(last))
     durations = [FRAME_MS] * (len(images) - 1) + [LAST_FRAME_MS]
-    try:
-        images[0].save(path, format="GIF", save_all=True, append_images=images[1:],
-                       duration=durations, loop=0, optimize=False, disposal=1)
-    except OSError as exc:
-        raise PolyfitError(f"cannot write {path}: {exc.strerror or exc}") from None
+    data = io.BytesIO()
+    images[0].save(data, format="GIF", save_all=True, append_images=images[1:],
+                   duration=durations, loop=0, optimize=False, disposal=1)
+    write_bytes(path, data.getvalue())
     return len(images), total, solved

@@ -140,11 +140,34 @@ def paint_grid(draw, labels, colours, style: Style, box, offset) -> None:
                 fill=INK,
             )
     if style.labels:
-        text_font = font(round(size * 0.55))
+        room = size - style.border - 2  # inside the borders, a pixel clear of them
         for name, cell in label_cells(labels).items():
+            fitted = fitted_label(name, size, room)
+            if fitted is None:
+                continue  # not even the piece's name fits: a label must not cover the borders
+            text, text_font = fitted
             x, y = corner(cell)
             ink = INK if luminance(colours[name]) > 0.3 else BACKGROUND
-            draw.text((x + size / 2, y + size / 2), name, fill=ink, font=text_font, anchor="mm")
+            draw.text((x + size / 2, y + size / 2), text, fill=ink, font=text_font, anchor="mm")
+
+
+LABEL_SHARE = 0.55  # of the cell: the size labels are written at when they fit
+SMALLEST_LABEL = 7  # pixels: smaller text is not worth writing
+
+
+def fitted_label(name: str, cell: int, room: int):
+    """``(text, font)`` for a piece's label inside a cell, or None when nothing fits in
+    ``room`` x ``room`` pixels: the whole label at the largest size that fits, else the name
+    without its copy number (``A`` for ``A#13``), else nothing."""
+    texts = [name]
+    if "#" in name:
+        texts.append(name.rpartition("#")[0])
+    for text in texts:
+        for size in range(round(cell * LABEL_SHARE), SMALLEST_LABEL - 1, -1):
+            left, top, right, bottom = font(size).getbbox(text, anchor="mm")
+            if right - left <= room and bottom - top <= room:
+                return text, font(size)
+    return None
 
 
 def grid_line_colour(fill: RGB) -> RGB:

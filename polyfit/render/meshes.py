@@ -39,12 +39,16 @@ class Sizes:
             raise PolyfitError(f"--gap must be at least 0 and less than half the unit ({self.unit / 2:g} mm)")
         if not self.thickness > 0:
             raise PolyfitError("--thickness must be positive")
-        # Two bevels across the thinnest wall (one cell, or a tile's thickness) must not meet.
-        limit = min(self.unit - self.gap, self.thickness) / 2
+        self.check_bevel(flat=False)
+
+    def check_bevel(self, flat: bool) -> None:
+        """Two bevels across the thinnest wall must not meet. A solid's thinnest wall is a cell
+        less the gap; a tile's may also be its thickness, which solids do not have."""
+        limit = min(self.unit - self.gap, self.thickness) / 2 if flat else (self.unit - self.gap) / 2
         if not 0 <= self.bevel < limit:
+            wall = "a cell less the gap, or a tile's thickness" if flat else "a cell less the gap"
             raise PolyfitError(
-                f"--bevel must be at least 0 and less than {limit:g} mm (half the thinnest wall: "
-                "a cell less the gap, or a tile's thickness)"
+                f"--bevel must be at least 0 and less than {limit:g} mm (half the thinnest wall: {wall})"
             )
 
 
@@ -161,6 +165,7 @@ def piece_mesh(cells, sizes: Sizes = Sizes(), frame=None) -> trimesh.Trimesh:
     bounding box, at the origin)."""
     cells = [tuple(c) for c in cells]
     flat = len(cells[0]) == 2
+    sizes.check_bevel(flat)
     frame = frame or cell_frame(cells)
     grid = occupancy(cells, frame)
     half = sizes.gap / 2

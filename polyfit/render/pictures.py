@@ -8,13 +8,14 @@ captioned with its number. The ``png`` exporter (registered in :mod:`polyfit.for
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
-import numpy as np
 from PIL import Image
 
 from polyfit.render import flat, views3d
 from polyfit.errors import PolyfitError
+from polyfit.files import write_bytes
 from polyfit.render.palette import piece_colours, solution_colours
 from polyfit.render.style import Style
 
@@ -70,19 +71,23 @@ def compact(image: Image.Image, colours: int | None = None) -> Image.Image:
     smaller file); with ``colours``, reduced to that many (for the committed gallery)."""
     if colours is not None:
         return image.quantize(colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    pixels = np.asarray(image.convert("RGB")).astype(np.uint32)
-    packed = (pixels[..., 0] << 16) | (pixels[..., 1] << 8) | pixels[..., 2]
-    values, index = np.unique(packed.ravel(), return_inverse=True)
-    if len(values) > 256:
+    rgb = image.convert("RGB")
+    found = rgb.getcolors(256)  # None when there are more
+    if found is None:
         return image
-    palette = np.stack([(values >> 16) & 255, (values >> 8) & 255, values & 255], axis=1)
-    result = Image.fromarray(index.reshape(packed.shape).astype(np.uint8), "P")
-    result.putpalette(palette.astype(np.uint8).flatten().tolist())
+    # Median cut into as many boxes as there are colours gives each colour a box of its own,
+    # so nothing is approximated (checked all the same). The palette goes in colour order, so
+    # the same picture always makes the same file.
+    result = rgb.quantize(len(found), method=Image.Quantize.MEDIANCUT)
+    palette = result.getpalette()[: 3 * len(found)]
+    entries = [tuple(palette[3 * k : 3 * k + 3]) for k in range(len(found))]
+    result = result.remap_palette(sorted(range(len(found)), key=entries.__getitem__))
+    if result.convert("RGB").tobytes() != rgb.tobytes():
+        return image
     return result
 
 
 def save_png(image: Image.Image, path: Path, colours: int | None = None) -> None:
-    try:
-        compact(image, colours).save(path, format="PNG", optimize=True)
-    except OSError as exc:
-        raise PolyfitError(f"cannot write {path}: {exc.strerror or exc}") from None
+    data = io.BytesIO()
+    compact(image, colours).save(data, format="PNG", optimize=True)
+    write_bytes(path, data.getvalue())

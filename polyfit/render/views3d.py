@@ -18,7 +18,7 @@ import math
 from PIL import Image, ImageDraw
 
 from polyfit.render import flat
-from polyfit.render.palette import RGB, shade
+from polyfit.render.palette import shade
 from polyfit.render.style import BACKGROUND, INK, Style
 
 VIEWS = ("iso", "exploded", "layers")

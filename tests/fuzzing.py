@@ -1,0 +1,306 @@
+"""Fuzzing polyfit's readers through its command line: mutated inputs, each run in a fork.
+
+Every reader is fed mutations of valid files (boards, voxel text, pieces files, MagicaVoxel,
+DLX, and the JSON files polyfit writes for itself: checkpoints, job files, job results, saved
+solutions). Each input runs the real CLI entry point in a forked child with a time and memory
+cap, and must end in exit 0 or in one line ``polyfit: error: ...`` with exit 2: never a
+traceback, a signal or a hang.
+
+The tests run a short campaign (tests/test_fuzz.py); a long one runs from the shell::
+
+    python tests/fuzzing.py --inputs 10000 [--seed S]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SECONDS = 20  # per input: far more than any of these small inputs needs
+MEMORY = 3 * 1024**3  # bytes of address space per input
+UNICODE_DIGITS = ["²", "٣", "５", "߄", "𝟘", "Ⅻ", "½"]
+HUGE_NUMBERS = ["2147483648", "4294967296", "99999999999999999999", "-1", "0", "1e9", "600000000"]
+
+
+@dataclass
+class Seed:
+    kind: str  # what reads it
+    name: str  # file name (the suffix chooses the reader)
+    data: bytes
+    args: list  # the command line, with {} for the input file
+
+
+@dataclass
+class Outcome:
+    kind: str
+    mutation: str
+    result: str  # ok, error, traceback, signal, hang, bad-exit, not-one-line
+    detail: str = ""
+
+
+@dataclass
+class Report:
+    outcomes: list = field(default_factory=list)
+
+    def counts(self) -> Counter:
+        return Counter(o.result for o in self.outcomes)
+
+    def failures(self) -> list:
+        return [o for o in self.outcomes if o.result not in ("ok", "error")]
+
+    def table(self) -> str:
+        kinds = sorted({o.kind for o in self.outcomes})
+        results = ["ok", "error", "traceback", "signal", "hang", "bad-exit", "not-one-line"]
+        lines = ["| input | tried | " + " | ".join(results) + " |", "| --- " * (len(results) + 2) + "|"]
+        for kind in kinds:
+            mine = Counter(o.result for o in self.outcomes if o.kind == kind)
+            lines.append(f"| {kind} | {sum(mine.values())} | " + " | ".join(str(mine[r]) for r in results) + " |")
+        return "\n".join(lines)
+
+
+# -- seeds ----------------------------------------------------------------------------------
+
+
+def _polyfit(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "polyfit", *args], cwd=cwd, capture_output=True, timeout=300)
+
+
+def make_seeds(work: Path) -> list[Seed]:
+    """Valid inputs of every kind, written by hand or by polyfit itself."""
+    shapes = ROOT / "shapes"
+    seeds = [
+        Seed("board", "b.txt", (shapes / "pentomino" / "3x20.txt").read_bytes(), ["export-dlx", "{}"]),
+        Seed("board", "b.txt", (shapes / "pentomino" / "scott.txt").read_bytes(), ["export-dlx", "{}", "--pieces", "pentominoes,tetrominoes:O"]),
+        Seed("board", "b.txt", b"; pieces: 0..2*trominoes\n###+\n#A##\n#AA#\n", ["solve", "{}", "--limit", "2"]),
+        Seed("voxel text", "b.vox", (shapes / "soma" / "castle.vox").read_bytes(), ["solve", "{}", "--limit", "1"]),
+        Seed("voxel text", "b.vox", (shapes / "soma" / "cube.vox").read_bytes(), ["export-dlx", "{}"]),
+        Seed("pieces file", "p.pieces.txt", b"; mirror: yes\n; count A: 2\nAAB\n.CB\nCCB\n", ["export-dlx", str(shapes / "pentomino" / "3x20.txt"), "--pieces", "{}"]),
+        Seed("pieces file", "p.pieces.vox", (shapes / "bricks" / "conway.pieces.vox").read_bytes(), ["export-dlx", str(shapes / "bricks" / "cube5.vox"), "--pieces", "{}"]),
+        Seed("piece spec", "spec", b"2*tetrominoes,pentominoes:F=0..2", ["export-dlx", str(shapes / "pentomino" / "3x20.txt"), "--pieces", "@{}"]),
+        Seed("dlx", "p.dlx", b"| a simple problem\nA B C | x y\nA B x:1\nC y\nA x:2\nB C\nB y\n", ["xc", "{}", "--count"]),
+        Seed("dlx", "p.dlx", b"2:3|A B C\nA B\nB C\nA C\nA\nC\n", ["xc", "{}", "--count"]),
+    ]
+    from polyfit.formats.magicavoxel import write_magicavoxel
+
+    cube = [(z, r, c) for z in range(3) for r in range(3) for c in range(3)]
+    seeds.append(Seed("magicavoxel", "m.vox", write_magicavoxel(cube, 200), ["export-dlx", "{}", "--pieces", "soma"]))
+    seeds.append(Seed("magicavoxel", "m.vox", write_magicavoxel(cube[:9], 150), ["export-dlx", "{}", "--pieces", "trominoes"]))
+    # Files polyfit writes for itself.
+    board = work / "3x20.txt"
+    board.write_bytes((shapes / "pentomino" / "3x20.txt").read_bytes())
+    _polyfit("solve", str(board), "--count", "--checkpoint", str(work / "c.ckpt"), "--jobs", "1", cwd=work)
+    seeds.append(Seed("checkpoint", "c.ckpt", (work / "c.ckpt").read_bytes(), ["solve", str(board), "--count", "--resume", "{}", "--jobs", "1"]))
+    _polyfit("split", str(board), "--depth", "1", "--out", str(work / "jobs"), cwd=work)
+    job = sorted((work / "jobs").glob("job-*.json"))[0]
+    seeds.append(Seed("job file", "job-00.json", job.read_bytes(), ["run-job", "{}"]))
+    for path in sorted((work / "jobs").glob("job-*.json")):
+        _polyfit("run-job", str(path), cwd=work)
+    results = sorted((work / "jobs").glob("*.result.json"))
+    seeds.append(Seed("job result", results[0].name, results[0].read_bytes(), ["merge", "{dir}"]))
+    _polyfit("solve", str(board), "--limit", "2", "-o", str(work / "s.json"), cwd=work)
+    seeds.append(Seed("solutions", "s.json", (work / "s.json").read_bytes(), ["render", "{}", "--png", "{dir}/out.png", "--force"]))
+    return seeds
+
+
+# -- mutations ------------------------------------------------------------------------------
+
+
+def _json_mutation(data: bytes, rng: random.Random) -> bytes:
+    value = json.loads(data)
+    paths = []
+
+    def walk(node, path):
+        paths.append(path)
+        if isinstance(node, dict):
+            for k, v in node.items():
+                walk(v, path + [k])
+        elif isinstance(node, list):
+            for k, v in enumerate(node[:5]):
+                walk(v, path + [k])
+
+    walk(value, [])
+    path = rng.choice(paths)
+    replacements = [None, 1.5, -1, 10**20, "x", [], {}, True, "²", 2**31, 0]
+    if not path:
+        return json.dumps(rng.choice(replacements)).encode()
+    parent = value
+    for key in path[:-1]:
+        parent = parent[key]
+    key = path[-1]
+    how = rng.randrange(3)
+    if how == 0 and isinstance(parent, dict):
+        del parent[key]
+    elif how == 1 and isinstance(parent, dict):
+        parent[str(rng.randrange(100))] = parent[key]  # a key more (an index, a job)
+    else:
+        parent[key] = rng.choice(replacements)
+    return json.dumps(value).encode()
+
+
+def mutate(data: bytes, rng: random.Random) -> tuple[bytes, str]:
+    """One mutation of ``data`` and its name."""
+    kinds = ["flip", "truncate", "unicode-digit", "huge-number", "insert", "duplicate-line", "drop-line"]
+    if data[:1] in (b"{", b"["):
+        kinds += ["json"] * 4
+    kind = rng.choice(kinds)
+    text = bytearray(data)
+    if kind == "flip" and text:
+        for _ in range(rng.randint(1, 3)):
+            text[rng.randrange(len(text))] = rng.randrange(256)
+    elif kind == "truncate":
+        text = text[: rng.randrange(len(text) + 1)]
+    elif kind in ("unicode-digit", "huge-number"):
+        digits = [k for k, b in enumerate(text) if 48 <= b <= 57]
+        if digits:
+            k = rng.choice(digits)
+            new = rng.choice(UNICODE_DIGITS if kind == "unicode-digit" else HUGE_NUMBERS).encode()
+            end = k + 1
+            while kind == "huge-number" and end < len(text) and 48 <= text[end] <= 57:
+                end += 1
+            text[k:end] = new
+    elif kind == "insert":
+        k = rng.randrange(len(text) + 1)
+        text[k:k] = rng.choice([b"\xef\xbb\xbf", b"\x00", b"\r", b"\n\n", b":", b"|", b"..", b"*", b"=", b";", bytes(rng.randrange(256) for _ in range(4))])
+    elif kind in ("duplicate-line", "drop-line"):
+        lines = bytes(text).split(b"\n")
+        k = rng.randrange(len(lines))
+        if kind == "duplicate-line":
+            lines.insert(k, lines[k])
+        else:
+            del lines[k]
+        text = bytearray(b"\n".join(lines))
+    elif kind == "json":
+        try:
+            return _json_mutation(bytes(data), rng), kind
+        except (ValueError, RecursionError):
+            kind = "flip"
+    return bytes(text), kind
+
+
+# -- running --------------------------------------------------------------------------------
+
+
+def _child(app_runner, args, out_fd, err_fd, folder):
+    os.dup2(out_fd, 1)
+    os.dup2(err_fd, 2)
+    os.chdir(folder)
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+    signal.alarm(SECONDS)
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    code = 1
+    try:
+        code = app_runner(args)
+    except BaseException:  # anything that escapes the CLI is a failure the parent sees as 99
+        import traceback
+
+        traceback.print_exc()
+        code = 99
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code if isinstance(code, int) else 1)
+
+
+def run_one(app_runner, seed: Seed, data: bytes, mutation: str, work: Path) -> Outcome:
+    folder = Path(tempfile.mkdtemp(dir=work))
+    if seed.kind == "job result":
+        # merge reads a directory: the seed's own directory of results, one of them mutated.
+        jobs = work / "jobs"
+        for path in jobs.iterdir():
+            (folder / path.name).write_bytes(path.read_bytes())
+        target = folder / seed.name
+        target.write_bytes(data)
+    elif seed.kind == "piece spec":
+        target = None
+    else:
+        target = folder / seed.name
+        target.write_bytes(data)
+    args = []
+    for arg in seed.args:
+        if arg == "@{}":
+            arg = data.decode("utf-8", "replace").replace("\x00", "")
+        args.append(arg.replace("{dir}", str(folder)).replace("{}", str(target)))
+    out = os.open(folder / ".stdout", os.O_WRONLY | os.O_CREAT, 0o600)
+    err = os.open(folder / ".stderr", os.O_WRONLY | os.O_CREAT, 0o600)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    start = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        _child(app_runner, args, out, err, folder)
+    os.close(out)
+    os.close(err)
+    _, status = os.waitpid(pid, 0)
+    stderr = (folder / ".stderr").read_text(errors="replace")
+    detail = f"{' '.join(args)}\n{stderr[-2000:]}"
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        result = "hang" if sig == signal.SIGALRM else "signal"
+        return Outcome(seed.kind, mutation, result, f"signal {sig} after {time.monotonic() - start:.1f} s: {detail}")
+    code = os.WEXITSTATUS(status)
+    if "Traceback" in stderr or code == 99:
+        return Outcome(seed.kind, mutation, "traceback", detail)
+    if code == 0:
+        return Outcome(seed.kind, mutation, "ok")
+    if code != 2:
+        return Outcome(seed.kind, mutation, "bad-exit", f"exit {code}: {detail}")
+    lines = [line for line in stderr.splitlines() if not line.startswith("polyfit: warning:")]
+    if len(lines) != 1 or not lines[0].startswith("polyfit: error: "):
+        return Outcome(seed.kind, mutation, "not-one-line", detail)
+    return Outcome(seed.kind, mutation, "error")
+
+
+def campaign(inputs: int, seed: int = 0, work: Path | None = None, progress=None) -> Report:
+    """Run ``inputs`` mutated inputs, spread over every seed, and report their outcomes."""
+    from polyfit.cli import build_app, run
+
+    work = Path(work or tempfile.mkdtemp(prefix="polyfit-fuzz-"))
+    seeds = make_seeds(work)
+    app = build_app()
+    rng = random.Random(seed)
+    report = Report()
+    for k in range(inputs):
+        chosen = seeds[k % len(seeds)]
+        data, mutation = chosen.data, "none"
+        for _ in range(rng.choice([1, 1, 1, 2, 3])):
+            data, mutation = mutate(data, rng)
+        report.outcomes.append(run_one(lambda args: run(app, args), chosen, data, mutation, work))
+        if progress is not None:
+            progress(k + 1, report)
+    return report
+
+
+def main() -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--inputs", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=0)
+    options = parser.parse_args()
+    start = time.monotonic()
+
+    def progress(done, report):
+        if done % 500 == 0:
+            print(f"{done} inputs, {time.monotonic() - start:.0f} s: {dict(report.counts())}", file=sys.stderr)
+
+    report = campaign(options.inputs, options.seed, progress=progress)
+    print(report.table())
+    for failure in report.failures()[:20]:
+        print(f"\n{failure.result} ({failure.kind}, {failure.mutation}):\n{failure.detail}")
+    print(f"\n{len(report.outcomes)} inputs in {time.monotonic() - start:.0f} s: {dict(report.counts())}")
+    return 1 if report.failures() else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
