@@ -336,3 +336,26 @@ def test_uninstalling_removes_the_plugin(installed):
     assert pip("uninstall", "--yes", "polyfit-classic-cubes").returncode == 0
     listing = polyfit_process("pieces").stdout
     assert "bedlam" not in listing and "pentominoes" in listing
+
+
+def test_plugins_import_only_the_public_api():
+    """Every plugin in plugins/ imports names from ``polyfit`` itself, never from a module
+    below it: those may move, the public API (docs/api.md) does not."""
+    import ast
+
+    checked, offenders = 0, []
+    for path in sorted((ROOT / "plugins").rglob("*.py")):
+        if "build" in path.relative_to(ROOT / "plugins").parts:
+            continue
+        checked += 1
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            else:
+                continue
+            offenders += [
+                f"{path.relative_to(ROOT)}:{node.lineno}: {name}" for name in names if name.startswith("polyfit.")
+            ]
+    assert checked >= 4 and not offenders, offenders

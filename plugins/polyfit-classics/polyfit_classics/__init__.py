@@ -1,6 +1,6 @@
 """``polyfit queens N`` and ``polyfit sudoku GRID``: exact cover beyond packing, as a plugin.
 
-Both build an :class:`polyfit.xc.problem.ExactCoverProblem` and run it on any polyfit backend.
+Both build a :class:`polyfit.ExactCoverProblem` and run it on any polyfit backend.
 """
 
 from __future__ import annotations
@@ -10,10 +10,8 @@ import time
 
 import typer
 
-from polyfit.xc.problem import ExactCoverProblem, SearchStats
-from polyfit.hookspecs import hookimpl
-from polyfit.plugins import get_plugin_manager
-from polyfit.registry import Registry
+import polyfit
+from polyfit import ExactCoverProblem, SearchStats, hookimpl
 
 __version__ = "0.1.0"
 
@@ -51,10 +49,6 @@ def sudoku_problem(grid: str) -> tuple[ExactCoverProblem, list[tuple[int, int, i
     return ExactCoverProblem(primary, [], options), meaning
 
 
-def backend_named(name: str):
-    return Registry.from_plugins(get_plugin_manager()).backend(name)
-
-
 @hookimpl
 def register_commands(app):
     @app.command()
@@ -68,10 +62,11 @@ def register_commands(app):
 
         Example: polyfit queens 8 --count
         """
-        engine = backend_named(backend)
+        problem = queens_problem(n)
+        engine = polyfit.backend(backend, problem)
         stats = SearchStats()
         start = time.perf_counter()
-        for solution in engine.solutions(queens_problem(n), stats):
+        for solution in engine.solutions(problem, stats):
             if not count and not as_json:
                 cols = {o // n: o % n for o in solution}
                 typer.echo("\n".join("".join("Q" if cols[r] == c else "." for c in range(n)) for r in range(n)) + "\n")
@@ -95,7 +90,7 @@ def register_commands(app):
             typer.echo("polyfit: error: a Sudoku grid is 81 characters: digits 1-9, and '.' or '0' for empty cells", err=True)
             raise typer.Exit(2)
         problem, meaning = sudoku_problem(grid)
-        engine = backend_named(backend)
+        engine = polyfit.backend(backend, problem)
         found = []
         for solution in engine.solutions(problem, SearchStats()):
             found.append(solution)
