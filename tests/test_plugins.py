@@ -325,6 +325,19 @@ def test_installed_sudoku_command(installed):
     assert bad.returncode == 2 and "81 characters" in bad.stderr
 
 
+def test_installed_kakuro_command(installed, tmp_path):
+    (tmp_path / "small.txt").write_text("#   4\\  3\\\n\\3  .   .\n\\4  .   .\n")
+    result = polyfit_process("kakuro", tmp_path / "small.txt")
+    assert result.returncode == 0
+    assert result.stdout.splitlines() == [" # 4\\ 3\\", "\\3  1  2", "\\4  3  1", "the solution is unique"]
+    (tmp_path / "none.txt").write_text("#  1\\ 1\\\n\\2 .  .\n")
+    assert polyfit_process("kakuro", tmp_path / "none.txt").stdout == "no solution\n"
+    (tmp_path / "bad.txt").write_text("# 3\\\n\\3 x\n")
+    bad = polyfit_process("kakuro", tmp_path / "bad.txt")
+    assert bad.returncode == 2 and bad.stderr.startswith(f"polyfit: error: {tmp_path / 'bad.txt'}:2:4: 'x' is not a cell")
+    assert len(bad.stderr.splitlines()) == 1
+
+
 def test_load_plugins_switch(installed):
     only = polyfit_process("plugins", env={"POLYFIT_LOAD_PLUGINS": "classics"}).stdout
     assert "classics" in only and "classic_cubes" not in only and "miniexact 0.1.0" not in only

@@ -1,6 +1,8 @@
-"""``polyfit queens N`` and ``polyfit sudoku GRID``: exact cover beyond packing, as a plugin.
+"""``polyfit queens N``, ``polyfit sudoku GRID`` and ``polyfit kakuro FILE``: exact cover
+beyond packing, as a plugin.
 
-Both build a :class:`polyfit.ExactCoverProblem` and run it on any polyfit backend.
+Each builds a :class:`polyfit.ExactCoverProblem` and runs it on any polyfit backend; Kakuro's
+grid format and its encoding are in :mod:`polyfit_classics.kakuro`.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import typer
 
 import polyfit
 from polyfit import ExactCoverProblem, SearchStats, hookimpl
+from polyfit_classics.kakuro import kakuro_problem, read_kakuro, solution_digits
 
 __version__ = "0.1.0"
 
@@ -105,4 +108,35 @@ def register_commands(app):
             cells[r][c] = d
         for r in range(9):
             typer.echo(" ".join(str(d) for d in cells[r]))
+        typer.echo("the solution is unique" if len(found) == 1 else "the solution is not unique")
+
+    @app.command()
+    def kakuro(
+        grid_file: str = typer.Argument(..., metavar="FILE", help="The grid: rows of '.', '#', clues like 16\\23."),
+        backend: str = typer.Option("auto", "--backend", "-b", help="Solver backend."),
+    ):
+        """Solve a Kakuro (cross sums) and say whether its solution is unique.
+
+        The grid file has one row per line: '.' a white cell, '#' a black one,
+        'd\\r' a black cell with clues: d the sum of the run below it, r of the
+        run to its right (or just one: '16\\', '\\17').
+
+        Example: polyfit kakuro puzzle.txt
+        """
+        try:
+            grid = read_kakuro(grid_file)
+            problem, meaning = kakuro_problem(grid)
+            engine = polyfit.backend(backend, problem)
+        except polyfit.PolyfitError as exc:
+            typer.echo(f"polyfit: error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        found = []
+        for solution in engine.solutions(problem, SearchStats()):
+            found.append(solution)
+            if len(found) == 2:
+                break
+        if not found:
+            typer.echo("no solution")
+            return
+        typer.echo(grid.text(solution_digits(found[0], meaning)))
         typer.echo("the solution is unique" if len(found) == 1 else "the solution is not unique")
