@@ -325,6 +325,19 @@ def test_installed_sudoku_command(installed):
     assert bad.returncode == 2 and "81 characters" in bad.stderr
 
 
+def test_installed_kakuro_command(installed, tmp_path):
+    (tmp_path / "small.txt").write_text("#   4\\  3\\\n\\3  .   .\n\\4  .   .\n")
+    result = polyfit_process("kakuro", tmp_path / "small.txt")
+    assert result.returncode == 0
+    assert result.stdout.splitlines() == [" # 4\\ 3\\", "\\3  1  2", "\\4  3  1", "the solution is unique"]
+    (tmp_path / "none.txt").write_text("#  1\\ 1\\\n\\2 .  .\n")
+    assert polyfit_process("kakuro", tmp_path / "none.txt").stdout == "no solution\n"
+    (tmp_path / "bad.txt").write_text("# 3\\\n\\3 x\n")
+    bad = polyfit_process("kakuro", tmp_path / "bad.txt")
+    assert bad.returncode == 2 and bad.stderr.startswith(f"polyfit: error: {tmp_path / 'bad.txt'}:2:4: 'x' is not a cell")
+    assert len(bad.stderr.splitlines()) == 1
+
+
 def test_load_plugins_switch(installed):
     only = polyfit_process("plugins", env={"POLYFIT_LOAD_PLUGINS": "classics"}).stdout
     assert "classics" in only and "classic_cubes" not in only and "miniexact 0.1.0" not in only
@@ -336,3 +349,26 @@ def test_uninstalling_removes_the_plugin(installed):
     assert pip("uninstall", "--yes", "polyfit-classic-cubes").returncode == 0
     listing = polyfit_process("pieces").stdout
     assert "bedlam" not in listing and "pentominoes" in listing
+
+
+def test_plugins_import_only_the_public_api():
+    """Every plugin in plugins/ imports names from ``polyfit`` itself, never from a module
+    below it: those may move, the public API (docs/api.md) does not."""
+    import ast
+
+    checked, offenders = 0, []
+    for path in sorted((ROOT / "plugins").rglob("*.py")):
+        if "build" in path.relative_to(ROOT / "plugins").parts:
+            continue
+        checked += 1
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            else:
+                continue
+            offenders += [
+                f"{path.relative_to(ROOT)}:{node.lineno}: {name}" for name in names if name.startswith("polyfit.")
+            ]
+    assert checked >= 4 and not offenders, offenders

@@ -3,8 +3,7 @@
 It adds the piece set ``tees``: the T tetromino and the T pentomino.
 """
 
-from polyfit.hookspecs import hookimpl
-from polyfit.formats.pieces_file import parse_pieces_text
+from polyfit import hookimpl, parse_pieces_text
 
 __version__ = "0.1.0"
 

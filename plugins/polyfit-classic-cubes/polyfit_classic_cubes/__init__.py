@@ -17,8 +17,7 @@ The boxes are in this package's ``shapes/`` folder (``polyfit_classic_cubes.shap
 
 from pathlib import Path
 
-from polyfit.hookspecs import hookimpl
-from polyfit.formats.pieces_file import parse_pieces_text
+from polyfit import Piece, hookimpl, parse_pieces_text
 
 __version__ = "0.1.0"
 
@@ -96,8 +95,6 @@ def conway():
 
 
 def piece_as_3d(piece):
-    from polyfit.puzzle.pieces import Piece
-
     return Piece(piece.name, tuple((0,) + c for c in piece.cells), mirror=False)
 
 

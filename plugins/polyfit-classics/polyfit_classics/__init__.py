@@ -1,6 +1,8 @@
-"""``polyfit queens N`` and ``polyfit sudoku GRID``: exact cover beyond packing, as a plugin.
+"""``polyfit queens N``, ``polyfit sudoku GRID`` and ``polyfit kakuro FILE``: exact cover
+beyond packing, as a plugin.
 
-Both build an :class:`polyfit.xc.problem.ExactCoverProblem` and run it on any polyfit backend.
+Each builds a :class:`polyfit.ExactCoverProblem` and runs it on any polyfit backend; Kakuro's
+grid format and its encoding are in :mod:`polyfit_classics.kakuro`.
 """
 
 from __future__ import annotations
@@ -10,10 +12,9 @@ import time
 
 import typer
 
-from polyfit.xc.problem import ExactCoverProblem, SearchStats
-from polyfit.hookspecs import hookimpl
-from polyfit.plugins import get_plugin_manager
-from polyfit.registry import Registry
+import polyfit
+from polyfit import ExactCoverProblem, SearchStats, hookimpl
+from polyfit_classics.kakuro import kakuro_problem, read_kakuro, solution_digits
 
 __version__ = "0.1.0"
 
@@ -51,10 +52,6 @@ def sudoku_problem(grid: str) -> tuple[ExactCoverProblem, list[tuple[int, int, i
     return ExactCoverProblem(primary, [], options), meaning
 
 
-def backend_named(name: str):
-    return Registry.from_plugins(get_plugin_manager()).backend(name)
-
-
 @hookimpl
 def register_commands(app):
     @app.command()
@@ -68,10 +65,11 @@ def register_commands(app):
 
         Example: polyfit queens 8 --count
         """
-        engine = backend_named(backend)
+        problem = queens_problem(n)
+        engine = polyfit.backend(backend, problem)
         stats = SearchStats()
         start = time.perf_counter()
-        for solution in engine.solutions(queens_problem(n), stats):
+        for solution in engine.solutions(problem, stats):
             if not count and not as_json:
                 cols = {o // n: o % n for o in solution}
                 typer.echo("\n".join("".join("Q" if cols[r] == c else "." for c in range(n)) for r in range(n)) + "\n")
@@ -95,7 +93,7 @@ def register_commands(app):
             typer.echo("polyfit: error: a Sudoku grid is 81 characters: digits 1-9, and '.' or '0' for empty cells", err=True)
             raise typer.Exit(2)
         problem, meaning = sudoku_problem(grid)
-        engine = backend_named(backend)
+        engine = polyfit.backend(backend, problem)
         found = []
         for solution in engine.solutions(problem, SearchStats()):
             found.append(solution)
@@ -110,4 +108,35 @@ def register_commands(app):
             cells[r][c] = d
         for r in range(9):
             typer.echo(" ".join(str(d) for d in cells[r]))
+        typer.echo("the solution is unique" if len(found) == 1 else "the solution is not unique")
+
+    @app.command()
+    def kakuro(
+        grid_file: str = typer.Argument(..., metavar="FILE", help="The grid: rows of '.', '#', clues like 16\\23."),
+        backend: str = typer.Option("auto", "--backend", "-b", help="Solver backend."),
+    ):
+        """Solve a Kakuro (cross sums) and say whether its solution is unique.
+
+        The grid file has one row per line: '.' a white cell, '#' a black one,
+        'd\\r' a black cell with clues: d the sum of the run below it, r of the
+        run to its right (or just one: '16\\', '\\17').
+
+        Example: polyfit kakuro puzzle.txt
+        """
+        try:
+            grid = read_kakuro(grid_file)
+            problem, meaning = kakuro_problem(grid)
+            engine = polyfit.backend(backend, problem)
+        except polyfit.PolyfitError as exc:
+            typer.echo(f"polyfit: error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        found = []
+        for solution in engine.solutions(problem, SearchStats()):
+            found.append(solution)
+            if len(found) == 2:
+                break
+        if not found:
+            typer.echo("no solution")
+            return
+        typer.echo(grid.text(solution_digits(found[0], meaning)))
         typer.echo("the solution is unique" if len(found) == 1 else "the solution is not unique")

@@ -5,7 +5,7 @@ proves the backend interface on code polyfit did not write, and lets ``--backend
 It reports no node counts, so ``nodes`` stays 0.
 """
 
-from polyfit.hookspecs import hookimpl
+from polyfit import hookimpl
 
 __version__ = "0.1.0"
 
