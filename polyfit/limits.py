@@ -66,17 +66,44 @@ def check(name: str, value: int, where: str) -> None:
 _DIGITS = re.compile(r"[0-9]+")
 
 
-def parse_number(text: str, what: str, low: int = 0, high: int | None = None) -> int:
-    """A whole number written in ASCII digits, from ``low`` to ``high`` (default: the
-    ``number`` limit). Raises PolyfitError saying ``what`` it should be."""
+def number_problem(text: str, low: int = 0, high: int | None = None) -> str | None:
+    """What is wrong with ``text`` as a whole number from ``low`` to ``high`` (default: the
+    ``number`` limit), or None."""
     text = text.strip()
     if high is None:
         high = limit("number")
     if not _DIGITS.fullmatch(text):
-        raise PolyfitError(f"{what} must be a whole number written with the digits 0-9, not {text!r}")
+        return "write a whole number with the digits 0-9"
     if len(text) > 30 or int(text) > high:
-        raise PolyfitError(f"{what} is {text[:30]}{'...' if len(text) > 30 else ''}: at most {high:,} is allowed")
-    value = int(text)
-    if value < low:
-        raise PolyfitError(f"{what} is {value}: at least {low} is needed")
-    return value
+        return f"at most {high:,} is allowed"
+    if int(text) < low:
+        return f"at least {low} is needed"
+    return None
+
+
+def parse_number(text: str, what: str, low: int = 0, high: int | None = None) -> int:
+    """A whole number written in ASCII digits, from ``low`` to ``high`` (default: the
+    ``number`` limit). Raises PolyfitError naming ``what`` it should be."""
+    problem = number_problem(text, low, high)
+    if problem is not None:
+        raise PolyfitError(f"{what} {text.strip()[:40]!r}: {problem}")
+    return int(text)
+
+
+def parse_range(text: str, what: str, low: int = 0, high: int | None = None) -> tuple[int, int]:
+    """``n`` or ``lo..hi`` as ``(lo, hi)``, each end a number from ``low`` to ``high``; the low
+    end may not be above the high end."""
+    first, dots, second = text.strip().partition("..")
+    if not dots:
+        second = first
+    shown = text.strip()[:40]
+    for end in (first, second):
+        problem = number_problem(end, low, high)
+        if problem is not None:
+            if problem.startswith("write"):
+                problem = "write a number n or a range lo..hi, with the digits 0-9"
+            raise PolyfitError(f"{what} {shown!r}: {problem}")
+    lo, hi = int(first), int(second)
+    if lo > hi:
+        raise PolyfitError(f"{what} {shown!r}: the low end {lo} is above the high end {hi}")
+    return lo, hi

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from polyfit.errors import PolyfitError
-from polyfit.limits import LIMITS, LimitError, limit, parse_number, variable
+from polyfit.limits import LIMITS, LimitError, limit, parse_number, parse_range, variable
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,8 +28,10 @@ def polyfit(*args, env=None, timeout=120):
 
 @pytest.mark.parametrize("text", ["²", "٣", "1.5", "-3", "", "0x10", "1e3", "3 4"])
 def test_only_ascii_digits_are_numbers(text):
-    with pytest.raises(PolyfitError, match="digits 0-9"):
+    with pytest.raises(PolyfitError, match="a count .*: write a whole number with the digits 0-9"):
         parse_number(text, "a count")
+    with pytest.raises(PolyfitError, match="a range lo..hi, with the digits 0-9"):
+        parse_range(f"1..{text}", "a count")
 
 
 def test_numbers_have_ranges():
@@ -40,6 +42,9 @@ def test_numbers_have_ranges():
         parse_number("10", "a digit", high=9)
     with pytest.raises(PolyfitError, match="at least 1"):
         parse_number("0", "a size", low=1)
+    assert parse_range(" 2 .. 4 ", "a count") == (2, 4) and parse_range("7", "a count") == (7, 7)
+    with pytest.raises(PolyfitError, match="the low end 3 is above the high end 1"):
+        parse_range("3..1", "a count")
 
 
 def test_every_limit_can_be_raised_by_its_variable(monkeypatch):

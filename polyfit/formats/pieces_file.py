@@ -21,6 +21,7 @@ from pathlib import Path
 from polyfit.errors import ParseError, PolyfitError
 from polyfit.files import decode, read_bytes, split_lines
 from polyfit.lattices.textart import parse_rows, split_layers
+from polyfit.limits import parse_range
 from polyfit.lattices.grid import components, is_connected
 from polyfit.puzzle.pieces import Piece
 
@@ -121,15 +122,7 @@ def _count_lines(text: str, path, names) -> dict[str, tuple[int, int]]:
 
 def parse_count(text: str) -> tuple[int, int]:
     """``n`` or ``lo..hi`` as ``(lo, hi)``; a clear error for anything else."""
-    low, dots, high = text.strip().partition("..")
-    if not dots:
-        high = low
-    low, high = low.strip(), high.strip()
-    if not (low.isdigit() and high.isdigit()):
-        raise PolyfitError(f"bad count {text.strip()!r}: write a number n or a range lo..hi")
-    lo, hi = int(low), int(high)
-    if lo > hi:
-        raise PolyfitError(f"bad count {text.strip()!r}: the low end {lo} is above the high end {hi}")
+    lo, hi = parse_range(text, "bad count")
     if hi == 0:
         raise PolyfitError(f"bad count {text.strip()!r}: at most 0 copies; leave the piece out instead")
     return lo, hi

@@ -97,10 +97,12 @@ def reaches(sums: int, low: int, high: int) -> bool:
 def area_problem(required: int, cells: int, sizes, counts) -> str | None:
     """Why no choice of pieces can fill the cells (``required`` of them must be filled, the
     others are optional), or None when some choice has a fitting total area."""
-    if reaches(reachable_areas(sizes, counts), required, cells):
-        return None
     low = sum(size * lo for size, (lo, _) in zip(sizes, counts))
     high = sum(size * hi for size, (_, hi) in zip(sizes, counts))
+    if low <= cells:  # else too much at the least, whatever the choice (and no mask so large)
+        capped = [(lo, max(lo, min(hi, cells // size))) for size, (lo, hi) in zip(sizes, counts)]
+        if reaches(reachable_areas(sizes, capped), required, cells):
+            return None
     need = f"{required}" if required == cells else f"{required} to {cells}"
     if low == high:
         return f"the pieces cover {plural(low, 'cell')}, but the board needs {need}"

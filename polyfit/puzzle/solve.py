@@ -59,14 +59,14 @@ class Puzzle:
         preplaced = preplace(board, self.pieces)
         fixed_cells = board.fixed_cells
         free = [c for c in board.cells if c not in fixed_cells]
-        # Each piece's (lo, hi) left for the search. No more copies than fit in the free cells
-        # can be used, so a larger high end means the same puzzle: cap it (0..10**9*monomino on
-        # four cells is 0..4).
+        self.counts = preplaced.counts  # each piece's (lo, hi) left for the search
+        self._check_area(free)
+        # No more copies than fit in the free cells can be used, so a larger high end means the
+        # same puzzle: cap it (0..10**9*monomino on four cells is 0..4).
         self.counts = [
             (lo, max(lo, min(hi, len(free) // piece.size)))
-            for (lo, hi), piece in zip(preplaced.counts, self.pieces)
+            for (lo, hi), piece in zip(self.counts, self.pieces)
         ]
-        self._check_area(free)
         result = place(free, self.pieces, prune, self.counts, board.optional)
         self.placement_stats: PlacementStats = result.stats
         self.symmetries = configuration_symmetries(
