@@ -36,6 +36,7 @@ class Checkpoint:
     board: str = ""
     done: dict[int, JobResult] = field(default_factory=dict)
     every: float = 1.0  # seconds between saves
+    written: bool = False  # is there a file to resume from (loaded, or saved at least once)?
     _saved_at: float = 0.0
 
     @classmethod
@@ -49,7 +50,7 @@ class Checkpoint:
                 f"it cannot resume {board} (same board, pieces, options and split needed)"
             )
         done = {int(k): JobResult.from_json(v) for k, v in data.get("done", {}).items()}
-        return cls(Path(path), digest, jobs, board, done)
+        return cls(Path(path), digest, jobs, board, done, written=True)
 
     def record(self, result: JobResult, force: bool = False) -> None:
         self.done[result.index] = result
@@ -65,4 +66,15 @@ class Checkpoint:
             "done": {str(k): r.to_json() for k, r in sorted(self.done.items())},
         }
         write_json_atomically(self.path, data)
+        self.written = True
         self._saved_at = time.monotonic()
+
+
+def open_checkpoint(puzzle, jobs: list, path, resume: bool) -> Checkpoint:
+    """The checkpoint of these jobs of the puzzle at ``path``: loaded from it (and checked to
+    be of this very problem and split) when ``resume``, else a new one, written on first save."""
+    path = Path(path)
+    digest = problem_digest(puzzle.cover.problem, jobs)
+    if resume:
+        return Checkpoint.load(path, digest, len(jobs), puzzle.board.label)
+    return Checkpoint(path, digest, len(jobs), puzzle.board.label)

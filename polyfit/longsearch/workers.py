@@ -100,15 +100,32 @@ def run_local(puzzle, backend, jobs: Iterable[tuple[int, Job]], processes: int, 
     else:
         initargs = (puzzle, backend)
     pool = context.Pool(min(processes, len(tasks)), _init_worker, initargs)
-    return _results(pool, tasks)
+    return PoolResults(pool, tasks)
 
 
-def _results(pool, tasks) -> Iterator[JobResult]:
-    try:
-        yield from pool.imap(_run_in_worker, tasks, chunksize=1)
-    finally:
-        pool.terminate()
-        pool.join()
+class PoolResults:
+    """The results of jobs on a pool of processes, in job order; ``close()`` (also at the end,
+    or on an error) stops the workers."""
+
+    def __init__(self, pool, tasks):
+        self._pool = pool
+        self._results = pool.imap(_run_in_worker, tasks, chunksize=1)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> JobResult:
+        try:
+            return next(self._results)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.terminate()
+            pool.join()
 
 
 def _init_worker(puzzle, backend):
