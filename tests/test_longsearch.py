@@ -1,0 +1,96 @@
+"""polyfit.longsearch.run: one call runs a search serially or as jobs; checkpoints, interrupts,
+leftovers of kills and workers that must not outlive their parent."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from polyfit import longsearch
+from polyfit.errors import PolyfitError
+from polyfit.formats.textart import read_text_board
+from polyfit.puzzle.piece_sets import polyominoes
+from polyfit.puzzle.solve import Puzzle
+
+from conftest import ROOT, built_in_registry, run_cli
+
+BOARDS = ROOT / "shapes" / "pentomino"
+
+
+def pentominoes(board="5x12.txt"):
+    puzzle = Puzzle(read_text_board(BOARDS / board), polyominoes(5))
+    return puzzle, built_in_registry().backends["dlx-c"]
+
+
+# -- the one call ---------------------------------------------------------------------------------
+
+
+def test_run_gives_the_serial_counts_on_several_processes():
+    puzzle, engine = pentominoes()
+    serial = longsearch.run(puzzle, engine, jobs=1)  # one process, not split: no need
+    assert not serial.split and serial.jobs == 0
+    assert (serial.finish().distinct, serial.counts.total) == (1010, 4040)
+    heard = []
+    search = longsearch.run(puzzle, engine, jobs=2, on_progress=heard.append)
+    assert search.split and search.jobs > 2 and search.processes == 2
+    counts = search.finish()
+    assert (counts.distinct, counts.total, counts.complete) == (1010, 4040, True)
+    assert heard[0].done == 0 and heard[-1].done == search.jobs == search.done
+
+
+def test_run_as_jobs_yields_the_solutions_in_the_serial_order():
+    puzzle, engine = pentominoes("3x20.txt")
+    serial = [f.placements for f in longsearch.run(puzzle, engine, count=False)]
+    split = [f.placements for f in longsearch.run(puzzle, engine, count=False, jobs=2, depth=2)]
+    assert split == serial and len(serial) == 4
+
+
+def test_interrupted_reports_jobs_and_nodes_and_the_resume_hint_only_for_a_written_checkpoint(tmp_path):
+    puzzle, engine = pentominoes()
+    path = tmp_path / "c.json"
+    untouched = longsearch.run(puzzle, engine, checkpoint=path)
+    report = untouched.interrupted()
+    assert f"0 of {untouched.jobs} jobs done" in report and "nodes searched" in report
+    assert "--resume" not in report and not path.exists()
+
+    def ctrl_c_after_two_jobs(progress):
+        if progress.done == 2:
+            raise KeyboardInterrupt
+
+    search = longsearch.run(puzzle, engine, checkpoint=path, on_progress=ctrl_c_after_two_jobs)
+    with pytest.raises(KeyboardInterrupt):
+        search.finish()
+    report = search.interrupted()
+    assert report.startswith("interrupted after ") and f"2 of {search.jobs} jobs done" in report
+    assert report.endswith(f"; go on with --resume {path}")
+    assert len(json.loads(path.read_text())["done"]) == 2
+
+
+def test_run_refuses_what_it_cannot_do(tmp_path):
+    puzzle, engine = pentominoes("3x20.txt")
+    with pytest.raises(PolyfitError, match="add --count"):
+        longsearch.run(puzzle, engine, count=False, checkpoint=tmp_path / "c.json")
+    with pytest.raises(PolyfitError, match="one serial search"):
+        longsearch.run(puzzle, engine, jobs=2, seed=1)
+    with pytest.raises(PolyfitError, match="keeps saving to FILE"):
+        longsearch.run(puzzle, engine, checkpoint=tmp_path / "a.json", resume=tmp_path / "b.json")
+
+
+# -- checkpoints ----------------------------------------------------------------------------------
+
+
+def test_the_same_file_as_checkpoint_and_resume_starts_it_then_resumes_it(tmp_path):
+    """A script that always passes --checkpoint F --resume F: the first run starts F, the next
+    go on from it (and keep saving to it)."""
+    path = tmp_path / "c.json"
+    args = ["solve", str(BOARDS / "5x12.txt"), "--count", "--json", "--checkpoint", str(path), "--resume", str(path)]
+    for _ in range(2):
+        result = run_cli(args)
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.output)
+        assert (data["distinct"], data["total"]) == (1010, 4040)
+    assert len(json.loads(path.read_text())["done"]) == data["jobs"]
+    puzzle, engine = pentominoes()
+    search = longsearch.run(puzzle, engine, checkpoint=path, resume=path)
+    assert search.done == search.jobs  # resumed: every job was done before
+    assert search.finish().total == 4040 and search.counts.search.nodes == data["nodes"]
