@@ -94,3 +94,18 @@ def test_the_same_file_as_checkpoint_and_resume_starts_it_then_resumes_it(tmp_pa
     search = longsearch.run(puzzle, engine, checkpoint=path, resume=path)
     assert search.done == search.jobs  # resumed: every job was done before
     assert search.finish().total == 4040 and search.counts.search.nodes == data["nodes"]
+
+
+def test_a_kills_leftover_temporary_checkpoint_is_removed_on_the_next_run(tmp_path):
+    """``kill -9`` during a save leaves ``.NAME.XXXXXXXX`` beside the checkpoint; the next run
+    with that checkpoint removes it, and nothing else."""
+    path = tmp_path / "count.json"
+    leftover = tmp_path / ".count.json.k3_x9a0q"
+    leftover.write_bytes(b"")
+    others = [tmp_path / ".count.json.backup-1", tmp_path / ".other.json.k3_x9a0q", tmp_path / "count.json.k3_x9a0q"]
+    for other in others:
+        other.write_text("keep")
+    result = run_cli(["solve", str(BOARDS / "3x20.txt"), "--count", "--checkpoint", str(path)])
+    assert result.exit_code == 0, result.output
+    assert not leftover.exists() and path.exists()
+    assert all(other.read_text() == "keep" for other in others)
