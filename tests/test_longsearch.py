@@ -2,6 +2,11 @@
 leftovers of kills and workers that must not outlive their parent."""
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -109,3 +114,55 @@ def test_a_kills_leftover_temporary_checkpoint_is_removed_on_the_next_run(tmp_pa
     assert result.exit_code == 0, result.output
     assert not leftover.exists() and path.exists()
     assert all(other.read_text() == "keep" for other in others)
+
+
+# -- workers die with their parent ----------------------------------------------------------------
+
+
+def children(pid: int) -> set[int]:
+    """The living child processes of ``pid``, from /proc."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.add(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to find the workers")
+def test_workers_exit_when_their_parent_is_killed():
+    # Seven jobs of many seconds each: a worker cannot just finish its job and find the pipe
+    # to its parent closed before the deadline.
+    args = ["solve", BOARDS / "6x10.txt", "--count", "--jobs", "2", "--depth", "1", "--backend", "dlx-python", "--quiet"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "polyfit", *map(str, args)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    workers: set[int] = set()
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers) < 2 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+            workers = children(proc.pid)
+        assert len(workers) >= 2 and proc.poll() is None, "the count never ran on two workers"
+        time.sleep(0.3)  # well into their jobs
+        proc.kill()
+        proc.wait()
+        deadline = time.monotonic() + 5
+        while any(alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not [w for w in workers if alive(w)], "workers outlived the killed count"
+    finally:
+        proc.kill()
+        for worker in workers:
+            if alive(worker):
+                os.kill(worker, signal.SIGKILL)
