@@ -212,3 +212,29 @@ def test_ctrl_c_stops_the_c_backend_promptly(tmp_path):
     out, err = proc.communicate(timeout=30)
     assert time.monotonic() - started < 2
     assert proc.returncode == 130 and "interrupted" in err, err
+
+
+def test_ctrl_c_while_preparing_the_puzzle_says_so(tmp_path):
+    # Placements of any number of the twelve pentominoes on a 40x40 board: several seconds
+    # to prepare (well past start-up), and no search can start before the interrupt.
+    board = tmp_path / "big.txt"
+    board.write_text("; pieces: 0..320*pentominoes\n" + "\n".join(["#" * 40] * 40) + "\n")
+    proc = polyfit_process("solve", str(board), "--count")
+    time.sleep(1.5)
+    started = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert time.monotonic() - started < 5
+    assert proc.returncode == 130
+    assert err == "interrupted while preparing the puzzle (placements)\n"
+
+
+def test_ctrl_c_in_a_command_that_does_not_report_it_still_says_interrupted(tmp_path):
+    board = tmp_path / "big.txt"
+    board.write_text("; pieces: 0..320*pentominoes\n" + "\n".join(["#" * 40] * 40) + "\n")
+    proc = polyfit_process("estimate", str(board))
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and err == "polyfit: interrupted\n"
+
