@@ -238,3 +238,27 @@ def test_ctrl_c_in_a_command_that_does_not_report_it_still_says_interrupted(tmp_
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130 and err == "polyfit: interrupted\n"
 
+
+@pytest.mark.parametrize("width", [80, 60, 40, 120])
+def test_the_progress_bar_fits_the_terminal_with_whole_times(width):
+    from rich.console import Console
+
+    from polyfit.commands.progress import ProgressBar
+    from polyfit.longsearch import Progress
+    from polyfit.puzzle.solve import Counts
+
+    bar = ProgressBar(1024, 0, console=Console(width=width))
+    counts = Counts()
+    bar.update(Progress(0, 1024, counts, 0.0, 0.0))
+    counts.total, counts.search.nodes = 123_456_789, 10**10
+    bar.update(Progress(500, 1024, counts, 3723.0, 0.4))  # 1:02:03 for 40%: 1:33:04 to go
+    console = Console(width=width, record=True)
+    console.print(bar)
+    line = console.export_text().rstrip("\n")
+    assert "\n" not in line and len(line) <= width
+    assert "…" not in line and "..." not in line
+    assert " 40% " in line and " 1:02:0" in line and "ETA 1:33:0" in line
+    if width >= 80:
+        assert "123,456,789 sol." in line and "500/1024 jobs" in line
+    if width >= 120:
+        assert "2.69M nodes/s" in line and line.startswith("searching ")
