@@ -7,6 +7,7 @@ stderr and exit code 2. Ctrl-C prints what was found so far and exits with 130.
 from __future__ import annotations
 
 import sys
+import warnings
 from pathlib import Path
 from typing import Optional
 
@@ -99,7 +100,7 @@ def add_plugin_commands(app: typer.Typer, ctx: Context) -> None:
         before = {c.name or c.callback.__name__ for c in app.registered_commands}
         try:
             impl.function(app=app)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             ctx.problems.append(f"plugin {impl.plugin_name!r} failed in register_commands: {exc!r}")
             continue
         after = {c.name or c.callback.__name__ for c in app.registered_commands}
@@ -143,6 +144,12 @@ def unreported_ctrl_c(exc: BaseException) -> bool:
     return False
 
 
+def show_warning(message, category, filename, lineno, file=None, line=None):
+    """Warnings (a plugin that failed, a name registered twice) as one line each, like errors."""
+    typer.echo(f"polyfit: warning: {message}", err=True)
+
+
 def main():
+    warnings.showwarning = show_warning
     pm = get_plugin_manager(plugins_dir=plugins_dir_from(sys.argv[1:]))
     sys.exit(run(build_app(pm)))

@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 
 from polyfit.errors import ParseError, PolyfitError
+from polyfit.limits import check, limit
 
 
 def cannot(verb: str, path, exc: BaseException) -> PolyfitError:
@@ -23,10 +24,16 @@ def cannot(verb: str, path, exc: BaseException) -> PolyfitError:
 
 
 def read_bytes(path) -> bytes:
+    """A file's bytes, refusing files over the ``file-bytes`` limit (a device such as
+    /dev/zero, which never ends, included) before reading them whole."""
+    most = limit("file-bytes")
     try:
-        return Path(path).read_bytes()
+        with open(path, "rb") as f:
+            data = f.read(most + 1)
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
         raise cannot("read", path, exc) from None
+    check("file-bytes", len(data), str(path))
+    return data
 
 
 def decode(data: bytes, path) -> str:

@@ -90,7 +90,7 @@ def _installed(pm, report: LoadReport, only: set[str] | None):
         try:
             plugin = ep.load()
             pm.register(plugin, name=ep.name)
-        except Exception as exc:
+        except (Exception, SystemExit, KeyboardInterrupt) as exc:  # sys.exit() in a plugin too
             report.problems.append(f"plugin {ep.name!r} ({dist_name}) failed to load: {exc!r}")
             continue
         report.plugins.append(PluginInfo(ep.name, version, f"installed ({dist_name})"))
@@ -107,7 +107,7 @@ def _from_directory(pm, report: LoadReport, directory: Path):
             module = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(module)
             pm.register(module, name=path.stem)
-        except Exception as exc:
+        except (Exception, SystemExit, KeyboardInterrupt) as exc:  # sys.exit() in a plugin too
             report.problems.append(f"plugin file {path} failed to load: {exc!r}")
             continue
         report.plugins.append(PluginInfo(path.stem, getattr(module, "__version__", "-"), str(path)))

@@ -14,6 +14,62 @@ from pathlib import Path
 from polyfit.errors import PolyfitError, UnknownNameError
 
 AUTO_BACKEND_ORDER = ("bitset-c", "dlx-c", "bitset-python", "dlx-python")
+# What a plugin may raise, besides PolyfitError, that must not end the program with a traceback:
+# every error, and a plugin's own sys.exit().
+PLUGIN_FAILURES = (Exception, SystemExit)
+
+
+def guarded(function, what: str):
+    """``function`` with any failure but a PolyfitError (and the user's Ctrl-C) turned into one
+    PolyfitError that says ``what`` failed: a plugin's bug is one line naming the plugin, not
+    a traceback."""
+
+    def call(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except PolyfitError:
+            raise
+        except PLUGIN_FAILURES as exc:
+            raise PolyfitError(f"{what} failed: {exc!r}") from None
+
+    call.__name__ = getattr(function, "__name__", "call")
+    call.__wrapped__ = function
+    return call
+
+
+def is_built_in(plugin: str) -> bool:
+    return plugin.startswith("polyfit.")
+
+
+class PluginBackend:
+    """A plugin's backend, with failures in its calls reported by name (the built-in backends
+    are used as they are, with nothing between the search and its caller)."""
+
+    def __init__(self, backend, plugin: str):
+        self._backend = backend
+        self._what = f"backend {getattr(backend, 'name', '?')!r} of plugin {plugin!r}"
+
+    def __getattr__(self, name):
+        return getattr(self._backend, name)
+
+    def unavailable_reason(self):
+        try:
+            return self._backend.unavailable_reason()
+        except PLUGIN_FAILURES as exc:
+            return f"{self._what} failed to say whether it can run: {exc!r}"
+
+    def problem_reason(self, problem):
+        check = getattr(self._backend, "problem_reason", None)
+        return guarded(check, self._what)(problem) if check is not None else None
+
+    def solutions(self, problem, stats):
+        try:
+            for solution in self._backend.solutions(problem, stats):
+                yield tuple(solution)
+        except PolyfitError:
+            raise
+        except PLUGIN_FAILURES as exc:
+            raise PolyfitError(f"{self._what} failed: {exc!r}") from None
 
 
 def _too_large(backend, problem) -> str | None:
@@ -33,7 +89,13 @@ class PieceSetEntry:
 
     def pieces(self) -> list:
         if self._pieces is None:
-            self._pieces = list(self.build())
+            from polyfit.puzzle.pieces import Piece
+
+            what = f"piece set {self.name!r} of plugin {self.plugin!r}"
+            pieces = guarded(lambda: list(self.build()), what)()
+            if not pieces or not all(isinstance(p, Piece) for p in pieces):
+                raise PolyfitError(f"{what} gave no pieces, or something that is not a polyfit.Piece")
+            self._pieces = pieces
         return self._pieces
 
 
@@ -92,7 +154,7 @@ class Registry:
                 trace(f"{hook_name}(register) -> plugin {plugin!r}")
                 try:
                     impl.function(register=make_register(plugin))
-                except Exception as exc:  # a broken plugin must not take the CLI down
+                except PLUGIN_FAILURES as exc:  # a broken plugin must not take the CLI down
                     registry.problems.append(f"plugin {plugin!r} failed in {hook_name}: {exc!r}")
 
         call(
@@ -104,8 +166,13 @@ class Registry:
 
         def register_backend(plugin):
             def register(backend):
-                if add(registry.backends, backend.name, backend, plugin):
-                    registry.backend_plugins[backend.name] = plugin
+                name = getattr(backend, "name", None)
+                if not isinstance(name, str) or not callable(getattr(backend, "solutions", None)):
+                    raise PolyfitError(f"registered {backend!r}, which is not a backend (a name and solutions())")
+                if not is_built_in(plugin):
+                    backend = PluginBackend(backend, plugin)
+                if add(registry.backends, name, backend, plugin):
+                    registry.backend_plugins[name] = plugin
 
             return register
 
@@ -115,7 +182,13 @@ class Registry:
             lambda plugin: lambda name, suffixes, read, sniff=None: add(
                 registry.readers,
                 name,
-                ReaderEntry(name, tuple(suffixes), read, sniff, plugin),
+                ReaderEntry(
+                    name,
+                    tuple(suffixes),
+                    guarded(read, f"shape reader {name!r} of plugin {plugin!r}"),
+                    sniff,
+                    plugin,
+                ),
                 plugin,
             ),
         )
@@ -124,7 +197,9 @@ class Registry:
             lambda plugin: lambda name, suffixes, export, summary="": add(
                 registry.exporters,
                 name,
-                ExporterEntry(name, tuple(suffixes), export, summary, plugin),
+                ExporterEntry(
+                    name, tuple(suffixes), guarded(export, f"exporter {name!r} of plugin {plugin!r}"), summary, plugin
+                ),
                 plugin,
             ),
         )
@@ -186,6 +261,18 @@ class Registry:
             f"{', '.join(known)} (or choose one with --format)"
         )
 
+    def _sniffs(self, entry, head: bytes) -> bool:
+        """Does a reader recognise these first bytes? A reader whose test fails is passed over
+        (with a warning), so one broken plugin cannot stop every board from being read."""
+        try:
+            return bool(entry.sniff(head))
+        except PLUGIN_FAILURES as exc:
+            warnings.warn(
+                f"shape reader {entry.name!r} of plugin {entry.plugin!r} failed to look at a file: {exc!r}",
+                stacklevel=3,
+            )
+            return False
+
     def read_shape(self, path):
         """Read a board file with the reader its first bytes or its suffix call for."""
         path = Path(path)
@@ -199,7 +286,7 @@ class Registry:
         except OSError as exc:
             raise PolyfitError(f"cannot read {path}: {exc.strerror or exc}") from None
         for entry in self.readers.values():
-            if entry.sniff is not None and entry.sniff(head):
+            if entry.sniff is not None and self._sniffs(entry, head):
                 return entry.read(path)
         for entry in self.readers.values():
             if path.suffix.lower() in entry.suffixes:

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from polyfit.errors import ParseError
+from polyfit.errors import ParseError, PolyfitError
 from polyfit.formats.magicavoxel import parse_magicavoxel, write_magicavoxel
 
 CUBE = tuple((z, r, c) for z in range(3) for r in range(3) for c in range(3))
@@ -105,3 +105,33 @@ def test_truncated_real_files_give_parse_errors(data):
     cut = data.draw(st.integers(0, len(full) - 1))
     with pytest.raises(ParseError):
         parse_magicavoxel(full[:cut])
+
+
+def scene(count, translation=lambda k: f"{k} 0 0"):
+    """A root transform over a group of ``count`` transforms, each placing model 0."""
+    nodes = [chunk(b"nTRN", struct.pack("<i", 0) + dictionary({}) + struct.pack("<iiii", 1, -1, -1, 1) + dictionary({}))]
+    children = [2 + 2 * k for k in range(count)]
+    nodes.append(chunk(b"nGRP", struct.pack("<i", 1) + dictionary({}) + struct.pack("<i", count) + struct.pack(f"<{count}i", *children)))
+    for k, node in enumerate(children):
+        nodes.append(chunk(b"nTRN", struct.pack("<i", node) + dictionary({}) + struct.pack("<iiii", node + 1, -1, 0, 1) + dictionary({"_t": translation(k)})))
+        nodes.append(chunk(b"nSHP", struct.pack("<i", node + 1) + dictionary({}) + struct.pack("<ii", 1, 0) + dictionary({})))
+    return b"".join(nodes)
+
+
+def test_a_scene_graph_that_places_a_model_too_often_is_refused_quickly(monkeypatch):
+    """A small file may place one model a hundred thousand times: it stops at the limit."""
+    import time
+
+    monkeypatch.setenv("POLYFIT_MAX_VOXEL_PLACEMENTS", "20000")
+    block = [(x, y, z) for x in range(4) for y in range(4) for z in range(4)]
+    data = vox(model(block) + scene(20_000))
+    start = time.process_time()
+    with pytest.raises(PolyfitError, match="POLYFIT_MAX_VOXEL_PLACEMENTS"):
+        parse_magicavoxel(data)
+    assert time.process_time() - start < 10  # a bound on runaway work, not a benchmark
+
+
+def test_voxels_placed_far_apart_are_refused_not_allocated():
+    data = vox(model([(0, 0, 0)]) + scene(2, lambda k: f"{k * 10**9} 0 0"))
+    with pytest.raises(PolyfitError, match="box around a board.*POLYFIT_MAX_BOX"):
+        parse_magicavoxel(data)

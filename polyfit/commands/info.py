@@ -8,6 +8,7 @@ from typing import Optional
 import typer
 
 from polyfit.commands import guarded
+from polyfit.errors import PolyfitError
 
 
 def add_commands(app: typer.Typer, ctx) -> None:
@@ -30,7 +31,6 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         registry = ctx.registry
         if png is not None:
-            from polyfit.errors import PolyfitError
             from polyfit.files import check_writable
             from polyfit.render.pictures import pieces_image, save_png
             from polyfit.render.style import Style
@@ -45,8 +45,12 @@ def add_commands(app: typer.Typer, ctx) -> None:
         if name is None:
             width = max(len(n) for n in registry.piece_sets)
             for set_name, entry in registry.piece_sets.items():
-                count = len(entry.pieces())
-                typer.echo(f"{set_name.ljust(width)}  {count:4d} pieces  {entry.summary}")
+                try:
+                    count = f"{len(entry.pieces()):4d} pieces"
+                except PolyfitError as exc:  # a broken plugin's set: say so, list the others
+                    typer.echo(f"polyfit: warning: {exc}", err=True)
+                    count = "  (failed)"
+                typer.echo(f"{set_name.ljust(width)}  {count}  {entry.summary}")
             return
         typer.echo(draw_pieces(ctx.resolve_pieces(name)))
 

@@ -15,11 +15,11 @@ import struct
 from polyfit.puzzle.board import Board
 from polyfit.files import read_bytes
 from polyfit.errors import ParseError
+from polyfit.limits import check, limit
 from polyfit.hookspecs import hookimpl
 
 MAGIC = b"VOX "
-MAX_CELLS = 1_000_000  # far beyond any puzzle; refuses absurd files before using the memory
-MAX_SIZE = 2048
+MAX_SIZE = 2048  # MagicaVoxel's own largest model side is 256
 
 
 class _Reader:
@@ -106,8 +106,8 @@ def parse_magicavoxel(data: bytes, path="<bytes>") -> Board:
             count = body.int32()
             if count < 0 or count * 4 > body.end - body.pos:
                 body.fail(f"voxel count {count} does not fit the chunk", offset)
-            if count + sum(len(v) for _, v in models) > MAX_CELLS:
-                body.fail(f"more than {MAX_CELLS} voxels", offset)
+            if count + sum(len(v) for _, v in models) > limit("cells"):
+                check("cells", count + sum(len(v) for _, v in models), f"{path} (byte {offset + 1})")
             raw = body.take(4 * count)
             voxels = set()
             for i in range(0, len(raw), 4):
@@ -162,6 +162,8 @@ def _place_scene(nodes, models, reader, cells):
     identity = ([(0, 1), (1, 1), (2, 1)], (0, 0, 0))
     stack = [(0, identity, 0)]
     visits = 0
+    placed = 0  # voxels placed so far, each time a model is placed counted again
+    most = limit("voxel-placements")
     while stack:
         node_id, (rot, shift), depth = stack.pop()
         visits += 1
@@ -196,6 +198,9 @@ def _place_scene(nodes, models, reader, cells):
             if not 0 <= model < len(models):
                 reader.fail(f"the scene graph refers to missing model {model}")
             size, voxels = models[model]
+            placed += len(voxels)
+            if placed > most:
+                check("voxel-placements", placed, f"{reader.path} (its scene graph)")
             half = tuple(s // 2 for s in size)
             for v in voxels:
                 centred = tuple(a - h for a, h in zip(v, half))

@@ -7,21 +7,18 @@ piece and a ``basematerials`` group holding the piece colours.
 
 The ``stl``, ``glb``, ``3mf`` and ``obj`` exporters (registered at the end of this module)
 model the first solution of a :class:`polyfit.formats.solution_set.SolutionSet`.
-numpy and trimesh are imported when a model is made, not when this module is.
+numpy, trimesh and the XML and zip writers are imported when a model is made, not when this
+module is (it is loaded at every start, to register its exporters).
 """
 
 from __future__ import annotations
 
-import io
 import re
-import zipfile
 from pathlib import Path
-from xml.etree import ElementTree as ET
 
 from polyfit.errors import PolyfitError
 from polyfit.files import write_bytes
 from polyfit.hookspecs import hookimpl
-from polyfit.render.palette import solution_colours
 
 MODEL_SUFFIXES = {"glb": ".glb", "3mf": ".3mf", "obj": ".obj"}
 
@@ -113,6 +110,8 @@ RELS = (
 
 def threemf_model(meshes: dict, colours: dict) -> bytes:
     """The 3D/3dmodel.model part: a base material (colour) per piece, an object per piece."""
+    from xml.etree import ElementTree as ET
+
     model = ET.Element("model", {"unit": "millimeter", "xml:lang": "en-US", "xmlns": CORE_NS})
     resources = ET.SubElement(model, "resources")
     materials = ET.SubElement(resources, "basematerials", {"id": "1"})
@@ -139,6 +138,9 @@ def threemf_model(meshes: dict, colours: dict) -> bytes:
 
 
 def threemf_bytes(meshes: dict, colours: dict) -> bytes:
+    import io
+    import zipfile
+
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         # A fixed timestamp keeps the archive identical from one run to the next.
@@ -172,6 +174,8 @@ def solution_meshes(solutions, number: int = 0, sizes=None) -> dict:
 
 def model_exporter(kind):
     def export(solutions, path: Path) -> None:
+        from polyfit.render.palette import solution_colours
+
         meshes = solution_meshes(solutions)
         write_model(kind, meshes, solution_colours(solutions.pieces, solutions.solutions[:1]), path)
 

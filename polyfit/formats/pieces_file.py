@@ -20,7 +20,7 @@ from pathlib import Path
 
 from polyfit.errors import ParseError, PolyfitError
 from polyfit.files import decode, read_bytes, split_lines
-from polyfit.formats.textart import parse_rows, split_layers
+from polyfit.lattices.textart import parse_rows, split_layers
 from polyfit.lattices.grid import components, is_connected
 from polyfit.puzzle.pieces import Piece
 

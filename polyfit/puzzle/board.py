@@ -1,7 +1,8 @@
 """Boards: the cells a puzzle must fill, with its optional cells and pre-placed pieces.
 
 Boards are read from files by the readers in :mod:`polyfit.formats` (text art, voxel text,
-MagicaVoxel); this is the data they produce.
+MagicaVoxel); this is the data they produce. :meth:`Board.from_text` reads text art held in
+memory (the grammar is :mod:`polyfit.lattices.textart`).
 """
 
 from __future__ import annotations
@@ -9,7 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from polyfit.lattices.grid import Cell
+from polyfit.errors import PolyfitError
+from polyfit.limits import check
+from polyfit.lattices.grid import Cell, components
+from polyfit.lattices.textart import read_art
 
 
 @dataclass(frozen=True)
@@ -20,6 +24,17 @@ class Board:
     path: str | None = None
     optional: frozenset = frozenset()  # cells that may stay empty
     fixed: tuple = ()  # pre-placed pieces: (name, cells, (line, column) of the first cell)
+
+    def __post_init__(self):
+        where = self.path or self.name or "the board"
+        if not self.cells:
+            raise PolyfitError(f"{where}: the board has no cells")
+        check("cells", len(self.cells), where)
+        box = 1
+        for axis in range(len(self.cells[0])):
+            values = [c[axis] for c in self.cells]
+            box *= max(values) - min(values) + 1
+        check("box", box, where)
 
     @property
     def dim(self) -> int:
@@ -36,3 +51,29 @@ class Board:
     @property
     def label(self) -> str:
         return self.name or (Path(self.path).name if self.path else "board")
+
+    @classmethod
+    def from_text(cls, text: str, dim: int = 2, path="<text>") -> Board:
+        """The board drawn in text art: 2D (``dim=2``) or voxel layers (``dim=3``).
+
+        Pre-placed pieces are the face-connected groups of each letter; ``; name:`` and other
+        ``; key: value`` lines become :attr:`name` and :attr:`metadata`."""
+        if dim not in (2, 3):
+            raise PolyfitError(f"a text-art board is 2D or 3D, not {dim}D")
+        art, metadata = read_art(text, path, dim)
+        if not art.cells:
+            raise PolyfitError(f"{path}: the board has no cells (draw cells with '#')")
+        fixed = []
+        for letter in sorted(art.lettered):
+            for group in components(art.lettered[letter]):
+                cells = tuple(sorted(group))
+                fixed.append((letter, cells, min(art.where[c] for c in cells)))
+        fixed.sort(key=lambda f: f[2])
+        return cls(
+            tuple(sorted(art.cells)),
+            metadata.get("name", ""),
+            metadata,
+            str(path),
+            frozenset(art.optional),
+            tuple(fixed),
+        )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from polyfit.limits import check
 from polyfit.lattices.grid import Shape, lattice_group, normalize, orientations
 
 
@@ -30,6 +31,7 @@ class Piece:
         lo, hi = self.count
         if not 0 <= lo <= hi or hi < 1:
             raise ValueError(f"piece {self.name!r} has count {lo}..{hi}")
+        check("cells", len(cells), f"piece {self.name!r}")
 
     @property
     def dim(self) -> int:

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from polyfit.lattices.grid import Cell, checker_colour
+from polyfit.lattices.grid import Cell, checker_colour, neighbours
+from polyfit.limits import check, limit
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,7 @@ def generate(board_cells, pieces, counts=None) -> list[Placement]:
     board = set(board_cells)
     landing: dict = {}  # cell offset c -> {b - c for b on the board}
     result = []
+    most = limit("placements")
     for index, piece in enumerate(pieces):
         if counts is not None and counts[index][1] == 0:
             continue
@@ -65,6 +67,8 @@ def generate(board_cells, pieces, counts=None) -> list[Placement]:
                 if shifts is None:
                     shifts = landing[c] = {tuple(x - y for x, y in zip(b, c)) for b in board}
                 fits = shifts if fits is None else fits & shifts
+            if len(result) + len(fits) > most:
+                check("placements", len(result) + len(fits), "the pieces on this board (and more to come)")
             for shift in sorted(fits):
                 placed = tuple(tuple(x + s for x, s in zip(c, shift)) for c in shape)
                 result.append(Placement(index, placed))
@@ -76,8 +80,11 @@ def reachable_areas(sizes, counts) -> int:
     when area a can be made)."""
     sums = 1 << sum(size * lo for size, (lo, _) in zip(sizes, counts))
     for size, (lo, hi) in zip(sizes, counts):
-        for _ in range(hi - lo):
-            sums |= sums << size
+        have, wanted = 1, hi - lo + 1  # sums holds 0 .. have-1 optional copies of this piece
+        while have < wanted:  # doubling: log2(hi - lo) shifts, not hi - lo
+            more = min(have, wanted - have)
+            sums |= sums << (size * more)
+            have += more
     return sums
 
 
@@ -102,22 +109,83 @@ def area_problem(required: int, cells: int, sizes, counts) -> str | None:
     )
 
 
-def _sums_without_each(value_sets) -> list[set[int]]:
-    """For each i, every total reachable by picking one value from each set except set i."""
-    n = len(value_sets)
-    prefix = [{0}]
-    for values in value_sets:
-        prefix.append({s + v for s in prefix[-1] for v in values})
-    suffix = [{0}] * (n + 1)
-    for i in range(n - 1, -1, -1):
-        suffix[i] = {s + v for s in suffix[i + 1] for v in value_sets[i]}
-    return [{a + b for a in prefix[i] for b in suffix[i + 1]} for i in range(n)]
+class Totals:
+    """A set of whole numbers (the colour differences pieces can make) as the bits of one
+    integer, so that the totals of two sets cost a few shifts instead of every pair."""
+
+    def __init__(self, bits: int = 1, low: int = 0):
+        self.bits, self.low = bits, low  # bit k set: low + k is in the set
+
+    @classmethod
+    def of(cls, values) -> Totals:
+        low = min(values)
+        bits = 0
+        for v in values:
+            bits |= 1 << (v - low)
+        return cls(bits, low)
+
+    def __contains__(self, value: int) -> bool:
+        k = value - self.low
+        return k >= 0 and (self.bits >> k) & 1 == 1
+
+    def values(self) -> list[int]:
+        bits, low = self.bits, self.low
+        return [low + k for k in range(bits.bit_length()) if (bits >> k) & 1]
+
+    def __add__(self, other: Totals) -> Totals:
+        """Every a + b with a in self and b in other."""
+        small, big = sorted((self, other), key=lambda t: t.bits.bit_count())
+        offsets = [k for k in range(small.bits.bit_length()) if (small.bits >> k) & 1]
+        steps = {b - a for a, b in zip(offsets, offsets[1:])}
+        if len(steps) == 1:  # an even progression: smear by doubling
+            step, count = steps.pop(), len(offsets)
+            bits, have = big.bits << offsets[0], 1
+            while have < count:
+                more = min(have, count - have)
+                bits |= bits << (step * more)
+                have += more
+        else:
+            bits = 0
+            for k in offsets:
+                bits |= big.bits << k
+        return Totals(bits, small.low + big.low)
+
+    def times(self, copies: int) -> Totals:
+        """Every total of ``copies`` values from this set (repeats allowed), by doubling."""
+        total, power = Totals(), self
+        while copies:
+            if copies & 1:
+                total = total + power
+            copies >>= 1
+            if copies:
+                power = power + power
+        return total
+
+
+def _totals_without_each(groups: list[Totals]) -> list[Totals]:
+    """For each i, the totals of every group except group i."""
+    prefix = [Totals()]
+    for group in groups:
+        prefix.append(prefix[-1] + group)
+    suffix = [Totals()] * (len(groups) + 1)
+    for i in range(len(groups) - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + groups[i]
+    return [prefix[i] + suffix[i + 1] for i in range(len(groups))]
 
 
 class BitGrid:
     """Cells as bits of one integer, laid out with a spare column, row and layer between
     neighbours so that a face step is a shift and nothing wraps around an edge. Flood fill is
     then a few whole-board shifts and ANDs per step instead of a walk cell by cell."""
+
+    @staticmethod
+    def size(cells) -> int:
+        """How many bits the grid of these cells takes."""
+        cells = list(cells)
+        bits = 1
+        for i in range(len(cells[0])):
+            bits *= max(c[i] for c in cells) - min(c[i] for c in cells) + 2
+        return bits
 
     def __init__(self, cells):
         cells = list(cells)
@@ -163,22 +231,141 @@ class BitGrid:
 
 
 def prune_area(board_cells, pieces, placements, stats: PlacementStats, counts, optional=()) -> list[Placement]:
-    grid = BitGrid(board_cells)
-    everything = grid.mask(board_cells)
-    must = everything & ~grid.mask(c for c in optional if c in grid.bit)
+    """Drop each placement that leaves an empty region no choice of the other pieces can fill
+    (the region's area must be reachable, between its cells that must be filled and all of
+    them)."""
     sizes = [len(p.cells) for p in pieces]
     makeable = {}  # piece -> areas the other pieces (and its other copies) can make
     for i in {p.piece for p in placements}:
         others = [(0, hi - 1) if j == i else (0, hi) for j, (_, hi) in enumerate(counts)]
         makeable[i] = reachable_areas(sizes, others)
-    kept = []
-    for placement in placements:
-        rest = everything & ~grid.mask(placement.cells)
-        ok = makeable[placement.piece]
-        if all(reaches(ok, (r & must).bit_count(), r.bit_count()) for r in grid.regions(rest)):
-            kept.append(placement)
+    if BitGrid.size(board_cells) <= WHOLE_BOARD_BITS:
+        fits = _whole_board_regions(board_cells, optional, makeable)
+    else:
+        fits = _LocalRegions(board_cells, optional, makeable, max(sizes))
+    kept = [placement for placement in placements if fits(placement)]
     stats.pruned_area += len(placements) - len(kept)
     return kept
+
+
+# Boards whose bit grid (their box, with a spare row, column and layer) has up to this many bits
+# are flood-filled whole, as one integer, for every placement; larger ones only around the
+# placement (a whole-board fill per placement grows as cells times placements).
+WHOLE_BOARD_BITS = 8192
+
+
+def _whole_board_regions(board_cells, optional, makeable):
+    grid = BitGrid(board_cells)
+    everything = grid.mask(board_cells)
+    must = everything & ~grid.mask(c for c in optional if c in grid.bit)
+
+    def fits(placement) -> bool:
+        rest = everything & ~grid.mask(placement.cells)
+        ok = makeable[placement.piece]
+        return all(reaches(ok, (r & must).bit_count(), r.bit_count()) for r in grid.regions(rest))
+
+    return fits
+
+
+class _LocalRegions:
+    """The same test as :func:`_whole_board_regions`, in time near the placement's size.
+
+    Every region left by a placement in a connected part of the board touches the placement,
+    so the regions are found by filling from its neighbours. A fill that passes ``cap`` cells
+    stops: when at most one fill of a part is that large, its area is what the others leave of
+    the part; only a placement that splits a part in two large regions is filled in full. The
+    parts the placement does not touch are checked once per piece."""
+
+    def __init__(self, board_cells, optional, makeable, largest_piece: int):
+        cells = sorted(board_cells)
+        self.index = index = {c: k for k, c in enumerate(cells)}
+        self.adjacent = [[index[n] for n in neighbours(c) if n in index] for c in cells]
+        self.must = [c not in optional for c in cells]
+        self.makeable = makeable
+        self.cap = max(64, 4 * largest_piece)
+        self.part = [-1] * len(cells)
+        self.parts: list[tuple[int, int]] = []  # (area, cells that must be filled)
+        for start in range(len(cells)):
+            if self.part[start] < 0:
+                region, _ = self._fill(start, lambda k: True, len(cells))
+                for k in region:
+                    self.part[k] = len(self.parts)
+                self.parts.append((len(region), sum(self.must[k] for k in region)))
+        # For each piece, the parts that cannot be left as they are.
+        self.bad_parts = {
+            i: {p for p, (area, must) in enumerate(self.parts) if not reaches(ok, must, area)}
+            for i, ok in makeable.items()
+        }
+
+    def _fill(self, start, allowed, cap, owner=None) -> tuple[list[int], int | None]:
+        """The cells reached from ``start`` (at most about ``cap``), and the first fill in
+        ``owner`` met on the way: the fill stops there, as it is in that fill's region."""
+        seen = {start}
+        stack = [start]
+        adjacent = self.adjacent
+        while stack and len(seen) <= cap:
+            for n in adjacent[stack.pop()]:
+                if n not in seen and allowed(n):
+                    if owner is not None and n in owner:
+                        return list(seen), owner[n]
+                    seen.add(n)
+                    stack.append(n)
+        return list(seen), None
+
+    def __call__(self, placement) -> bool:
+        index, part, must = self.index, self.part, self.must
+        ok = self.makeable[placement.piece]
+        covered = {index[c] for c in placement.cells}
+        touched = {part[k] for k in covered}
+        if self.bad_parts[placement.piece] - touched:
+            return False
+        owner: dict[int, int] = {}  # cell -> the fill that reached it
+        large: dict[int, set] = {p: set() for p in touched}  # part -> its large fills
+        left = {p: list(self.parts[p]) for p in touched}  # part -> (area, must) not yet filled
+        for k in covered:
+            left[part[k]][0] -= 1
+            left[part[k]][1] -= must[k]
+        fills = 0
+        for k in covered:
+            for start in self.adjacent[k]:
+                if start in covered or start in owner:
+                    continue
+                fills += 1
+                region, met = self._fill(start, lambda n: n not in covered, self.cap, owner)
+                if met is not None:  # the region of an earlier fill, which was large
+                    large[part[start]].add(met)
+                    continue
+                for n in region:
+                    owner[n] = fills
+                if len(region) > self.cap:
+                    large[part[start]].add(fills)
+                    continue
+                area, needed = len(region), sum(must[n] for n in region)
+                if not reaches(ok, needed, area):
+                    return False
+                left[part[start]][0] -= area
+                left[part[start]][1] -= needed
+        for p, fills_of_part in large.items():
+            if len(fills_of_part) == 1:
+                area, needed = left[p]
+                if not reaches(ok, needed, area):
+                    return False
+            elif len(fills_of_part) > 1 and not self._split_part_fits(p, covered, ok):
+                return False
+        return True
+
+    def _split_part_fits(self, p, covered, ok) -> bool:
+        """Fill every region of part ``p`` left by the placement in full."""
+        part, must = self.part, self.must
+        done: set = set(covered)
+        for start in range(len(part)):
+            if part[start] != p or start in done:
+                continue
+            region, _ = self._fill(start, lambda n: n not in covered, len(part))
+            done.update(region)
+            if not reaches(ok, sum(must[n] for n in region), len(region)):
+                return False
+        return True
 
 
 def colour_difference(cells) -> int:
@@ -186,26 +373,30 @@ def colour_difference(cells) -> int:
 
 
 def prune_parity(board_cells, pieces, placements, stats: PlacementStats, counts) -> list[Placement]:
-    """Parity pruning for exact counts: each copy of a piece is one term of the sum."""
+    """Parity pruning for exact counts: each copy of a piece is one term of the sum; the copies
+    of one piece are taken together (the totals of k copies), not one by one."""
     target = colour_difference(board_cells)
     difference = {p: colour_difference(p.cells) for p in placements}
-    slots = [i for i, (_, hi) in enumerate(counts) for _ in range(hi)]  # one per copy
-    first_slot = {i: slots.index(i) for i in set(slots)}
+    used = [i for i, (_, hi) in enumerate(counts) if hi > 0]
     while True:
         possible = [set() for _ in pieces]
         for p in placements:
             possible[p.piece].add(difference[p])
-        if any(not possible[i] for i in slots):
+        if any(not possible[i] for i in used):
             return placements  # a piece that fits nowhere is left for the search to report
-        others = _sums_without_each([possible[i] for i in slots])
-        kept = [p for p in placements if target - difference[p] in others[first_slot[p.piece]]]
+        # For piece i: the totals of all the other copies, its own other copies included.
+        sets = {i: Totals.of(possible[i]) for i in used}
+        others_of = dict(zip(used, _totals_without_each([sets[i].times(counts[i][1]) for i in used])))
+        for i in used:
+            others_of[i] = others_of[i] + sets[i].times(counts[i][1] - 1)
+        kept = [p for p in placements if target - difference[p] in others_of[p.piece]]
         if len(kept) == len(placements):
             return kept
         stats.pruned_parity += len(placements) - len(kept)
         if not kept:
             light = sum(checker_colour(c) for c in board_cells)
             dark = len(board_cells) - light
-            reachable = {d + s for d in possible[slots[0]] for s in others[0]}
+            reachable = (sets[used[0]] + others_of[used[0]]).values()
             stats.impossible = (
                 f"checkerboard parity: the board has {dark} dark and {light} light cells "
                 f"(difference {target}), but no placement of the pieces adds up to that"

@@ -31,6 +31,16 @@ class Counts:
     seconds: float = 0.0
     complete: bool = False
 
+    @property
+    def nodes(self) -> int:
+        """Search nodes visited (choices tried), as Knuth's programs count them."""
+        return self.search.nodes
+
+    @property
+    def updates(self) -> int:
+        """Link updates (dancing links) or option removals (bitsets) the search made."""
+        return self.search.updates
+
 
 class Puzzle:
     """A board and its pieces, with placements generated and pruned and the cover built."""
@@ -47,9 +57,15 @@ class Puzzle:
         self.board = board
         self.pieces = list(pieces)
         preplaced = preplace(board, self.pieces)
-        self.counts = preplaced.counts  # each piece's (lo, hi) left for the search
         fixed_cells = board.fixed_cells
         free = [c for c in board.cells if c not in fixed_cells]
+        # Each piece's (lo, hi) left for the search. No more copies than fit in the free cells
+        # can be used, so a larger high end means the same puzzle: cap it (0..10**9*monomino on
+        # four cells is 0..4).
+        self.counts = [
+            (lo, max(lo, min(hi, len(free) // piece.size)))
+            for (lo, hi), piece in zip(preplaced.counts, self.pieces)
+        ]
         self._check_area(free)
         result = place(free, self.pieces, prune, self.counts, board.optional)
         self.placement_stats: PlacementStats = result.stats

@@ -1,0 +1,242 @@
+"""The Python API: load a puzzle, count it exactly, walk its solutions, draw them.
+
+What :mod:`polyfit` exports comes from here and from the modules it names; plugins, notebooks,
+benchmarks and the command line use these names instead of reaching into the packages, so the
+packages can move without breaking them. Every error is a :class:`polyfit.PolyfitError`.
+
+>>> import polyfit
+>>> puzzle = polyfit.load("shapes/pentomino/6x10.txt")
+>>> puzzle.count().distinct
+2339
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from dataclasses import dataclass, replace
+from functools import cached_property
+from pathlib import Path
+from typing import Iterator
+
+from polyfit.errors import PolyfitError
+from polyfit.formats.piece_specs import resolve_pieces
+from polyfit.formats.solution_set import SolutionSet
+from polyfit.formats.textart import draw_solution
+from polyfit.plugins import get_plugin_manager
+from polyfit.puzzle import solve
+from polyfit.puzzle.board import Board
+from polyfit.puzzle.solve import Counts, Found
+from polyfit.registry import Registry
+
+_REGISTRY: Registry | None = None
+
+
+def registry() -> Registry:
+    """What the installed plugins provide (piece sets, backends, readers, exporters), with the
+    built-ins; made once per process. A plugin that fails to load is a warning, not an error."""
+    global _REGISTRY
+    if _REGISTRY is None:
+        _REGISTRY = Registry.from_plugins(get_plugin_manager())
+        for problem in _REGISTRY.problems:
+            warnings.warn(problem, stacklevel=2)
+    return _REGISTRY
+
+
+def piece_sets() -> dict[str, str]:
+    """Every piece set's name and one-line summary: built-in and from plugins."""
+    return {name: entry.summary for name, entry in registry().piece_sets.items()}
+
+
+def pieces(spec: str, base: str | os.PathLike | None = None) -> list:
+    """The pieces a spec names, as ``--pieces`` takes it: ``"pentominoes"``,
+    ``"pentominoes,tetrominoes:O"``, ``"2*tetrominoes"``, or a pieces file (looked for in the
+    folder ``base`` first)."""
+    return resolve_pieces(spec, registry().piece_set_builders(), base)
+
+
+def backends() -> dict[str, str | None]:
+    """Every backend's name and why it is unavailable (``None`` when it can run)."""
+    return {name: b.unavailable_reason() for name, b in registry().backends.items()}
+
+
+def backend(name: str = "auto", problem=None):
+    """The backend named, or with ``"auto"`` the fastest one that can run ``problem`` (an
+    :class:`polyfit.ExactCoverProblem`). Its ``solutions(problem, stats)`` yields each solution
+    as a tuple of option indices."""
+    return registry().backend(name, problem)
+
+
+def read_board(path: str | os.PathLike) -> Board:
+    """A board file in any format a reader is registered for (text art, voxel text,
+    MagicaVoxel, or a plugin's)."""
+    return registry().read_shape(Path(path))
+
+
+def load(path: str | os.PathLike, pieces: str | list | None = None, mirror: bool = False) -> Puzzle:
+    """The puzzle in a board file, with the pieces its ``; pieces:`` line names, or ``pieces``
+    (a spec or a list of pieces). ``mirror=True`` lets every piece be turned over."""
+    return Puzzle(read_board(path), pieces, mirror=mirror)
+
+
+def _pieces_for(board: Board, spec) -> list:
+    if spec is None:
+        spec = board.metadata.get("pieces")
+        if not spec:
+            raise PolyfitError(
+                f"{board.path or board.label}: no pieces given; pass pieces=... or write a "
+                "'; pieces: NAME' line in the board file"
+            )
+        # A pieces file named in the board is looked for next to it first.
+        return pieces(spec, Path(board.path).parent if board.path else None)
+    if isinstance(spec, str):
+        return pieces(spec)
+    return list(spec)
+
+
+class Puzzle(solve.Puzzle):
+    """A board and its pieces, ready to count and solve.
+
+    ``pieces`` is a spec (``"pentominoes"``), a list of :class:`polyfit.Piece`, or ``None`` for
+    the board's own ``; pieces:`` line. Making the puzzle generates every placement, prunes those
+    no solution can use and finds the symmetry group; counting and solving run a backend.
+    """
+
+    def __init__(self, board: Board, pieces=None, *, mirror: bool = False):
+        chosen = _pieces_for(board, pieces)
+        if mirror:
+            chosen = [replace(p, mirror=True) for p in chosen]
+        super().__init__(board, chosen)
+
+    def __repr__(self) -> str:
+        return (
+            f"<polyfit.Puzzle {self.board.label!r}: {len(self.board.cells)} cells, "
+            f"{len(self.pieces)} pieces, {len(self.placements)} placements>"
+        )
+
+    @property
+    def problem(self):
+        """The exact cover problem the backends solve (symmetry broken)."""
+        return self.cover.problem
+
+    def backend(self, name: str = "auto"):
+        """The backend ``name``, checked against what this puzzle's problem needs."""
+        return registry().backend(name, self.cover.problem)
+
+    def count(self, backend: str = "auto", jobs: int | None = None) -> Counts:
+        """Count every solution exactly: ``distinct`` (one per symmetry class),
+        ``distinct_rotations`` (classes under rotations alone) and ``total``.
+
+        ``jobs``: processes to split the search over; ``None`` uses every core when a quick
+        estimate says the search is long, as ``polyfit solve --count`` does."""
+        from polyfit.longsearch import how_to_run, plan, run_jobs
+
+        engine = self.backend(backend)
+        split_up, processes = how_to_run(self, jobs, (jobs or 1) > 1, True, False)
+        counts = Counts()
+        if split_up:
+            founds = run_jobs(self, engine, plan(self, processes), counts, processes=processes)
+        else:
+            founds = self.search(engine, counts)
+        for _ in founds:
+            pass
+        return counts
+
+    def solutions(
+        self, limit: int | None = None, all: bool = False, backend: str = "auto", seed: int | None = None
+    ) -> Iterator[Solution]:
+        """The solutions, one per symmetry class (``all=True``: every rotated and reflected
+        copy too), at most ``limit``; ``seed`` tries options in a seeded random order."""
+        if limit is not None and limit < 1:
+            return
+        engine = self.backend(backend)
+        number = 0
+        for found in self.search(engine, Counts(), seed):
+            if not found.canonical:
+                continue
+            batch = self.cover.orbit(found.placements) if all else [found.placements]
+            for placements in batch:
+                number += 1
+                yield Solution(self, placements, number)
+                if limit is not None and number >= limit:
+                    return
+
+
+@dataclass(frozen=True, eq=False)
+class Solution:
+    """One solution of a puzzle: which piece covers which cells."""
+
+    puzzle: Puzzle
+    indices: tuple[int, ...]  # into puzzle.placements
+    number: int = 1  # its place in the order found, from 1
+
+    @cached_property
+    def placements(self) -> dict[str, tuple]:
+        """``{label: cells}``: the label is the piece's name, ``NAME#k`` for its k-th copy."""
+        puzzle = self.puzzle
+        return {
+            label: puzzle.placements[i].cells
+            for label, i in zip(puzzle.labels(self.indices), self.indices)
+        }
+
+    def __repr__(self) -> str:
+        return f"<polyfit.Solution {self.number} of {self.puzzle.board.label!r}>"
+
+    def text(self) -> str:
+        """The solution as text art, as ``polyfit solve`` prints it."""
+        puzzle = self.puzzle
+        chosen = [puzzle.placements[i] for i in self.indices]
+        covered = {c for p in chosen for c in p.cells}
+        empty = [c for c in puzzle.board.optional if c not in covered]
+        return draw_solution(puzzle.pieces, chosen, puzzle.labels(self.indices), empty)
+
+    def solution_set(self) -> SolutionSet:
+        """This solution as exporters take it."""
+        board = self.puzzle.board
+        return SolutionSet(board.label, board.cells, self.puzzle.pieces, [self.placements])
+
+    def png(self, path: str | os.PathLike | None = None, *, cell: int = 32, margin: int = 16,
+            labels: bool = False, view: str | None = None) -> bytes | None:
+        """Draw the solution (3D boards: ``view`` ``"iso"``, ``"exploded"`` or ``"layers"``).
+        Writes ``path`` when given (never over an existing file), else returns the PNG bytes."""
+        from polyfit.files import check_writable
+        from polyfit.render.pictures import save_png, solution_image
+        from polyfit.render.style import Style
+
+        try:
+            style = Style(cell=cell, margin=margin, labels=labels)
+        except ValueError as exc:
+            raise PolyfitError(str(exc)) from None
+        board = self.puzzle.board
+        image = solution_image(board.cells, self.puzzle.pieces, self.placements, style, view)
+        if path is not None:
+            check_writable(Path(path), force=False)
+            save_png(image, Path(path))
+            return None
+        import io
+
+        buffer = io.BytesIO()
+        image.save(buffer, format="PNG")
+        return buffer.getvalue()
+
+    def _repr_png_(self) -> bytes:
+        return self.png()
+
+    def _repr_pretty_(self, printer, cycle) -> None:
+        printer.text(self.text())
+
+
+__all__ = [
+    "Board",
+    "Counts",
+    "Found",
+    "Puzzle",
+    "Solution",
+    "backend",
+    "backends",
+    "load",
+    "piece_sets",
+    "pieces",
+    "read_board",
+    "registry",
+]

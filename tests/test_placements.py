@@ -1,0 +1,84 @@
+"""Placement pruning: the local region test agrees with the whole-board one, and big boards
+are prepared in time near linear in their size."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyfit.puzzle import placements as pl
+from polyfit.puzzle.piece_sets import polyominoes
+from polyfit.puzzle.pieces import Piece
+
+
+def both_ways(cells, pieces, counts, optional):
+    generated = pl.generate(cells, pieces, counts)
+    sizes = [p.size for p in pieces]
+    makeable = {}
+    for i in {p.piece for p in generated}:
+        others = [(0, hi - 1) if j == i else (0, hi) for j, (_, hi) in enumerate(counts)]
+        makeable[i] = pl.reachable_areas(sizes, others)
+    whole = pl._whole_board_regions(cells, optional, makeable)
+    # A small cap makes the local test stop its fills early and take every path it has.
+    local = pl._LocalRegions(cells, optional, makeable, max(sizes))
+    local.cap = 3
+    return [whole(p) for p in generated], [local(p) for p in generated]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_the_local_region_test_equals_the_whole_board_one(data):
+    dim = data.draw(st.sampled_from([2, 2, 3]))
+    side = data.draw(st.integers(2, 7 if dim == 2 else 4))
+    rng = random.Random(data.draw(st.integers(0, 10**6)))
+    box = [(r, c) for r in range(side) for c in range(side + 2)] if dim == 2 else [
+        (z, r, c) for z in range(side) for r in range(side) for c in range(side)
+    ]
+    cells = sorted(c for c in box if rng.random() < 0.8) or [box[0]]
+    optional = frozenset(c for c in cells if rng.random() < 0.1)
+    size = data.draw(st.integers(1, 4))
+    pieces = [Piece(p.name, p.cells if dim == 2 else tuple((0,) + c for c in p.cells)) for p in polyominoes(size)]
+    counts = [(0, data.draw(st.integers(1, 4))) for _ in pieces]
+    whole, local = both_ways(cells, pieces, counts, optional)
+    assert whole == local
+
+
+def test_a_big_board_of_monominoes_is_prepared_quickly():
+    """100,000 cells: the whole-board fill would take minutes (cells times placements)."""
+    import time
+
+    cells = [(r, c) for r in range(250) for c in range(400)]
+    start = time.process_time()
+    result = pl.place(cells, [Piece("M", ((0, 0),), count=(0, len(cells)))], counts=[(0, len(cells))])
+    assert len(result.placements) == len(cells)
+    assert time.process_time() - start < 60  # a bound on runaway work, not a benchmark
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sets(st.integers(-6, 6), min_size=1, max_size=4), min_size=1, max_size=4),
+       st.integers(0, 5))
+def test_totals_are_every_sum(sets, copies):
+    expected = {0}
+    for values in sets:
+        expected = {a + b for a in expected for b in values}
+    total = pl.Totals()
+    for values in sets:
+        total = total + pl.Totals.of(values)
+    assert set(total.values()) == expected
+    repeated = {0}
+    for _ in range(copies):
+        repeated = {a + b for a in repeated for b in sets[0]}
+    assert set(pl.Totals.of(sets[0]).times(copies).values()) == repeated
+
+
+def test_many_copies_of_one_piece_are_pruned_by_parity_quickly():
+    """Exact counts of 40,000 monominoes: parity takes the copies together, not pairwise."""
+    import time
+
+    cells = [(r, c) for r in range(200) for c in range(200)]
+    start = time.process_time()
+    result = pl.place(cells, [Piece("M", ((0, 0),), count=(len(cells), len(cells)))], counts=[(len(cells), len(cells))])
+    assert len(result.placements) == len(cells) and result.stats.impossible is None
+    assert time.process_time() - start < 60  # a bound on runaway work, not a benchmark
