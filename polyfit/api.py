@@ -140,18 +140,9 @@ class Puzzle(solve.Puzzle):
 
         ``jobs``: processes to split the search over; ``None`` uses every core when a quick
         estimate says the search is long, as ``polyfit solve --count`` does."""
-        from polyfit.longsearch import how_to_run, plan, run_jobs
+        from polyfit import longsearch
 
-        engine = self.backend(backend)
-        split_up, processes = how_to_run(self, jobs, (jobs or 1) > 1, True, False)
-        counts = Counts()
-        if split_up:
-            founds = run_jobs(self, engine, plan(self, processes), counts, processes=processes)
-        else:
-            founds = self.search(engine, counts)
-        for _ in founds:
-            pass
-        return counts
+        return longsearch.run(self, self.backend(backend), count=True, jobs=jobs).finish()
 
     def solutions(
         self, limit: int | None = None, all: bool = False, backend: str = "auto", seed: int | None = None

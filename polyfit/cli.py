@@ -18,7 +18,7 @@ from polyfit.errors import PolyfitError
 from polyfit.hookspecs import hookimpl
 from polyfit.plugins import get_plugin_manager
 from polyfit.registry import Registry
-from polyfit.commands import EXIT_USAGE
+from polyfit.commands import EXIT_INTERRUPTED, EXIT_USAGE
 
 class Context:
     """What every command needs: the plugin manager and, built on first use, the registry."""
@@ -124,9 +124,24 @@ def run(app: typer.Typer, args=None) -> int:
     except PolyfitError as exc:
         typer.echo(f"polyfit: error: {exc}", err=True)
         return EXIT_USAGE
+    except KeyboardInterrupt:  # before or after the command ran
+        typer.echo("polyfit: interrupted", err=True)
+        return EXIT_INTERRUPTED
     except SystemExit as exc:
+        if unreported_ctrl_c(exc):
+            typer.echo("polyfit: interrupted", err=True)
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     return 0
+
+
+def unreported_ctrl_c(exc: BaseException) -> bool:
+    """Did typer turn a Ctrl-C that no command caught into exit 130 (raising its exit *from*
+    the interrupt)? A command that reports its own interrupt exits without that cause."""
+    while exc is not None:
+        if isinstance(exc.__cause__, KeyboardInterrupt):
+            return True
+        exc = exc.__context__
+    return False
 
 
 def show_warning(message, category, filename, lineno, file=None, line=None):

@@ -225,3 +225,53 @@ def test_benchmarks_run_polyfit_outside_the_repository_root():
             if isinstance(node, ast.Call) and ast.unparse(node.func) in ("subprocess.run", "subprocess.Popen"):
                 cwd = {k.arg: ast.unparse(k.value) for k in node.keywords}.get("cwd")
                 assert cwd == "OUTSIDE", f"{path.name}:{node.lineno} runs in {cwd or 'the current directory'}"
+
+
+def test_ctrl_c_while_preparing_the_puzzle_says_so(tmp_path):
+    # Placements of any number of the twelve pentominoes on a 40x40 board: several seconds
+    # to prepare (well past start-up), and no search can start before the interrupt.
+    board = tmp_path / "big.txt"
+    board.write_text("; pieces: 0..320*pentominoes\n" + "\n".join(["#" * 40] * 40) + "\n")
+    proc = polyfit_process("solve", str(board), "--count")
+    time.sleep(1.5)
+    started = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert time.monotonic() - started < 5
+    assert proc.returncode == 130
+    assert err == "interrupted while preparing the puzzle (placements)\n"
+
+
+def test_ctrl_c_in_a_command_that_does_not_report_it_still_says_interrupted(tmp_path):
+    board = tmp_path / "big.txt"
+    board.write_text("; pieces: 0..320*pentominoes\n" + "\n".join(["#" * 40] * 40) + "\n")
+    proc = polyfit_process("estimate", str(board))
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and err == "polyfit: interrupted\n"
+
+
+@pytest.mark.parametrize("width", [80, 60, 40, 120])
+def test_the_progress_bar_fits_the_terminal_with_whole_times(width):
+    from rich.console import Console
+
+    from polyfit.commands.progress import ProgressBar
+    from polyfit.longsearch import Progress
+    from polyfit.puzzle.solve import Counts
+
+    bar = ProgressBar(1024, 0, console=Console(width=width))
+    counts = Counts()
+    bar.update(Progress(0, 1024, counts, 0.0, 0.0))
+    counts.total, counts.search.nodes = 123_456_789, 10**10
+    bar.update(Progress(500, 1024, counts, 3723.0, 0.4))  # 1:02:03 for 40%: 1:33:04 to go
+    console = Console(width=width, record=True)
+    console.print(bar)
+    line = console.export_text().rstrip("\n")
+    assert "\n" not in line and len(line) <= width
+    assert "…" not in line and "..." not in line
+    assert " 40% " in line and " 1:02:0" in line and "ETA 1:33:0" in line
+    if width >= 80:
+        assert "123,456,789 sol." in line and "500/1024 jobs" in line
+    if width >= 120:
+        assert "2.69M nodes/s" in line and line.startswith("searching ")

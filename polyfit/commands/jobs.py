@@ -15,14 +15,10 @@ from typing import Optional
 import typer
 
 from polyfit.errors import PolyfitError
-from polyfit.files import read_json, write_json_atomically, write_text
-from polyfit.puzzle.solve import Counts
+from polyfit.files import write_text
+from polyfit.longsearch import jobfiles
 from polyfit.commands import guarded
 from polyfit.commands.solve import describe_counts, load_puzzle
-
-JOB_FORMAT = "polyfit-job-1"
-RESULT_FORMAT = "polyfit-job-result-1"
-MANIFEST = "manifest.json"
 
 
 def add_commands(app: typer.Typer, ctx) -> None:
@@ -101,30 +97,10 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Example: polyfit split shapes/pentomino/6x10.txt --depth 2 --out jobs/
         """
-        from polyfit.longsearch.checkpoint import problem_digest
-        from polyfit.longsearch import plan
-
         puzzle = load_puzzle(ctx, board, pieces, mirror)
-        if out.exists() and (not out.is_dir() or any(out.iterdir())):
-            raise PolyfitError(f"{out} exists and is not an empty directory; choose a new --out")
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise PolyfitError(f"cannot create {out}: {exc.strerror or exc}") from None
-        jobs = plan(puzzle, 1, depth)
-        source = {
-            "board": str(board.resolve()),
-            "pieces": pieces,
-            "mirror": mirror,
-            "problem": problem_digest(puzzle.cover.problem, []),
-            "jobs": len(jobs),
-        }
-        width = len(str(len(jobs)))
-        for index, job in enumerate(jobs):
-            data = {"format": JOB_FORMAT, **source, "index": index, "job": job.to_json()}
-            write_json_atomically(out / f"job-{index + 1:0{width}d}.json", data)
-        write_json_atomically(out / MANIFEST, {"format": JOB_FORMAT, **source, "depth": depth})
-        typer.echo(f"wrote {len(jobs)} jobs to {out} (depth {depth}); run each with 'polyfit run-job FILE', then 'polyfit merge {out}'")
+        source = {"board": str(board.resolve()), "pieces": pieces, "mirror": mirror}
+        jobs = jobfiles.write_jobs(puzzle, depth, out, source)
+        typer.echo(f"wrote {jobs} jobs to {out} (depth {depth}); run each with 'polyfit run-job FILE', then 'polyfit merge {out}'")
 
     @app.command("run-job")
     @guarded
@@ -136,25 +112,10 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Example: polyfit run-job jobs/job-01.json
         """
-        from polyfit.longsearch.checkpoint import problem_digest
-        from polyfit.xc.jobs import Job
-        from polyfit.longsearch.workers import run_job as run
-
-        data = read_json(file, "job file")
-        if data.get("format") != JOB_FORMAT or "job" not in data:
-            raise PolyfitError(f"{file} is not a polyfit job file (write them with 'polyfit split')")
+        data = jobfiles.read_job(file)
         puzzle = load_puzzle(ctx, Path(data["board"]), data.get("pieces"), data.get("mirror", False))
-        if problem_digest(puzzle.cover.problem, []) != data["problem"]:
-            raise PolyfitError(
-                f"{file} was split from another problem than {data['board']} now gives "
-                "(the board, pieces or polyfit changed); split it again"
-            )
         engine = ctx.registry.backend(backend, puzzle.cover.problem)
-        result = run(puzzle, engine, data["index"], Job.from_json(data["job"]))
-        target = file.with_name(file.name.removesuffix(".json") + ".result.json")
-        write_json_atomically(
-            target, {"format": RESULT_FORMAT, "problem": data["problem"], "backend": engine.name, **result.to_json()}
-        )
+        result, target = jobfiles.run_job_file(file, data, puzzle, engine)
         typer.echo(f"job {data['index'] + 1} of {data['jobs']}: {result.total} solutions in all, {result.nodes} nodes; wrote {target}")
 
     @app.command()
@@ -168,28 +129,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Example: polyfit merge jobs/
         """
-        from polyfit.longsearch.workers import JobResult
-
-        manifest = read_json(directory / MANIFEST, "job manifest")
-        if manifest.get("format") != JOB_FORMAT:
-            raise PolyfitError(f"{directory / MANIFEST} is not a polyfit job manifest")
-        results: dict[int, JobResult] = {}
-        for path in sorted(directory.glob("*.result.json")):
-            data = read_json(path, "job result")
-            if data.get("format") != RESULT_FORMAT or data.get("problem") != manifest["problem"]:
-                raise PolyfitError(f"{path} is not a result of this split")
-            results[data["index"]] = JobResult.from_json(data)
-        missing = [i + 1 for i in range(manifest["jobs"]) if i not in results]
-        if missing:
-            shown = ", ".join(map(str, missing[:10])) + (", ..." if len(missing) > 10 else "")
-            raise PolyfitError(
-                f"{len(missing)} of {manifest['jobs']} jobs have no result yet (jobs {shown}); "
-                "run them with 'polyfit run-job'"
-            )
-        counts = Counts()
-        for index in sorted(results):
-            results[index].add_to(counts)
-        counts.complete = True
+        manifest, counts = jobfiles.merge_results(directory)
         puzzle = load_puzzle(ctx, Path(manifest["board"]), manifest.get("pieces"), manifest.get("mirror", False))
         summary = {
             "board": puzzle.board.label,

@@ -15,6 +15,7 @@ from polyfit.formats.solution_set import SolutionSet
 from polyfit.files import check_writable
 from polyfit.puzzle.solve import Counts, Puzzle
 from polyfit.formats.textart import draw_solution
+from polyfit import longsearch
 from polyfit.commands import EXIT_INTERRUPTED, guarded
 from polyfit.commands import outputs as out
 
@@ -177,69 +178,50 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Example: polyfit solve shapes/soma/castle.vox --limit 1 --png castle.png
         """
-        puzzle = load_puzzle(ctx, board, pieces, mirror)
-        pictures = out.Outputs(png, view, cell, margin, labels, stl, glb, threemf, obj, unit, gap, force)
-        if pictures.wanted:
-            if count:
-                raise PolyfitError("--count prints no solutions to draw; drop --count or use --limit N")
-            pictures.check(puzzle.board.dim, [p.name for p in puzzle.pieces])
-        if animate is not None:
-            from polyfit.render.animate import check_animatable
+        stage = "placements"
+        try:
+            puzzle = load_puzzle(ctx, board, pieces, mirror)
+            pictures = out.Outputs(png, view, cell, margin, labels, stl, glb, threemf, obj, unit, gap, force)
+            if pictures.wanted:
+                if count:
+                    raise PolyfitError("--count prints no solutions to draw; drop --count or use --limit N")
+                pictures.check(puzzle.board.dim, [p.name for p in puzzle.pieces])
+            if animate is not None:
+                from polyfit.render.animate import check_animatable
 
-            check_writable(animate, force)
-            check_animatable(puzzle)
-            pictures.style()
-        engine = ctx.registry.backend(backend, puzzle.cover.problem)
-        exporter = None
-        if output is not None:
-            exporter = ctx.registry.exporter(output, output_format)
-            check_writable(output, force)
-        counts = Counts()
+                check_writable(animate, force)
+                check_animatable(puzzle)
+                pictures.style()
+            engine = ctx.registry.backend(backend, puzzle.cover.problem)
+            exporter = None
+            if output is not None:
+                exporter = ctx.registry.exporter(output, output_format)
+                check_writable(output, force)
+            if (random is not None or animate is not None) and longsearch.asks_for_jobs(jobs, dask, checkpoint, resume, depth):
+                raise PolyfitError("--random and --animate follow one serial search; drop --jobs, --dask, --checkpoint, --resume and --depth")
+            stage = "planning the jobs"
+            watched = not quiet and not as_json and sys.stderr.isatty()
+            bar = []  # the progress bar, shown when the jobs have started
+
+            def show(progress):
+                if not bar:
+                    from polyfit.commands.progress import ProgressBar
+
+                    bar.append(ProgressBar(progress.jobs, progress.done))
+                    bar[0].start()
+                bar[0].update(progress)
+
+            search = longsearch.run(
+                puzzle, engine, count=count, jobs=jobs, dask=dask, checkpoint=checkpoint, resume=resume,
+                depth=depth, seed=random, force=force, watched=watched, on_progress=show if watched else None,
+            )
+        except KeyboardInterrupt:
+            typer.echo(f"interrupted while preparing the puzzle ({stage})", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED)
         printed = []
         stopped_early = False
-        asked_for_jobs = (jobs or 1) > 1 or dask is not None or checkpoint is not None or resume is not None or depth is not None
-        if (checkpoint is not None or resume is not None) and not count:
-            raise PolyfitError("--checkpoint and --resume keep counts, not solutions: add --count")
-        if asked_for_jobs and (random is not None or animate is not None):
-            raise PolyfitError("--random and --animate follow one serial search; drop --jobs, --dask, --checkpoint, --resume and --depth")
-        if checkpoint is not None and resume is not None and checkpoint != resume:
-            raise PolyfitError("--resume FILE keeps saving to FILE; give --checkpoint only for a new search")
-        if checkpoint is not None and checkpoint.exists() and not force:
-            raise PolyfitError(f"{checkpoint} exists; resume from it with --resume {checkpoint}, or use --force to start over")
-        if checkpoint is not None:
-            check_writable(checkpoint, True)
-        from polyfit.longsearch import how_to_run, open_checkpoint, plan, run_jobs
-
-        watched = not quiet and not as_json and sys.stderr.isatty()
-        split_up, processes = how_to_run(puzzle, jobs, asked_for_jobs, count and random is None, watched)
-        progress = None
-        job_list: list = []
-        saved = None
-        latest = []  # the last report of the jobs: how far the search has come
-
-        def on_result(result, report):
-            latest[:] = [report]
-            if progress is not None:
-                progress.update(report)
-
-        if split_up:
-            job_list = plan(puzzle, processes, depth)
-            if checkpoint is not None or resume is not None:
-                saved = open_checkpoint(puzzle, job_list, resume or checkpoint, resume is not None)
-            if watched:
-                from polyfit.commands.progress import ProgressBar
-
-                progress = ProgressBar(len(job_list), len(saved.done) if saved else 0)
-            founds = run_jobs(
-                puzzle, engine, job_list, counts, processes=processes, dask=dask,
-                checkpoint=saved, keep_solutions=not count,
-                on_result=on_result,
-                on_start=progress.start if progress else None,
-            )
-        else:
-            founds = puzzle.search(engine, counts, seed=random)
         try:
-            for found in founds:
+            for found in search:
                 if count or not found.canonical:
                     continue  # each class is printed once, from its canonical solution
                 batch = puzzle.cover.orbit(found.placements) if all_ else [found.placements]
@@ -255,25 +237,17 @@ def add_commands(app: typer.Typer, ctx) -> None:
                     stopped_early = True
                     break
         except KeyboardInterrupt:
-            if progress is not None:
+            for progress in bar:
                 progress.stop()
-            where = f"{counts.search.nodes} nodes searched"
-            if split_up:
-                finished = latest[0].done if latest else len(saved.done) if saved else 0
-                where = f"{finished} of {len(job_list)} jobs done, {where}"
-                if saved is not None:
-                    where += f"; go on with --resume {saved.path}"
-            typer.echo(
-                f"interrupted after {counts.seconds:.1f} s: {counts.distinct} distinct solutions "
-                f"so far ({counts.total} in all), {where}",
-                err=True,
-            )
+            typer.echo(search.interrupted(), err=True)
             if as_json:
-                typer.echo(json.dumps(summary(puzzle, counts, engine)))
+                typer.echo(json.dumps(summary(puzzle, search.counts, engine)))
             raise typer.Exit(EXIT_INTERRUPTED)
         finally:
-            if progress is not None:
+            search.close()
+            for progress in bar:
                 progress.stop()
+        counts = search.counts
 
         solution_set = SolutionSet(
             puzzle.board.label,
@@ -295,9 +269,9 @@ def add_commands(app: typer.Typer, ctx) -> None:
             typer.echo(f"wrote {animate} ({frames} frames of {searched} search steps, {ending})", err=True)
         if as_json:
             data = summary(puzzle, counts, engine)
-            if split_up:
-                data["jobs"] = len(job_list)
-                data["processes"] = processes if dask is None else None
+            if search.split:
+                data["jobs"] = search.jobs
+                data["processes"] = search.processes
             if not count:
                 data["solutions"] = [solution_json(puzzle, p) for p in printed]
             if stopped_early:

@@ -7,9 +7,13 @@ serial search and solutions print in the same order for any number of workers.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
 import signal
+import sys
+import threading
+import time
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
@@ -99,23 +103,69 @@ def run_local(puzzle, backend, jobs: Iterable[tuple[int, Job]], processes: int, 
         initargs = (None, None)
     else:
         initargs = (puzzle, backend)
-    pool = context.Pool(min(processes, len(tasks)), _init_worker, initargs)
-    return _results(pool, tasks)
+    pool = context.Pool(min(processes, len(tasks)), _init_worker, (os.getpid(), *initargs))
+    return PoolResults(pool, tasks)
 
 
-def _results(pool, tasks) -> Iterator[JobResult]:
-    try:
-        yield from pool.imap(_run_in_worker, tasks, chunksize=1)
-    finally:
-        pool.terminate()
-        pool.join()
+class PoolResults:
+    """The results of jobs on a pool of processes, in job order; ``close()`` (also at the end,
+    or on an error) stops the workers."""
+
+    def __init__(self, pool, tasks):
+        self._pool = pool
+        self._results = pool.imap(_run_in_worker, tasks, chunksize=1)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> JobResult:
+        try:
+            return next(self._results)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.terminate()
+            pool.join()
 
 
-def _init_worker(puzzle, backend):
+def _init_worker(parent: int, puzzle, backend):
     # Ctrl-C reaches the whole process group: the parent stops the workers, they stay quiet.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with(parent)
     if puzzle is not None:
         _WORKER_STATE.update(puzzle=puzzle, backend=backend)
+
+
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+def die_with(parent: int) -> None:
+    """End this process when ``parent`` dies, even by ``kill -9`` (which it cannot pass on):
+    a worker of a killed count must not go on computing for nobody.
+
+    Linux sends the signal asked for with ``prctl(PR_SET_PDEATHSIG)`` when the parent (the
+    thread that forked us) exits; elsewhere a thread watches for the parent to change."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            asked = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            asked = False
+        if asked:
+            if os.getppid() != parent:  # it died before the request took effect
+                os._exit(1)
+            return
+    threading.Thread(target=_watch_parent, args=(parent,), name="polyfit-parent-watch", daemon=True).start()
+
+
+def _watch_parent(parent: int, every: float = 0.5) -> None:
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(1)
 
 
 def run_dask(address: str, puzzle, backend, jobs: Iterable[tuple[int, Job]], keep_solutions=False) -> Iterator[JobResult]:
