@@ -48,11 +48,12 @@ def piece_sets() -> dict[str, str]:
     return {name: entry.summary for name, entry in registry().piece_sets.items()}
 
 
-def pieces(spec: str, base: str | os.PathLike | None = None) -> list:
+def pieces(spec: str, base: str | os.PathLike | None = None, *, plugins: Registry | None = None) -> list:
     """The pieces a spec names, as ``--pieces`` takes it: ``"pentominoes"``,
     ``"pentominoes,tetrominoes:O"``, ``"2*tetrominoes"``, or a pieces file (looked for in the
-    folder ``base`` first)."""
-    return resolve_pieces(spec, registry().piece_set_builders(), base)
+    folder ``base`` first). ``plugins``: another registry than :func:`registry` (the command
+    line's, with ``--plugins-dir``)."""
+    return resolve_pieces(spec, (plugins or registry()).piece_set_builders(), base)
 
 
 def backends() -> dict[str, str | None]:
@@ -67,19 +68,23 @@ def backend(name: str = "auto", problem=None):
     return registry().backend(name, problem)
 
 
-def read_board(path: str | os.PathLike) -> Board:
+def read_board(path: str | os.PathLike, *, plugins: Registry | None = None) -> Board:
     """A board file in any format a reader is registered for (text art, voxel text,
     MagicaVoxel, or a plugin's)."""
-    return registry().read_shape(Path(path))
+    return (plugins or registry()).read_shape(Path(path))
 
 
-def load(path: str | os.PathLike, pieces: str | list | None = None, mirror: bool = False) -> Puzzle:
+def load(
+    path: str | os.PathLike, pieces: str | list | None = None, mirror: bool = False, *,
+    plugins: Registry | None = None, break_symmetry: bool = True,
+) -> Puzzle:
     """The puzzle in a board file, with the pieces its ``; pieces:`` line names, or ``pieces``
     (a spec or a list of pieces). ``mirror=True`` lets every piece be turned over."""
-    return Puzzle(read_board(path), pieces, mirror=mirror)
+    board = read_board(path, plugins=plugins)
+    return Puzzle(board, pieces, mirror=mirror, plugins=plugins, break_symmetry=break_symmetry)
 
 
-def board_pieces(board: Board) -> list:
+def board_pieces(board: Board, *, plugins: Registry | None = None) -> list:
     """The pieces a board's ``; pieces:`` line names (a pieces file named there is looked for
     next to the board first); a bad spec is an error at that line and column."""
     spec = board.metadata.get("pieces")
@@ -89,7 +94,7 @@ def board_pieces(board: Board) -> list:
             "Python) or a '; pieces: NAME' line in the board file (polyfit pieces lists the sets)"
         )
     try:
-        return pieces(spec, Path(board.path).parent if board.path else None)
+        return pieces(spec, Path(board.path).parent if board.path else None, plugins=plugins)
     except ParseError:
         raise  # inside a pieces file: it has its own place
     except PolyfitError as exc:
@@ -97,11 +102,11 @@ def board_pieces(board: Board) -> list:
         raise ParseError(board.path or board.label, line, column, f"'; pieces: {spec}': {exc}") from None
 
 
-def _pieces_for(board: Board, spec) -> list:
+def _pieces_for(board: Board, spec, plugins) -> list:
     if spec is None:
-        return board_pieces(board)
+        return board_pieces(board, plugins=plugins)
     if isinstance(spec, str):
-        return pieces(spec)
+        return pieces(spec, plugins=plugins)
     return list(spec)
 
 
@@ -113,11 +118,12 @@ class Puzzle(solve.Puzzle):
     no solution can use and finds the symmetry group; counting and solving run a backend.
     """
 
-    def __init__(self, board: Board, pieces=None, *, mirror: bool = False):
-        chosen = _pieces_for(board, pieces)
+    def __init__(self, board: Board, pieces=None, *, mirror: bool = False,
+                 plugins: Registry | None = None, break_symmetry: bool = True):
+        chosen = _pieces_for(board, pieces, plugins)
         if mirror:
             chosen = [replace(p, mirror=True) for p in chosen]
-        super().__init__(board, chosen)
+        super().__init__(board, chosen, break_symmetry=break_symmetry)
 
     def __repr__(self) -> str:
         return (
@@ -130,8 +136,11 @@ class Puzzle(solve.Puzzle):
         """The exact cover problem the backends solve (symmetry broken)."""
         return self.cover.problem
 
-    def backend(self, name: str = "auto"):
-        """The backend ``name``, checked against what this puzzle's problem needs."""
+    def backend(self, name="auto"):
+        """The backend ``name`` (or a backend object itself), checked against what this
+        puzzle's problem needs."""
+        if not isinstance(name, str):
+            return name
         return registry().backend(name, self.cover.problem)
 
     def count(self, backend: str = "auto", jobs: int | None = None) -> Counts:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Optional
 
@@ -15,34 +14,18 @@ from polyfit.formats.solution_set import SolutionSet
 from polyfit.files import check_writable
 from polyfit.puzzle.solve import Counts, Puzzle
 from polyfit.formats.textart import draw_solution
-from polyfit import longsearch
+from polyfit import api, longsearch
 from polyfit.commands import EXIT_INTERRUPTED, guarded
 from polyfit.commands import outputs as out
 
 
 def load_board(ctx, board_path: Path):
-    return ctx.registry.read_shape(board_path)
+    return api.read_board(board_path, plugins=ctx.registry)
 
 
-def load_pieces(ctx, board, pieces_spec: Optional[str]):
-    if pieces_spec:
-        return ctx.resolve_pieces(pieces_spec)
-    spec = board.metadata.get("pieces")
-    if not spec:
-        raise PolyfitError(
-            f"{board.path}: no pieces given; use --pieces NAME or a '; pieces: NAME' line "
-            "in the board file (polyfit pieces lists the sets)"
-        )
-    # A pieces file named in the board is looked for next to it first.
-    return ctx.resolve_pieces(spec, Path(board.path).parent if board.path else None)
-
-
-def load_puzzle(ctx, board_path: Path, pieces_spec: Optional[str], mirror: bool = False) -> Puzzle:
-    board = load_board(ctx, board_path)
-    pieces = load_pieces(ctx, board, pieces_spec)
-    if mirror:
-        pieces = [replace(p, mirror=True) for p in pieces]
-    return Puzzle(board, pieces)
+def load_puzzle(ctx, board_path: Path, pieces_spec: Optional[str], mirror: bool = False, break_symmetry=True):
+    """The puzzle: the board file and ``--pieces`` (or the board's '; pieces:' line)."""
+    return api.load(board_path, pieces_spec or None, mirror, plugins=ctx.registry, break_symmetry=break_symmetry)
 
 
 def summary(puzzle: Puzzle, counts: Counts, backend) -> dict:

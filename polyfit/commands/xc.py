@@ -13,9 +13,8 @@ from polyfit.xc.dlxformat import format_dlx, read_dlx
 from polyfit.errors import PolyfitError
 from polyfit.files import check_writable, write_text
 from polyfit.xc.problem import SearchStats
-from polyfit.puzzle.solve import Puzzle
 from polyfit.commands import EXIT_INTERRUPTED, guarded
-from polyfit.commands.solve import load_board, load_pieces
+from polyfit.commands.solve import load_puzzle
 
 
 def add_commands(app: typer.Typer, ctx) -> None:
@@ -89,9 +88,8 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Example: polyfit export-dlx shapes/pentomino/6x10.txt -o 6x10.dlx
         """
-        shape = load_board(ctx, board)
-        puzzle = Puzzle(shape, load_pieces(ctx, shape, pieces), break_symmetry=break_symmetry)
-        comment = f"{shape.label}: {len(puzzle.pieces)} pieces, {len(puzzle.cover.problem.options)} placements"
+        puzzle = load_puzzle(ctx, board, pieces, break_symmetry=break_symmetry)
+        comment = f"{puzzle.board.label}: {len(puzzle.pieces)} pieces, {len(puzzle.cover.problem.options)} placements"
         if break_symmetry and puzzle.cover.breaker is not None:
             comment += f"; piece {puzzle.pieces[puzzle.cover.breaker].name} restricted to one placement per symmetry orbit"
         text = format_dlx(puzzle.cover.problem, comment + "\n(written by polyfit export-dlx)")
