@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from polyfit.errors import PolyfitError, UnknownNameError
+from polyfit.files import cannot
 
 AUTO_BACKEND_ORDER = ("bitset-c", "dlx-c", "bitset-python", "dlx-python")
 # What a plugin may raise, besides PolyfitError, that must not end the program with a traceback:
@@ -284,7 +285,7 @@ class Registry:
             with path.open("rb") as f:
                 head = f.read(64)
         except OSError as exc:
-            raise PolyfitError(f"cannot read {path}: {exc.strerror or exc}") from None
+            raise cannot("read", path, exc) from None
         for entry in self.readers.values():
             if entry.sniff is not None and self._sniffs(entry, head):
                 return entry.read(path)

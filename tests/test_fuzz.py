@@ -1,0 +1,29 @@
+"""A short fuzz campaign through the command line (tests/fuzzing.py has the long one).
+
+Mutations of valid boards, voxel text, pieces files, piece specs, MagicaVoxel and DLX files,
+checkpoints, job files, job results and saved solutions must each end in exit 0 or in one line
+``polyfit: error: ...`` with exit 2: no traceback, no signal, no hang.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import fuzzing  # noqa: E402  (the one helper module of the tests)
+
+INPUTS = 1200
+
+
+def test_mutated_inputs_end_cleanly(tmp_path):
+    report = fuzzing.campaign(INPUTS, seed=2026, work=tmp_path)
+    counts = report.counts()
+    assert sum(counts.values()) == INPUTS
+    assert counts["ok"] > 0 and counts["error"] > 0  # both kinds of ending were reached
+    kinds = {o.kind for o in report.outcomes}
+    assert kinds == {"board", "voxel text", "pieces file", "piece spec", "magicavoxel", "dlx",
+                     "checkpoint", "job file", "job result", "solutions"}
+    shown = "\n\n".join(f"{f.result} ({f.kind}, {f.mutation}): {f.detail}" for f in report.failures()[:5])
+    assert not report.failures(), f"{dict(counts)}\n{report.table()}\n\n{shown}"
