@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from polyfit.xc.branching import bits, fewest_branches, mask_of, options_by_item
 from polyfit.xc.problem import ExactCoverProblem, SearchStats
 
 
@@ -26,19 +27,12 @@ class PythonBitset:
 
     def solutions(self, problem: ExactCoverProblem, stats: SearchStats) -> Iterator[tuple[int, ...]]:
         n_primary = len(problem.primary)
-        containing = [0] * len(problem.items)
-        for k, option in enumerate(problem.options):
-            bit = 1 << k
-            for j in option:
-                containing[j] |= bit
+        containing = options_by_item(problem.options, len(problem.items))
         live = 0
         conflict = [0] * len(problem.options)
         covers = [0] * len(problem.options)  # each option's primary items, as a bitmask
         for k, option in enumerate(problem.options):
-            mask = 0
-            for j in option:
-                if j < n_primary:
-                    mask |= 1 << j
+            mask = mask_of(j for j in option if j < n_primary)
             if mask:  # options without primary items are never chosen
                 live |= 1 << k
                 row = 0
@@ -52,27 +46,15 @@ class PythonBitset:
 
         def search(live: int, uncovered: int):
             nonlocal nodes, updates
-            best, least = -1, -1
-            rest = uncovered
-            while rest:
-                low = rest & -rest
-                j = low.bit_length() - 1
-                rest ^= low
-                count = (live & primary_lists[j]).bit_count()
-                if least < 0 or count < least:
-                    best, least = j, count
-                    if count == 0:
-                        return
+            best, least = fewest_branches(uncovered, primary_lists, live)
             if best < 0:
                 stats.nodes, stats.updates = nodes, updates
                 stats.solutions += 1
                 yield tuple(choice)
                 return
-            candidates = live & primary_lists[best]
-            while candidates:
-                low = candidates & -candidates
-                o = low.bit_length() - 1
-                candidates ^= low
+            if least == 0:
+                return
+            for o in bits(live & primary_lists[best]):
                 nodes += 1
                 killed = live & conflict[o]
                 updates += killed.bit_count()
