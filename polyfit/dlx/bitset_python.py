@@ -3,10 +3,17 @@
 Python's integers are bitsets of any size whose AND, OR and popcount run in C, a machine word
 at a time. The live options are one integer; each item's options and each option's conflicts
 (the options sharing an item with it) are precomputed integers. Branching takes the uncovered
-primary item with the fewest live options, ``(live & containing[j]).bit_count()``, leftmost on
-ties, and tries its options in index order: the same choices as the dancing-links backends, so
-the solutions come in the same order with the same node counts. ``updates`` counts options
-killed.
+primary item with the fewest live options, leftmost on ties
+(:func:`polyfit.xc.branching.fewest_branches`), and tries its options in index order.
+``nodes`` counts options tried, ``updates`` options killed.
+
+It is a *semantic* twin of ``bitset-c`` (``_bsx.c``), not a line-by-line one: both make the same
+choices, so they give the same solutions in the same order with the same node and update
+counts (the tests check it on random problems), but the code differs. Here the search recurses
+over Python integers; ``_bsx.c`` runs an explicit loop over word arrays copied per level, keeps
+the live options as a packed list of nonzero words, and finds the branching item by popcount or
+by kept counts. Against the dancing-links backends the choices, solutions, their order and the
+node counts are the same too; only ``updates`` counts something else there (nodes unlinked).
 """
 
 from __future__ import annotations
