@@ -117,7 +117,7 @@ def test_on_plain_problems_algorithm_m_makes_the_moves_of_plain_dancing_links(n1
     problem = ExactCoverProblem([f"p{i}" for i in range(n1)], [f"s{i}" for i in range(n2)], options)
     plain, plain_stats = solve(PythonDLX(), problem)
     general_stats = SearchStats()
-    general = list(search_mc(build_layout(problem), general_stats))
+    general = list(search_mc(build_layout(problem).lists(), general_stats))
     assert general == plain
     assert (general_stats.nodes, general_stats.updates) == (plain_stats.nodes, plain_stats.updates)
 

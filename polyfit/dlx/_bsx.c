@@ -330,4 +330,4 @@ static PyMemberDef Bsx_members[] = {
     {NULL, 0, 0, 0, NULL},
 };
 
-SEARCH_MODULE(_bsx, Bsx, s->choice != NULL, Bsx_members, "A resumable bitset exact cover search over prebuilt bit arrays.", "Bitset exact cover search in C.")
+SEARCH_MODULE(_bsx, Bsx, s->choice != NULL, Bsx_members, NO_MORE_METHODS, "A resumable bitset exact cover search over prebuilt bit arrays.", "Bitset exact cover search in C.")
