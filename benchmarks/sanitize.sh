@@ -19,5 +19,5 @@ cd "$out"  # so that this copy, not an installed polyfit, is the one imported
 export LD_PRELOAD="$asan" ASAN_OPTIONS=detect_leaks=0 POLYFIT_REQUIRE_C=1
 python -c "import polyfit.dlx._dlxc as a, polyfit.dlx._dlxmc as m, polyfit.dlx._bsx as b; print('sanitized:', a.__file__, m.__file__, b.__file__)"
 python -m pytest -q -p no:cacheprovider --rootdir="$out" "$OLDPWD/tests/test_dlx.py" "$OLDPWD/tests/test_counts.py" \
-  "$OLDPWD/tests/test_multiplicities.py" "$OLDPWD/tests/test_constraints.py" \
+  "$OLDPWD/tests/test_multiplicities.py" "$OLDPWD/tests/test_constraints.py" "$OLDPWD/tests/test_sanity.py" \
   -k "not dlx-python" "$@"

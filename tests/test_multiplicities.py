@@ -8,7 +8,7 @@ random problems (Hypothesis) and on hand-made ones; the two dancing-links backen
 import itertools
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from polyfit.dlx import build_layout
@@ -17,7 +17,8 @@ from polyfit.dlx.python_mc import search_mc
 from polyfit.errors import PolyfitError
 from polyfit.xc.problem import ExactCoverProblem, SearchStats
 
-from conftest import built_in_registry
+from conftest import BUILT_IN_BACKENDS, built_in_registry
+from test_dlx import native
 
 
 def solve(backend, problem):
@@ -71,31 +72,39 @@ def problems(draw):
     )
 
 
-def capable_backends(problem):
-    for backend in built_in_registry().backends.values():
-        if backend.unavailable_reason() is None and problem.needs <= backend.capabilities:
-            yield backend
+# The built-in backends that take these problems (the bitset ones take neither).
+GENERAL = [
+    name
+    for name in BUILT_IN_BACKENDS
+    if {"multiplicities", "colours"} <= built_in_registry().backends[name].capabilities
+]
 
 
-@settings(max_examples=400, deadline=None)
-@given(problems())
-def test_backends_find_exactly_the_brute_force_solutions(problem):
+@pytest.fixture(scope="module")
+def dlx_c():
+    return native("dlx-c")
+
+
+def test_the_general_backends_are_the_dancing_links_ones():
+    assert GENERAL == ["dlx-python", "dlx-c"]
+
+
+# The backend fixture gives each backend in turn and keeps nothing between examples.
+@pytest.mark.parametrize("backend", GENERAL, indirect=True)
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(problem=problems())
+def test_backends_find_exactly_the_brute_force_solutions(backend, problem):
     expected = brute_force(problem)
-    for backend in capable_backends(problem):
-        solutions, _ = solve(backend, problem)
-        assert len(solutions) == len(set(map(frozenset, solutions))), backend.name
-        assert set(map(frozenset, solutions)) == expected, backend.name
+    solutions, _ = solve(backend, problem)
+    assert len(solutions) == len(set(map(frozenset, solutions)))
+    assert set(map(frozenset, solutions)) == expected
 
 
 @settings(max_examples=400, deadline=None)
-@given(problems())
-def test_the_dlx_backends_are_twins_with_bounds_and_colours(problem):
-    backends = built_in_registry().backends
-    native = backends["dlx-c"]
-    if native.unavailable_reason() is not None:
-        pytest.skip(native.unavailable_reason())
-    a, sa = solve(backends["dlx-python"], problem)
-    b, sb = solve(native, problem)
+@given(problem=problems())
+def test_the_dlx_backends_are_twins_with_bounds_and_colours(dlx_c, problem):
+    a, sa = solve(built_in_registry().backends["dlx-python"], problem)
+    b, sb = solve(dlx_c, problem)
     assert a == b
     assert (sa.nodes, sa.updates, sa.solutions) == (sb.nodes, sb.updates, sb.solutions)
 
@@ -108,7 +117,7 @@ def test_on_plain_problems_algorithm_m_makes_the_moves_of_plain_dancing_links(n1
     problem = ExactCoverProblem([f"p{i}" for i in range(n1)], [f"s{i}" for i in range(n2)], options)
     plain, plain_stats = solve(PythonDLX(), problem)
     general_stats = SearchStats()
-    general = list(search_mc(build_layout(problem), general_stats))
+    general = list(search_mc(build_layout(problem).lists(), general_stats))
     assert general == plain
     assert (general_stats.nodes, general_stats.updates) == (plain_stats.nodes, plain_stats.updates)
 

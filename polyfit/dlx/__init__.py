@@ -19,7 +19,7 @@ Python builds these arrays once (here); the Python and C searches only walk them
 from __future__ import annotations
 
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from polyfit.xc.problem import ExactCoverProblem
 
@@ -37,6 +37,12 @@ class Layout:
     color: array  # per node: its colour (option nodes of secondary items), else 0
     bound: array  # per item header: upper bound hi (1 for secondary items)
     slack: array  # per item header: hi - lo
+
+    def lists(self) -> Layout:
+        """A copy with Python lists for arrays: the Python searches index them faster, and update
+        them in place (so that :func:`polyfit.dlx.sanity.sanity` can check them afterwards)."""
+        copied = {f.name: getattr(self, f.name) for f in fields(self)}
+        return Layout(**{name: list(v) if isinstance(v, array) else v for name, v in copied.items()})
 
 
 def build_layout(problem: ExactCoverProblem) -> Layout:

@@ -138,9 +138,11 @@ static PyObject *batch_result(const Found *f, long long nodes, long long updates
  * type and the module itself. The module defines its object struct TYPE (with fields found,
  * nodes, updates and phase, and a DONE phase), TYPE_init, TYPE_dealloc and
  * run(TYPE *, long long wanted, PyThreadState **save), then writes
- * SEARCH_MODULE(_name, TYPE, ready-expression-on-s, members, "type doc", "module doc"), where
- * members is a PyMemberDef table of read-only attributes, or NULL. */
-#define SEARCH_MODULE(MODNAME, TYPE, READY, MEMBERS, TYPE_DOC, MODULE_DOC)                        \
+ * SEARCH_MODULE(_name, TYPE, ready-expression-on-s, members, methods, "type doc", "module doc"),
+ * where members is a PyMemberDef table of read-only attributes, or NULL, and methods are more
+ * PyMethodDef entries, each followed by a comma, or NO_MORE_METHODS. */
+#define NO_MORE_METHODS
+#define SEARCH_MODULE(MODNAME, TYPE, READY, MEMBERS, METHODS, TYPE_DOC, MODULE_DOC)               \
     static PyObject *TYPE##_next_batch(TYPE *s, PyObject *args)                                  \
     {                                                                                            \
         long long wanted;                                                                        \
@@ -159,6 +161,7 @@ static PyObject *batch_result(const Found *f, long long nodes, long long updates
     static PyMethodDef TYPE##_methods[] = {                                                      \
         {"next_batch", (PyCFunction)TYPE##_next_batch, METH_VARARGS,                             \
          "next_batch(k) -> (solutions, nodes, updates, done): search on until k more solutions."}, \
+        METHODS                                                                                  \
         {NULL, NULL, 0, NULL},                                                                   \
     };                                                                                           \
                                                                                                  \

@@ -12,6 +12,8 @@
  * but instead of walking the lists again it replays a trail: cover() records each node it
  * removes (and each item header, as -item), and undo() restores them last first. Same nodes,
  * same order, same tree, and 10-20% less time on the pentomino boxes than walking back.
+ *
+ * For the tests, sanity() checks every link between batches (_sanity.h).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -19,6 +21,7 @@
 #include <string.h>
 
 #include "_batch.h"
+#include "_sanity.h"
 
 #define CHECK_EVERY 4096 /* nodes between signal checks */
 
@@ -37,6 +40,8 @@ typedef struct {
     int32_t level, item, phase;
     long long nodes, updates, solutions;
     Found found; /* solutions of the current batch */
+    int32_t primary, items;           /* for sanity() */
+    Py_ssize_t size, spacers;         /* lengths of top (and ulink, dlink) and spacer_option */
 } Search;
 
 static void Search_dealloc(Search *s)
@@ -71,10 +76,14 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwds)
         !(s->top = copy_buffer(tp, &nt)) || !(s->ulink = copy_buffer(ul, &nu)) ||
         !(s->dlink = copy_buffer(dl, &nd)) || !(s->spacer_option = copy_buffer(so, &ns)))
         return -1;
-    if (nl != nr || nt != nu || nt != nd || primary < 0 || primary + 2 > nl || nl - 2 > nt) {
+    if (nl != nr || nt != nu || nt != nd || primary < 0 || primary + 2 > nl || nl > nt) {
         PyErr_SetString(PyExc_ValueError, "inconsistent dancing-links arrays");
         return -1;
     }
+    s->primary = primary;
+    s->items = (int32_t)nl - 2;
+    s->size = nt;
+    s->spacers = ns;
     s->choice = PyMem_RawMalloc(sizeof(int32_t) * (size_t)(primary + 1));
     s->options = PyMem_RawMalloc(sizeof(int32_t) * (size_t)(primary + 1));
     /* Each node and each header is out of its list at most once at a time. */
@@ -242,4 +251,20 @@ backup:
     goto advance;
 }
 
-SEARCH_MODULE(_dlxc, Search, s->choice != NULL, NULL, "A resumable dancing-links search over prebuilt int32 arrays.", "Dancing links search loop in C.")
+/* For the tests: Knuth's sanity() on the links as they are between batches (see _sanity.h). */
+static PyObject *Search_sanity(Search *s, PyObject *unused)
+{
+    (void)unused;
+    if (s->choice == NULL) {
+        PyErr_SetString(PyExc_ValueError, "sanity() needs an initialised search");
+        return NULL;
+    }
+    return links_sanity(s->primary, s->items, s->size, s->spacers, s->llink, s->rlink, s->top,
+                        s->ulink, s->dlink);
+}
+
+#define SANITY_METHOD                                                                              \
+    {"sanity", (PyCFunction)Search_sanity, METH_NOARGS,                                            \
+     "sanity() -> list of str: what is wrong with the links (empty when all is well); for tests."},
+
+SEARCH_MODULE(_dlxc, Search, s->choice != NULL, NULL, SANITY_METHOD, "A resumable dancing-links search over prebuilt int32 arrays.", "Dancing links search loop in C.")

@@ -7,7 +7,8 @@
  * secondary items ("purifying"). Same layout as _dlxc.c plus three arrays: color per node,
  * bound and slack per item. As in _dlxc.c, cover() records the nodes it removes on a trail and
  * uncover() replays it backwards; purifying and tweaking walk their lists both ways. Resumable
- * in batches, GIL released, signals checked periodically.
+ * in batches, GIL released, signals checked periodically. For the tests, sanity() checks every
+ * link between batches (_sanity.h).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "_batch.h"
+#include "_sanity.h"
 
 #define CHECK_EVERY 4096 /* nodes between signal checks */
 
@@ -36,6 +38,7 @@ typedef struct {
     int32_t level, ntweaks, phase;
     long long nodes, updates, solutions;
     Found found;
+    Py_ssize_t size, spacers;         /* for sanity(): lengths of top (and ulink...), spacer_option */
 } Search;
 
 static void Search_dealloc(Search *s)
@@ -69,12 +72,14 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwds)
         !(s->slack = copy_buffer(sl, &nk)))
         return -1;
     if (nl != nr || nt != nu || nt != nd || nt != nc || nb != nl || nk != nl || primary < 0 ||
-        primary + 2 > nl || nl - 2 > nt) {
+        primary + 2 > nl || nl > nt) {
         PyErr_SetString(PyExc_ValueError, "inconsistent dancing-links arrays");
         return -1;
     }
     s->primary = primary;
     s->items = (int32_t)nl - 2;
+    s->size = nt;
+    s->spacers = ns;
     /* Each level adds an option covering its item (at most bound of them) or drops an item. */
     long long levels = primary + 1;
     for (int32_t k = 1; k <= primary; k++) {
@@ -412,4 +417,20 @@ try:
     goto enter;
 }
 
-SEARCH_MODULE(_dlxmc, Search, s->item_at != NULL, NULL, "A resumable dancing-links search with multiplicities and colours.", "Dancing links with multiplicities and colours, in C.")
+/* For the tests: Knuth's sanity() on the links as they are between batches (see _sanity.h). */
+static PyObject *Search_sanity(Search *s, PyObject *unused)
+{
+    (void)unused;
+    if (s->item_at == NULL) {
+        PyErr_SetString(PyExc_ValueError, "sanity() needs an initialised search");
+        return NULL;
+    }
+    return links_sanity(s->primary, s->items, s->size, s->spacers, s->llink, s->rlink, s->top,
+                        s->ulink, s->dlink);
+}
+
+#define SANITY_METHOD                                                                              \
+    {"sanity", (PyCFunction)Search_sanity, METH_NOARGS,                                            \
+     "sanity() -> list of str: what is wrong with the links (empty when all is well); for tests."},
+
+SEARCH_MODULE(_dlxmc, Search, s->item_at != NULL, NULL, SANITY_METHOD, "A resumable dancing-links search with multiplicities and colours.", "Dancing links with multiplicities and colours, in C.")

@@ -2,14 +2,17 @@
 
 Python hands the options over as flat lists of items; the C module builds the bit arrays: for
 each primary item the options that contain it, and for each option the options it conflicts
-with (those sharing any item with it, primary or secondary). The conflict table takes options² bits, so problems with more than
-``MAX_OPTIONS`` options are left to the dancing-links backends (``auto`` falls back by itself).
+with (those sharing any item with it, primary or secondary). The conflict table takes options²
+bits, so problems with more than ``MAX_OPTIONS`` options are left to the dancing-links backends
+(``auto`` falls back by itself).
 
 The branching item is found one of two ways, chosen per problem by their cost at the root
 (``AUTO``): by popcount of each item's live options, stopping early (``BY_POPCOUNT``), or from
 counts kept up to date as options are killed (``BY_COUNTS``). Both make the same choices.
 
 ``nodes`` counts options tried, as in the DLX backends; ``updates`` counts options killed.
+``bitset-python`` is its semantic twin (same choices, solutions, order and counts; different
+code), not a line-by-line one.
 """
 
 from __future__ import annotations

@@ -3,16 +3,24 @@
 Python's integers are bitsets of any size whose AND, OR and popcount run in C, a machine word
 at a time. The live options are one integer; each item's options and each option's conflicts
 (the options sharing an item with it) are precomputed integers. Branching takes the uncovered
-primary item with the fewest live options, ``(live & containing[j]).bit_count()``, leftmost on
-ties, and tries its options in index order: the same choices as the dancing-links backends, so
-the solutions come in the same order with the same node counts. ``updates`` counts options
-killed.
+primary item with the fewest live options, leftmost on ties
+(:func:`polyfit.xc.branching.fewest_branches`), and tries its options in index order.
+``nodes`` counts options tried, ``updates`` options killed.
+
+It is a *semantic* twin of ``bitset-c`` (``_bsx.c``), not a line-by-line one: both make the same
+choices, so they give the same solutions in the same order with the same node and update
+counts (the tests check it on random problems), but the code differs. Here the search recurses
+over Python integers; ``_bsx.c`` runs an explicit loop over word arrays copied per level, keeps
+the live options as a packed list of nonzero words, and finds the branching item by popcount or
+by kept counts. Against the dancing-links backends the choices, solutions, their order and the
+node counts are the same too; only ``updates`` counts something else there (nodes unlinked).
 """
 
 from __future__ import annotations
 
 from typing import Iterator
 
+from polyfit.xc.branching import bits, fewest_branches, mask_of, options_by_item
 from polyfit.xc.problem import ExactCoverProblem, SearchStats
 
 
@@ -26,19 +34,12 @@ class PythonBitset:
 
     def solutions(self, problem: ExactCoverProblem, stats: SearchStats) -> Iterator[tuple[int, ...]]:
         n_primary = len(problem.primary)
-        containing = [0] * len(problem.items)
-        for k, option in enumerate(problem.options):
-            bit = 1 << k
-            for j in option:
-                containing[j] |= bit
+        containing = options_by_item(problem.options, len(problem.items))
         live = 0
         conflict = [0] * len(problem.options)
         covers = [0] * len(problem.options)  # each option's primary items, as a bitmask
         for k, option in enumerate(problem.options):
-            mask = 0
-            for j in option:
-                if j < n_primary:
-                    mask |= 1 << j
+            mask = mask_of(j for j in option if j < n_primary)
             if mask:  # options without primary items are never chosen
                 live |= 1 << k
                 row = 0
@@ -52,27 +53,15 @@ class PythonBitset:
 
         def search(live: int, uncovered: int):
             nonlocal nodes, updates
-            best, least = -1, -1
-            rest = uncovered
-            while rest:
-                low = rest & -rest
-                j = low.bit_length() - 1
-                rest ^= low
-                count = (live & primary_lists[j]).bit_count()
-                if least < 0 or count < least:
-                    best, least = j, count
-                    if count == 0:
-                        return
+            best, least = fewest_branches(uncovered, primary_lists, live)
             if best < 0:
                 stats.nodes, stats.updates = nodes, updates
                 stats.solutions += 1
                 yield tuple(choice)
                 return
-            candidates = live & primary_lists[best]
-            while candidates:
-                low = candidates & -candidates
-                o = low.bit_length() - 1
-                candidates ^= low
+            if least == 0:
+                return
+            for o in bits(live & primary_lists[best]):
                 nodes += 1
                 killed = live & conflict[o]
                 updates += killed.bit_count()

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from polyfit.xc.problem import ExactCoverProblem, SearchStats
-from polyfit.dlx import build_layout, stream_batches
+from polyfit.dlx import Layout, build_layout, stream_batches
 
 try:
     from polyfit.dlx import _dlxc, _dlxmc
@@ -30,10 +30,15 @@ class NativeDLX:
         return None
 
     def solutions(self, problem: ExactCoverProblem, stats: SearchStats) -> Iterator[tuple[int, ...]]:
-        layout = build_layout(problem)
-        links = (layout.primary, layout.llink, layout.rlink, layout.top, layout.ulink, layout.dlink, layout.spacer_option)
-        if problem.has_multiplicities or problem.has_colours:
-            search = _dlxmc.Search(*links, layout.color, layout.bound, layout.slack)
-        else:
-            search = _dlxc.Search(*links)
-        yield from stream_batches(search, stats)
+        general = problem.has_multiplicities or problem.has_colours
+        yield from stream_batches(native_search(build_layout(problem), general), stats)
+
+
+def native_search(layout: Layout, general: bool):
+    """The C search object over a copy of ``layout``'s arrays: ``_dlxmc`` when ``general``
+    (Algorithms M and C), else ``_dlxc``. Besides ``next_batch(k)`` it has ``sanity()``, for the
+    tests (see :mod:`polyfit.dlx.sanity`)."""
+    links = (layout.primary, layout.llink, layout.rlink, layout.top, layout.ulink, layout.dlink, layout.spacer_option)
+    if general:
+        return _dlxmc.Search(*links, layout.color, layout.bound, layout.slack)
+    return _dlxc.Search(*links)

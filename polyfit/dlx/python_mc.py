@@ -36,13 +36,15 @@ from polyfit.xc.problem import SearchStats
 from polyfit.dlx import Layout
 
 
-def search_mc(layout: Layout, stats: SearchStats) -> Iterator[tuple[int, ...]]:
-    n1, n = layout.primary, layout.items
-    llink, rlink = list(layout.llink), list(layout.rlink)
-    top, ulink, dlink = list(layout.top), list(layout.ulink), list(layout.dlink)
-    color = list(layout.color)
-    bound, slack = list(layout.bound), list(layout.slack)
-    spacer_option = list(layout.spacer_option)
+def search_mc(links: Layout, stats: SearchStats) -> Iterator[tuple[int, ...]]:
+    """Algorithms M and C over the lists of ``links`` (from :meth:`Layout.lists`), updating
+    them in place: when the search ends, or stops at a solution, they hold its state."""
+    n1, n = links.primary, links.items
+    llink, rlink = links.llink, links.rlink
+    top, ulink, dlink = links.top, links.ulink, links.dlink
+    color = links.color
+    bound, slack = links.bound, links.slack
+    spacer_option = links.spacer_option
     updates = 0
     nodes = 0
 

@@ -18,6 +18,7 @@ import random
 import statistics
 from dataclasses import dataclass
 
+from polyfit.xc.branching import bits, fewest_branches, options_by_item
 from polyfit.xc.problem import ExactCoverProblem
 
 
@@ -38,13 +39,10 @@ class Prober:
     def __init__(self, problem: ExactCoverProblem):
         self.n1 = len(problem.primary)
         n = self.n1 + len(problem.secondary)
-        self.with_item = [0] * n  # item -> mask of options containing it
+        self.with_item = options_by_item(problem.options, n)  # item -> mask of options containing it
         self.conflicts = []  # option -> mask of options sharing an item with it (itself too)
         self.primary_of = []  # option -> its primary items
         colours = problem.colours
-        for k, option in enumerate(problem.options):
-            for i in option:
-                self.with_item[i] |= 1 << k
         for k, option in enumerate(problem.options):
             mask = 1 << k
             for position, i in enumerate(option):
@@ -68,27 +66,21 @@ class Prober:
     def probe(self, rng: random.Random) -> tuple[int, int]:
         """One random path: (nodes estimate, solutions estimate)."""
         live = self.all_options
-        active = list(range(self.n1))
+        active = (1 << self.n1) - 1  # the primary items that may take more options
         low = [lo for lo, _ in self.bounds]
         high = [hi for _, hi in self.bounds]
         product, nodes = 1, 0
         while active:
-            best, best_count, best_mask = -1, 0, 0
-            for i in active:
-                mask = self.with_item[i] & live
-                branches = mask.bit_count() + 1 - low[i]
-                if best < 0 or branches < best_count:
-                    best, best_count, best_mask = i, branches, mask
-                    if branches <= 0:
-                        break
+            best, best_count = fewest_branches(active, self.with_item, live, low)
             if best_count <= 0:
                 return nodes, 0
             product *= best_count
             nodes += product
             pick = rng.randrange(best_count)
-            choices = _bits(best_mask)
+            best_mask = self.with_item[best] & live
+            choices = bits(best_mask)
             if pick >= len(choices):  # the null branch: the item takes no more options
-                active.remove(best)
+                active &= ~(1 << best)
                 live &= ~best_mask
                 continue
             option = choices[pick]
@@ -100,18 +92,9 @@ class Prober:
                 high[i] -= 1
                 low[i] = max(0, low[i] - 1)
                 if high[i] == 0:
-                    active.remove(i)
+                    active &= ~(1 << i)
                     live &= ~self.with_item[i]
         return nodes, product
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def estimate(problem: ExactCoverProblem, probes: int = 1000, seed: int = 0) -> Estimate:

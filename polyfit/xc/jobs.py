@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from polyfit.xc.branching import bits, fewest_branches, options_by_item
 from polyfit.xc.problem import ExactCoverProblem
 
 
@@ -121,17 +122,10 @@ def branches(problem: ExactCoverProblem, job: Job) -> list[Job] | None:
     n1 = len(sub.primary)
     if n1 == 0:
         return None
-    lists = [[] for _ in range(n1)]
-    for k, option in enumerate(sub.options):
-        for i in option:
-            if i < n1:
-                lists[i].append(k)
-    best, best_branches = None, None
-    for i in range(n1):
-        lo, _ = sub.bound(i)
-        branches = len(lists[i]) + 1 - lo
-        if best is None or branches < best_branches:
-            best, best_branches = i, branches
+    containing = options_by_item(sub.options, len(sub.items))
+    needed = [sub.bound(i)[0] for i in range(n1)]
+    every_option = (1 << len(sub.options)) - 1
+    best, best_branches = fewest_branches((1 << n1) - 1, containing, every_option, needed)
     if best_branches <= 0:
         return []
     lo, hi = sub.bound(best)
@@ -139,7 +133,7 @@ def branches(problem: ExactCoverProblem, job: Job) -> list[Job] | None:
     item = problem.primary.index(sub.primary[best])
     paths = []  # (forced, excluded, closed) of each child
     before: list[int] = []
-    for k in lists[best]:
+    for k in bits(containing[best]):
         o = origin[k]
         if hi == 1:
             paths.append((job.forced + (o,), job.excluded, job.closed))

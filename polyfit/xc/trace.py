@@ -2,9 +2,10 @@
 
 The backends are built for speed and report only solutions, so this is a small Algorithm X of
 its own over the same exact cover problem: it branches on the uncovered primary item with the
-fewest live options (leftmost on ties) and tries that item's options in order, as the dancing
-links backends do. Each placement and each backtrack is one step; the trace stops at the first
-solution. It is slow (plain sets), but a picture needs only hundreds of steps.
+fewest live options (leftmost on ties, :func:`polyfit.xc.branching.fewest_branches`) and tries
+that item's options in order, as the dancing links backends do. Each placement and each
+backtrack is one step; the trace stops at the first solution. It is plain Python on bit masks,
+slow beside the backends, but a picture needs only hundreds of steps.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator
 
+from polyfit.xc.branching import bits, fewest_branches, mask_of, options_by_item
 from polyfit.xc.problem import ExactCoverProblem
 
 
@@ -24,46 +26,29 @@ class Step:
 
 def trace(problem: ExactCoverProblem) -> Iterator[Step]:
     """Every step of the search up to and including the first solution (if there is one)."""
-    primary = len(problem.primary)
     options = problem.options
-    by_item: list[list[int]] = [[] for _ in problem.items]
+    containing = options_by_item(options, len(problem.items))
+    # The options sharing an item with each option (itself too): choosing it kills them.
+    conflicts = [0] * len(options)
     for k, option in enumerate(options):
-        for item in option:
-            by_item[item].append(k)
-    live = set(range(len(options)))
-    covered: set[int] = set()
+        for i in option:
+            conflicts[k] |= containing[i]
     chosen: list[int] = []
 
-    def branch_item():
-        best, fewest = None, None
-        for item in range(primary):
-            if item in covered:
-                continue
-            count = sum(1 for k in by_item[item] if k in live)
-            if fewest is None or count < fewest:
-                best, fewest = item, count
-                if count == 0:
-                    break
-        return best
-
-    def search():
-        item = branch_item()
-        if item is None:
+    def search(live: int, uncovered: int):
+        item, _ = fewest_branches(uncovered, containing, live)
+        if item < 0:
             yield Step("solution", None, tuple(chosen))
             return
-        for k in [k for k in by_item[item] if k in live]:
-            removed = {j for i in options[k] for j in by_item[i] if j in live}
-            live.difference_update(removed)
-            covered.update(options[k])
+        for k in bits(live & containing[item]):
             chosen.append(k)
             yield Step("place", k, tuple(chosen))
-            yield from search()
+            yield from search(live & ~conflicts[k], uncovered & ~mask_of(options[k]))
             chosen.pop()
-            covered.difference_update(options[k])
-            live.update(removed)
             yield Step("remove", k, tuple(chosen))
 
-    for step in search():
+    every_option = (1 << len(options)) - 1
+    for step in search(every_option, (1 << len(problem.primary)) - 1):
         yield step
         if step.kind == "solution":
             return
