@@ -46,7 +46,10 @@ def read_bytes(path, what: str | None = None) -> bytes:
 
 
 def decode(data: bytes, path) -> str:
-    """UTF-8 text, or a ParseError at the line and column of the first bad byte."""
+    """UTF-8 text, or a ParseError at the line and column of the first bad byte. A byte-order
+    mark at the start (some editors write one) is not part of the text."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -1,7 +1,7 @@
 """The designer's constraints: piece counts and ranges, optional cells, pre-placed pieces.
 
 Counts are checked three ways: against the literature (Scott's 65, Haselgrove's 16146,
-Slothouber-Graatsma's single solution), against the independent counter in ``brute.py``, and
+Slothouber-Graatsma's single solution), against the independent counter in ``helpers.py``, and
 against a second formulation (copies as separately named pieces, whose count is k! times
 larger for k identical copies).
 """
@@ -19,8 +19,8 @@ from polyfit.formats.piece_specs import resolve_pieces
 from polyfit.puzzle.piece_sets import BUILT_IN, polyominoes
 from polyfit.puzzle.solve import Counts, Puzzle
 
-import brute
-from conftest import ROOT, run_cli
+import helpers
+from helpers import ROOT, run_cli
 
 CHESSBOARD = "\n".join(["########"] * 8)
 SCOTT_PREPLACED = "\n".join(["########"] * 3 + ["###OO###"] * 2 + ["########"] * 3)
@@ -52,7 +52,7 @@ def test_scotts_problem_with_the_square_pre_placed_in_the_centre(backend):
 def test_scotts_problem_as_a_board_with_a_hole():
     from polyfit.formats.textart import read_text_board
 
-    registry = __import__("conftest").built_in_registry()
+    registry = helpers.built_in_registry()
     board = read_text_board(ROOT / "shapes/pentomino/8x8-centre-hole.txt")
     puzzle = Puzzle(board, polyominoes(5))
     assert counts_of(puzzle, registry.backend("auto", puzzle.cover.problem)) == (65, 520)
@@ -60,7 +60,7 @@ def test_scotts_problem_as_a_board_with_a_hole():
 
 def test_the_square_anywhere_on_the_chessboard_in_one_search():
     """Haselgrove (1960): 16146 ways up to symmetry to pack the pentominoes and the square."""
-    registry = __import__("conftest").built_in_registry()
+    registry = helpers.built_in_registry()
     puzzle = Puzzle(parse_board_text(CHESSBOARD), resolve_pieces("pentominoes,tetrominoes:O", BUILT_IN))
     assert counts_of(puzzle, registry.backend("auto", puzzle.cover.problem)) == (16146, 16146 * 8)
 
@@ -86,8 +86,8 @@ def test_conways_puzzle():
     """Thirteen 1x2x4, one 2x2x2, one 1x2x2 and three 1x1x3 bricks in the 5x5x5 box.
 
     27456 = 572 x 48 solutions (no solution has a symmetry): the total was also found by the
-    independent first-empty-cell counter of brute.py in 215 s, too long to repeat here."""
-    registry = __import__("conftest").built_in_registry()
+    independent first-empty-cell counter of helpers.py in 215 s, too long to repeat here."""
+    registry = helpers.built_in_registry()
     engine = registry.backends["dlx-c"]
     if engine.unavailable_reason():
         pytest.skip(engine.unavailable_reason())
@@ -119,8 +119,8 @@ def as_brute(pieces):
 
 def brute_counts(board, pieces):
     fixed = [(name, cells) for name, cells, _ in board.fixed]
-    found = brute.solutions(board.cells, as_brute(pieces), board.optional, fixed)
-    return brute.distinct(found, board.cells, as_brute(pieces), board.optional, fixed), len(found)
+    found = helpers.solutions(board.cells, as_brute(pieces), board.optional, fixed)
+    return helpers.distinct(found, board.cells, as_brute(pieces), board.optional, fixed), len(found)
 
 
 CASES = [
@@ -168,7 +168,7 @@ def test_pentominoes_any_ten_of_twelve_on_a_5x10_box():
     """'0..1*pentominoes' on 50 cells: a second formulation sums over the 66 pairs left out."""
     from itertools import combinations
 
-    registry = __import__("conftest").built_in_registry()
+    registry = helpers.built_in_registry()
     board = parse_board_text("\n".join(["#####"] * 10))
     ranged = Puzzle(board, resolve_pieces("0..1*pentominoes", BUILT_IN))
     engine = registry.backend("auto", ranged.cover.problem)

@@ -7,7 +7,7 @@ from polyfit.plugins import get_plugin_manager
 from polyfit.registry import Registry
 from polyfit.puzzle.solve import Puzzle
 
-from conftest import ROOT
+from helpers import ROOT
 
 SHAPES = str(ROOT / "shapes" / "pentomino") + "/"
 

@@ -1,47 +1,22 @@
 """The exact cover backends: known counts, Knuth's example, and twins on random problems."""
 
 import itertools
-import os
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from polyfit.xc.problem import ExactCoverProblem, SearchStats
 
-from conftest import ROOT, built_in_registry
+from helpers import ROOT, built_in_registry
+
+from helpers import native, pentomino_problem, problems, queens
 
 QUEENS = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680]
-
-
-def queens(n):
-    """Rows and columns primary, the diagonals secondary."""
-    primary = [f"r{i}" for i in range(n)] + [f"c{i}" for i in range(n)]
-    secondary = [f"a{i}" for i in range(2 * n - 1)] + [f"b{i}" for i in range(2 * n - 1)]
-    options = [
-        (r, n + c, 2 * n + r + c, 2 * n + 2 * n - 1 + r - c + n - 1)
-        for r in range(n)
-        for c in range(n)
-    ]
-    return ExactCoverProblem(primary, secondary, options)
 
 
 def solve(backend, problem):
     stats = SearchStats()
     return list(backend.solutions(problem, stats)), stats
-
-
-def native(name):
-    """The native backend ``name``, for a test that is there to run it: without it the test
-    fails under POLYFIT_REQUIRE_C=1 and is skipped, saying why, otherwise. It never passes on a
-    pure-Python fallback."""
-    engine = built_in_registry().backends[name]
-    reason = engine.unavailable_reason()
-    if reason is not None:
-        if os.environ.get("POLYFIT_REQUIRE_C") == "1":
-            pytest.fail(f"{name} is required (POLYFIT_REQUIRE_C=1) but {reason}")
-        pytest.skip(reason)
-    return engine
 
 
 @pytest.fixture(scope="module")
@@ -104,17 +79,6 @@ def brute_force(problem):
     return found
 
 
-@st.composite
-def problems(draw):
-    n1 = draw(st.integers(0, 5))
-    n2 = draw(st.integers(0, 3))
-    items = st.lists(st.integers(0, n1 + n2 - 1), unique=True, max_size=4) if n1 + n2 else st.just([])
-    options = draw(st.lists(items, max_size=9))
-    return ExactCoverProblem(
-        [f"p{i}" for i in range(n1)], [f"s{i}" for i in range(n2)], [tuple(o) for o in options]
-    )
-
-
 # The backend fixture gives each backend in turn and keeps nothing between examples.
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(problem=problems())
@@ -146,7 +110,6 @@ def test_the_dlx_backends_are_twins(dlx_c, problem):
 
 
 def test_twins_on_a_real_puzzle(dlx_c):
-    from test_dlxformat import pentomino_problem
 
     problem = pentomino_problem(ROOT / "shapes/pentomino/3x20.txt")
     backends = built_in_registry().backends
@@ -183,7 +146,6 @@ def test_both_ways_of_the_c_bitset_search_match_the_python_one(bitset_c_backend,
 def test_the_c_bitset_search_takes_the_cheaper_way_and_both_count_right(bitset_c_backend):
     """Pentominoes and the Soma cube go by popcount, N-queens and Sudoku by kept counts (the
     cheaper at the root, as measured); both ways give the known totals with the same nodes."""
-    from test_dlxformat import pentomino_problem
 
     from polyfit.formats.textart import read_voxel_text
     from polyfit.dlx.bitset import AUTO, BY_COUNTS, BY_POPCOUNT, bitset_search

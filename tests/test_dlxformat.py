@@ -8,16 +8,9 @@ from polyfit.xc.dlxformat import format_dlx, parse_dlx, read_dlx
 from polyfit.errors import ParseError, PolyfitError
 from polyfit.xc.problem import ExactCoverProblem
 
-from conftest import ROOT
+from helpers import ROOT
 
-
-def pentomino_problem(path):
-    """The full (not symmetry-broken) exact cover problem of a pentomino board."""
-    from polyfit.formats.textart import read_text_board
-    from polyfit.puzzle.piece_sets import polyominoes
-    from polyfit.puzzle.solve import Puzzle
-
-    return Puzzle(read_text_board(path), polyominoes(5), break_symmetry=False).cover.problem
+from helpers import KNUTH_DLX2, KNUTH_DLX3, pentomino_problem
 
 
 def test_parse_items_options_comments_and_secondary():
@@ -89,25 +82,6 @@ def test_format_without_secondary_items():
 
 
 # Knuth's own small examples, from the introductions of his programs dlx2 and dlx3.
-KNUTH_DLX2 = """| A simple example of color controls
-A B C | X Y
-A B X:0 Y:0
-A C X:1 Y:1
-X:0 Y:1
-B X:1
-C Y:1
-"""
-
-KNUTH_DLX3 = """| A simple example of color controls
-A B 2:3|C | X Y
-A B X:0 Y:0
-A C X:1 Y:1
-C X:0
-B X:1
-C Y:1
-"""
-
-
 def test_knuths_dlx2_and_dlx3_examples_parse_to_colours_and_bounds():
     problem, lines = parse_dlx(KNUTH_DLX2)
     assert problem.colour_names == ["0", "1"] and problem.bounds == []
@@ -130,7 +104,7 @@ def test_knuths_dlx2_and_dlx3_examples_parse_to_colours_and_bounds():
     ],
 )
 def test_polyfit_xc_reproduces_knuths_published_solutions(tmp_path, text, expected):
-    from conftest import run_cli
+    from helpers import run_cli
 
     path = tmp_path / "example.dlx"
     path.write_text(text)

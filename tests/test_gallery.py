@@ -11,7 +11,7 @@ from PIL import Image
 from polyfit.gallery import shape_files
 from polyfit.render.palette import piece_colours
 
-from conftest import run
+from helpers import run
 
 ROOT = Path(__file__).resolve().parent.parent
 GALLERY = ROOT / "gallery"

@@ -17,8 +17,10 @@ from polyfit.longsearch import count_in_jobs, plan
 from polyfit.puzzle.piece_sets import polyominoes, soma
 from polyfit.puzzle.solve import Counts, Puzzle
 
-from conftest import ROOT, built_in_registry, run_cli
-from test_multiplicities import brute_force, problems
+from helpers import ROOT, built_in_registry, run_cli
+
+from helpers import brute_force
+from helpers import general_problems as problems
 
 BOARDS = ROOT / "shapes" / "pentomino"
 

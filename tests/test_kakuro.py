@@ -14,7 +14,7 @@ import pytest
 from polyfit import ParseError, SearchStats, get_plugin_manager
 from polyfit.cli import build_app
 
-from conftest import ROOT, run
+from helpers import ROOT, run
 
 DIGITS = range(1, 10)
 

@@ -115,3 +115,18 @@ def test_commands_only_parse_and_print():
     for path in (PACKAGE / "commands").glob("*.py"):
         for target in imported(path):
             assert room_of(target) not in ("dlx", "lattices"), f"{path.name} imports {'.'.join(target)}"
+
+
+def test_no_test_module_imports_another():
+    """Shared test code lives in conftest.py fixtures or tests/helpers.py, the one helper module."""
+    tests = PACKAGE.parent / "tests"
+    local = {p.stem for p in tests.glob("*.py")}
+    for path in tests.glob("test_*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module.split(".")[0]]
+            elif isinstance(node, ast.Import):
+                names = [a.name.split(".")[0] for a in node.names]
+            for name in names:
+                assert name not in local or name == "helpers", f"{path.name} imports {name}"

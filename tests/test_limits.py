@@ -98,3 +98,42 @@ def test_a_sparse_board_in_a_huge_box_is_refused():
     assert Board(((0, 0), (0, 9_999_999))).area == 2
     with pytest.raises(LimitError, match="box around a board"):
         Board(((0, 0), (0, 10_000_000)))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("A \xb2|B\nA B\n", "multiplicity '\xb2' must be 'lo:hi' or 'n': write a whole number"),
+    ("A 2147483648|B\nA B\n", "at most 2,147,483,647 is allowed"),
+    ("A 1:99999999999999999999|B\nA B\n", "at most 2,147,483,647 is allowed"),
+])
+def test_dlx_numbers_are_parsed_by_the_one_parser(tmp_path, text, message):
+    path = tmp_path / "p.dlx"
+    path.write_text(text, encoding="utf-8")
+    result = polyfit("xc", str(path))
+    assert result.returncode == 2
+    assert message in result.stderr and f"{path.name}:1:3:" in result.stderr
+
+
+@pytest.mark.parametrize("backend", ["dlx-c", "dlx-python"])
+def test_a_huge_multiplicity_means_as_many_as_options_allow(tmp_path, backend):
+    path = tmp_path / "p.dlx"
+    path.write_text("A 0:600000000|B\nA B\nA\n")
+    result = polyfit("xc", str(path), "--count", "--backend", backend)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("2 solutions")
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_item(tmp_path):
+    path = tmp_path / "p.dlx"
+    path.write_bytes(b"\xef\xbb\xbfA B\nA B\n")
+    result = polyfit("xc", str(path))
+    assert result.returncode == 0 and result.stdout.startswith("A B\n")
+    board = tmp_path / "b.txt"
+    board.write_bytes(b"\xef\xbb\xbf; pieces: domino\n##\n")
+    assert polyfit("solve", str(board), "--count").returncode == 0
+
+
+def test_too_many_items_are_refused(tmp_path):
+    path = tmp_path / "p.dlx"
+    path.write_text(" ".join(f"i{k}" for k in range(101)) + "\ni0\n")
+    result = polyfit("xc", str(path), env={"POLYFIT_MAX_ITEMS": "100"})
+    assert result.returncode == 2 and "101 items, over polyfit's limit of 100" in result.stderr

@@ -17,7 +17,7 @@ from polyfit.formats.textart import read_text_board
 from polyfit.puzzle.piece_sets import polyominoes
 from polyfit.puzzle.solve import Puzzle
 
-from conftest import ROOT, built_in_registry, run_cli
+from helpers import ROOT, built_in_registry, run_cli
 
 BOARDS = ROOT / "shapes" / "pentomino"
 

@@ -17,7 +17,7 @@ from polyfit.render.meshes import Sizes, assembly, piece_mesh, tray_mesh
 from polyfit.formats.models import threemf_bytes
 from polyfit.render.palette import piece_colours
 
-from conftest import run, built_in_set
+from helpers import run, built_in_set
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = 15.0

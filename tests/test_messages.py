@@ -9,7 +9,7 @@ import pytest
 from polyfit.errors import PolyfitError
 from polyfit.files import check_writable, cannot
 
-from conftest import built_in_set, run
+from helpers import built_in_set, run
 
 ROOT = Path(__file__).resolve().parent.parent
 

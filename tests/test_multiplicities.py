@@ -1,11 +1,10 @@
 """Knuth's Algorithms M and C in the core: bounds on primary items, colours on secondary ones.
 
-Every backend that claims the capabilities is checked against a brute force written here, on
+Every backend that claims the capabilities is checked against a brute force (tests/helpers.py), on
 random problems (Hypothesis) and on hand-made ones; the two dancing-links backends are twins
 (same solutions, same order, same node and update counts).
 """
 
-import itertools
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,59 +16,15 @@ from polyfit.dlx.python_mc import search_mc
 from polyfit.errors import PolyfitError
 from polyfit.xc.problem import ExactCoverProblem, SearchStats
 
-from conftest import BUILT_IN_BACKENDS, built_in_registry
-from test_dlx import native
+from helpers import BUILT_IN_BACKENDS, built_in_registry
+
+from helpers import brute_force, native
+from helpers import general_problems as problems
 
 
 def solve(backend, problem):
     stats = SearchStats()
     return list(backend.solutions(problem, stats)), stats
-
-
-def brute_force(problem):
-    """Every set of options meeting the bounds and colour rules, by trying every subset."""
-    n1 = len(problem.primary)
-    n = n1 + len(problem.secondary)
-    # Dancing links reaches options only through primary items: options with none are never used.
-    usable = [k for k, option in enumerate(problem.options) if any(i < n1 for i in option)]
-    found = set()
-    for size in range(len(usable) + 1):
-        for combo in itertools.combinations(usable, size):
-            times = [0] * n
-            colour_of = {}
-            ok = True
-            for k in combo:
-                for position, i in enumerate(problem.options[k]):
-                    times[i] += 1
-                    if i >= n1:
-                        c = problem.colours[k][position] if problem.colours else 0
-                        if i in colour_of and (c == 0 or colour_of[i] != c):
-                            ok = False
-                        colour_of.setdefault(i, c)
-            ok = ok and all(
-                problem.bound(i)[0] <= times[i] <= problem.bound(i)[1] for i in range(n1)
-            )
-            if ok:
-                found.add(frozenset(combo))
-    return found
-
-
-@st.composite
-def problems(draw):
-    n1 = draw(st.integers(1, 4))
-    n2 = draw(st.integers(0, 3))
-    options, colours = [], []
-    for _ in range(draw(st.integers(0, 9))):
-        items = draw(st.lists(st.integers(0, n1 + n2 - 1), unique=True, max_size=4))
-        options.append(tuple(items))
-        colours.append(tuple(draw(st.integers(0, 2)) if i >= n1 else 0 for i in items))
-    bounds = []
-    for _ in range(n1):
-        lo = draw(st.integers(0, 2))
-        bounds.append((lo, draw(st.integers(max(lo, 1), 3))))
-    return ExactCoverProblem(
-        [f"p{i}" for i in range(n1)], [f"s{i}" for i in range(n2)], options, bounds, colours
-    )
 
 
 # The built-in backends that take these problems (the bitset ones take neither).

@@ -16,7 +16,7 @@ from polyfit.render.pictures import compact, save_png
 from polyfit.plugins import get_plugin_manager
 from polyfit.render.style import INK, Style
 
-from conftest import run, built_in_set
+from helpers import run, built_in_set
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARDS = ROOT / "shapes" / "pentomino"

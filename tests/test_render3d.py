@@ -8,7 +8,7 @@ from polyfit.render import views3d
 from polyfit.render.palette import piece_colours, shade
 from polyfit.render.style import BACKGROUND, Style
 
-from conftest import run
+from helpers import run
 
 ROOT = Path(__file__).resolve().parent.parent
 SOMA = ROOT / "shapes" / "soma"

@@ -20,9 +20,9 @@ from polyfit.dlx.sanity import sanity
 from polyfit.xc.dlxformat import parse_dlx
 from polyfit.xc.problem import ExactCoverProblem, SearchStats
 
-from test_dlx import native, problems, queens
-from test_dlxformat import KNUTH_DLX2, KNUTH_DLX3
-from test_multiplicities import problems as general_problems
+from helpers import KNUTH_DLX2, KNUTH_DLX3, native, problems, queens
+from helpers import general_problems
+
 
 KNUTH = ExactCoverProblem(list("ABCDEFG"), [], [(2, 4, 5), (0, 3, 6), (1, 2, 5), (0, 3), (1, 6), (3, 4, 6)])
 # Item A may be covered twice; items 1..3 of four options covering A alone.

@@ -11,7 +11,7 @@ from polyfit.puzzle.piece_sets import soma
 from polyfit.puzzle.pieces import Piece
 from polyfit.puzzle.solve import Puzzle
 
-from conftest import ROOT, built_in_registry
+from helpers import ROOT, built_in_registry
 
 SOMA = ROOT / "shapes" / "soma"
 MANIFEST = json.loads((SOMA / "manifest.json").read_text())["figures"]

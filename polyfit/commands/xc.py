@@ -10,7 +10,7 @@ from typing import Optional
 import typer
 
 from polyfit.xc.dlxformat import format_dlx, read_dlx
-from polyfit.errors import PolyfitError
+from polyfit.errors import PolyfitError, plural
 from polyfit.files import check_writable, write_text
 from polyfit.xc.problem import SearchStats
 from polyfit.commands import EXIT_INTERRUPTED, guarded
@@ -52,7 +52,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
             else:
                 complete = True
         except KeyboardInterrupt:
-            typer.echo(f"interrupted: {stats.solutions} solutions so far, {stats.nodes} nodes", err=True)
+            typer.echo(f"interrupted: {plural(stats.solutions, 'solution')} so far, {plural(stats.nodes, 'node')}", err=True)
             raise typer.Exit(EXIT_INTERRUPTED)
         seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - start_cpu
         if as_json:
@@ -71,7 +71,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
             return
         word = "solution" if stats.solutions == 1 else "solutions"
         if complete:
-            typer.echo(f"{stats.solutions} {word}, {stats.nodes} nodes, {seconds:.3f} s on {engine.name}")
+            typer.echo(f"{stats.solutions} {word}, {plural(stats.nodes, 'node')}, {seconds:.3f} s on {engine.name}")
         else:
             typer.echo(f"(stopped after {stats.solutions} {word})")
 
@@ -89,7 +89,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
         Example: polyfit export-dlx shapes/pentomino/6x10.txt -o 6x10.dlx
         """
         puzzle = load_puzzle(ctx, board, pieces, break_symmetry=break_symmetry)
-        comment = f"{puzzle.board.label}: {len(puzzle.pieces)} pieces, {len(puzzle.cover.problem.options)} placements"
+        comment = f"{puzzle.board.label}: {plural(len(puzzle.pieces), 'piece')}, {plural(len(puzzle.cover.problem.options), 'placement')}"
         if break_symmetry and puzzle.cover.breaker is not None:
             comment += f"; piece {puzzle.pieces[puzzle.cover.breaker].name} restricted to one placement per symmetry orbit"
         text = format_dlx(puzzle.cover.problem, comment + "\n(written by polyfit export-dlx)")

@@ -71,9 +71,19 @@ def build_layout(problem: ExactCoverProblem) -> Layout:
     color = array("i", [0] * size)
     bound = array("i", [1] * (n + 2))
     slack = array("i", [0] * (n + 2))
-    for k, (lo, hi) in enumerate(problem.bounds):
-        bound[k + 1] = hi
-        slack[k + 1] = hi - lo
+    if problem.bounds:
+        # No item can be covered more often than options hold it, so bounds beyond that mean
+        # the same problem: cap them (a bound of 600,000,000 would size the search's stack).
+        held = [0] * n1
+        for option in problem.options:
+            for i in option:
+                if i < n1:
+                    held[i] += 1
+        for k, (lo, hi) in enumerate(problem.bounds):
+            lo = min(lo, held[k] + 1)  # still more than can be met, when it was
+            hi = max(lo, min(hi, held[k]), 1)
+            bound[k + 1] = hi
+            slack[k + 1] = hi - lo
     colours = problem.colours
     top = array("i", [0] * size)
     ulink = array("i", [0] * size)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from polyfit.files import decode, read_bytes, split_lines
 from polyfit.errors import ParseError
+from polyfit.limits import check, limit, number_problem
 from polyfit.xc.problem import ExactCoverProblem
 
 
@@ -40,6 +41,7 @@ def parse_dlx(text: str, path="<text>") -> tuple[ExactCoverProblem, list[str]]:
     index: dict[str, int] = {}
     colour_index: dict[str, int] = {}
     lines: list[str] = []
+    most_options = limit("options")
     for number, line in split_lines(text):
         stripped = line.strip()
         if not stripped or stripped.startswith("|"):
@@ -47,6 +49,8 @@ def parse_dlx(text: str, path="<text>") -> tuple[ExactCoverProblem, list[str]]:
         if problem is None:
             problem = _parse_items(line, number, path, index)
             continue
+        if len(problem.options) >= most_options:
+            check("options", len(problem.options) + 1, f"{path}:{number}")
         option, colours = [], []
         for column, token in _tokens(line):
             name, colon, colour = token.partition(":")
@@ -106,6 +110,7 @@ def _parse_items(line, number, path, index) -> ExactCoverProblem:
             bounds.append(bound)
     if not primary and not secondary:
         raise ParseError(path, number, 1, "the item line names no items")
+    check("items", len(primary) + len(secondary), f"{path}:{number}")
     # Indices so far run over primary then secondary in reading order; that is the model's order
     # only if all primary items came first, which the single '|' guarantees.
     return ExactCoverProblem(primary, secondary, [], bounds)
@@ -116,8 +121,9 @@ def _bounds(spec: str, path, number: int, column: int) -> tuple[int, int]:
     low, colon, high = spec.partition(":")
     if not colon:
         low = high = spec
-    if not (low.isdigit() and high.isdigit()):
-        raise ParseError(path, number, column, f"multiplicity {spec!r} must be 'lo:hi' or 'n' (whole numbers)")
+    if number_problem(low) is not None or number_problem(high) is not None:
+        problem = number_problem(low) or number_problem(high)
+        raise ParseError(path, number, column, f"multiplicity {spec!r} must be 'lo:hi' or 'n': {problem}")
     lo, hi = int(low), int(high)
     if lo > hi or hi == 0:
         raise ParseError(path, number, column, f"multiplicity {spec!r}: need lo <= hi and hi >= 1")

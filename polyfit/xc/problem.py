@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Iterator, Protocol
 
-from polyfit.errors import PolyfitError
+from polyfit.errors import PolyfitError, plural
 
 
 @dataclass
@@ -68,7 +68,7 @@ class ExactCoverProblem:
                 raise PolyfitError(f"option {k} names an item twice")
             for i in option:
                 if not 0 <= i < n:
-                    raise PolyfitError(f"option {k} names item {i}, but there are {n} items")
+                    raise PolyfitError(f"option {k} names item {i}, but there {'is' if n == 1 else 'are'} {plural(n, 'item')}")
         if self.bounds and len(self.bounds) != len(self.primary):
             raise PolyfitError("exact cover problem needs one (lo, hi) bound per primary item")
         for k, (lo, hi) in enumerate(self.bounds):
@@ -79,7 +79,7 @@ class ExactCoverProblem:
                 raise PolyfitError("exact cover problem needs one colour tuple per option")
             for k, (option, colours) in enumerate(zip(self.options, self.colours)):
                 if len(colours) != len(option):
-                    raise PolyfitError(f"option {k} has {len(option)} items but {len(colours)} colours")
+                    raise PolyfitError(f"option {k} has {plural(len(option), 'item')} but {plural(len(colours), 'colour')}")
                 for i, c in zip(option, colours):
                     if c and i < len(self.primary):
                         raise PolyfitError(f"option {k} colours primary item {names[i]!r}; only secondary items take colours")

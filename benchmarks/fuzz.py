@@ -8,7 +8,7 @@ traceback, a signal or a hang.
 
 The tests run a short campaign (tests/test_fuzz.py); a long one runs from the shell::
 
-    python tests/fuzzing.py --inputs 10000 [--seed S]
+    python benchmarks/fuzz.py --inputs 10000 [--seed S]
 """
 
 from __future__ import annotations
@@ -194,6 +194,9 @@ def mutate(data: bytes, rng: random.Random) -> tuple[bytes, str]:
 def _child(app_runner, args, out_fd, err_fd, folder):
     os.dup2(out_fd, 1)
     os.dup2(err_fd, 2)
+    # Python's own streams may point elsewhere (a test runner captures them): use fds 1 and 2.
+    sys.stdout = open(1, "w", closefd=False)
+    sys.stderr = open(2, "w", closefd=False)
     os.chdir(folder)
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
     signal.alarm(SECONDS)

@@ -1,0 +1,279 @@
+"""What the tests share: independent counters to check polyfit against, and small problems.
+
+- a brute-force counter for small puzzles (no exact cover, no dancing links, nothing shared with
+  polyfit beyond the standard library): :func:`solutions` and :func:`distinct`;
+- :func:`brute_force`: every set of options of an exact cover problem meeting its rules;
+- problem generators for Hypothesis (:func:`problems`, :func:`general_problems`), N-queens and
+  Knuth's own examples;
+- :func:`native`: a C backend for a test that is there to run it.
+
+Test modules import this module, never each other.
+"""
+
+import itertools
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import strategies as st
+
+from polyfit.plugins import get_plugin_manager
+from polyfit.registry import Registry
+from polyfit.xc.problem import ExactCoverProblem
+
+ROOT = Path(__file__).resolve().parent.parent  # the repository: shapes/ lives here
+BUILT_IN_BACKENDS = ("dlx-python", "dlx-c", "bitset-c", "bitset-python")
+NATIVE = {"dlx-c", "bitset-c"}
+
+
+def _transforms(dim):
+    for perm in itertools.permutations(range(dim)):
+        for signs in itertools.product((1, -1), repeat=dim):
+            inversions = sum(1 for i in range(dim) for j in range(i + 1, dim) if perm[i] > perm[j])
+            proper = (inversions + signs.count(-1)) % 2 == 0  # determinant +1: a rotation
+            yield (lambda c, perm=perm, signs=signs: tuple(signs[k] * c[perm[k]] for k in range(dim))), proper
+
+
+def _normal(cells):
+    cells = list(cells)
+    low = [min(c[k] for c in cells) for k in range(len(cells[0]))]
+    return tuple(sorted(tuple(x - m for x, m in zip(c, low)) for c in cells))
+
+
+def shapes_of(cells, mirror):
+    """The orientations of a piece: every rotation, and reflections when ``mirror``."""
+    return {_normal(map(t, cells)) for t, proper in _transforms(len(cells[0])) if proper or mirror}
+
+
+def solutions(board, pieces, optional=(), fixed=()):
+    """Every solution. ``pieces``: ``(name, cells, mirror, lo, hi)``; ``fixed``: ``(name,
+    cells)`` already placed (counted against the piece's ``lo``/``hi``)."""
+    optional = set(optional)
+    filled0 = {c for _, cells in fixed for c in cells}
+    used = {name: 0 for name, *_ in pieces}
+    for name, _ in fixed:
+        used[name] += 1
+    cells = sorted(c for c in board if c not in filled0)
+    shapes = {name: shapes_of(cells_, mirror) for name, cells_, mirror, _, _ in pieces}
+    bounds = {name: (lo, hi) for name, _, _, lo, hi in pieces}
+    found = []
+    chosen = [(name, frozenset(c)) for name, c in fixed]
+    filled = set()
+
+    def go(k):
+        while k < len(cells) and cells[k] in filled:
+            k += 1
+        if k == len(cells):
+            if all(bounds[n][0] <= used[n] <= bounds[n][1] for n in used):
+                found.append(frozenset(chosen))
+            return
+        target = cells[k]
+        for name, options in shapes.items():
+            if used[name] >= bounds[name][1]:
+                continue
+            for shape in options:
+                anchor = shape[0]
+                placed = [tuple(x + t - a for x, t, a in zip(c, target, anchor)) for c in shape]
+                if all(p in cells_set and p not in filled for p in placed):
+                    filled.update(placed)
+                    used[name] += 1
+                    chosen.append((name, frozenset(placed)))
+                    go(k + 1)
+                    chosen.pop()
+                    used[name] -= 1
+                    filled.difference_update(placed)
+        if target in optional:
+            filled.add(target)
+            go(k + 1)
+            filled.discard(target)
+
+    cells_set = set(cells)
+    go(0)
+    return found
+
+
+def distinct(found, board, pieces, optional=(), fixed=()):
+    """The number of symmetry classes among ``found`` (all solutions of the puzzle)."""
+    board = list(board)
+    dim = len(board[0])
+    shapes = {name: shapes_of(cells, mirror) for name, cells, mirror, _, _ in pieces}
+    counts = {name: (lo, hi) for name, _, _, lo, hi in pieces}
+    group = []
+    for t, _ in _transforms(dim):
+        image = [t(c) for c in board]
+        low = [min(c[k] for c in image) for k in range(dim)]
+        base = [min(c[k] for c in board) for k in range(dim)]
+
+        def g(c, t=t, low=low, base=base):
+            return tuple(x - l + b for x, l, b in zip(t(c), low, base))
+
+        if {g(c) for c in board} != set(board) or {g(c) for c in optional} != set(optional):
+            continue
+        rename = {}
+        for name, cells, *_ in pieces:
+            image_shape = _normal(g(c) for c in cells)
+            targets = [n for n in shapes if image_shape in shapes[n] and counts[n] == counts[name]]
+            if name in targets:
+                rename[name] = name
+            elif targets:
+                rename[name] = targets[0]
+        if len(rename) < len(pieces):
+            continue
+        fixed_set = {(n, frozenset(c)) for n, c in fixed}
+        if {(rename[n], frozenset(g(x) for x in c)) for n, c in fixed} != fixed_set:
+            continue
+        group.append((g, rename))
+
+    def key(solution):
+        return sorted((n, sorted(c)) for n, c in solution)
+
+    classes = set()
+    for solution in found:
+        images = [frozenset((r[n], frozenset(g(x) for x in c)) for n, c in solution) for g, r in group]
+        classes.add(min(map(lambda s: repr(key(s)), images)))
+    return len(classes)
+
+
+# -- exact cover problems ----------------------------------------------------------------------
+
+
+def queens(n):
+    """Rows and columns primary, the diagonals secondary."""
+    primary = [f"r{i}" for i in range(n)] + [f"c{i}" for i in range(n)]
+    secondary = [f"a{i}" for i in range(2 * n - 1)] + [f"b{i}" for i in range(2 * n - 1)]
+    options = [
+        (r, n + c, 2 * n + r + c, 2 * n + 2 * n - 1 + r - c + n - 1)
+        for r in range(n)
+        for c in range(n)
+    ]
+    return ExactCoverProblem(primary, secondary, options)
+
+
+KNUTH_DLX2 = """| A simple example of color controls
+A B C | X Y
+A B X:0 Y:0
+A C X:1 Y:1
+X:0 Y:1
+B X:1
+C Y:1
+"""
+
+KNUTH_DLX3 = """| A simple example of color controls
+A B 2:3|C | X Y
+A B X:0 Y:0
+A C X:1 Y:1
+C X:0
+B X:1
+C Y:1
+"""
+
+
+def pentomino_problem(path):
+    """The full (not symmetry-broken) exact cover problem of a pentomino board."""
+    from polyfit.formats.textart import read_text_board
+    from polyfit.puzzle.piece_sets import polyominoes
+    from polyfit.puzzle.solve import Puzzle
+
+    return Puzzle(read_text_board(path), polyominoes(5), break_symmetry=False).cover.problem
+
+
+def brute_force(problem):
+    """Every set of options meeting the bounds and colour rules, by trying every subset."""
+    n1 = len(problem.primary)
+    n = n1 + len(problem.secondary)
+    # Dancing links reaches options only through primary items: options with none are never used.
+    usable = [k for k, option in enumerate(problem.options) if any(i < n1 for i in option)]
+    found = set()
+    for size in range(len(usable) + 1):
+        for combo in itertools.combinations(usable, size):
+            times = [0] * n
+            colour_of = {}
+            ok = True
+            for k in combo:
+                for position, i in enumerate(problem.options[k]):
+                    times[i] += 1
+                    if i >= n1:
+                        c = problem.colours[k][position] if problem.colours else 0
+                        if i in colour_of and (c == 0 or colour_of[i] != c):
+                            ok = False
+                        colour_of.setdefault(i, c)
+            ok = ok and all(
+                problem.bound(i)[0] <= times[i] <= problem.bound(i)[1] for i in range(n1)
+            )
+            if ok:
+                found.add(frozenset(combo))
+    return found
+
+
+@st.composite
+def problems(draw):
+    n1 = draw(st.integers(0, 5))
+    n2 = draw(st.integers(0, 3))
+    items = st.lists(st.integers(0, n1 + n2 - 1), unique=True, max_size=4) if n1 + n2 else st.just([])
+    options = draw(st.lists(items, max_size=9))
+    return ExactCoverProblem(
+        [f"p{i}" for i in range(n1)], [f"s{i}" for i in range(n2)], [tuple(o) for o in options]
+    )
+
+
+@st.composite
+def general_problems(draw):
+    n1 = draw(st.integers(1, 4))
+    n2 = draw(st.integers(0, 3))
+    options, colours = [], []
+    for _ in range(draw(st.integers(0, 9))):
+        items = draw(st.lists(st.integers(0, n1 + n2 - 1), unique=True, max_size=4))
+        options.append(tuple(items))
+        colours.append(tuple(draw(st.integers(0, 2)) if i >= n1 else 0 for i in items))
+    bounds = []
+    for _ in range(n1):
+        lo = draw(st.integers(0, 2))
+        bounds.append((lo, draw(st.integers(max(lo, 1), 3))))
+    return ExactCoverProblem(
+        [f"p{i}" for i in range(n1)], [f"s{i}" for i in range(n2)], options, bounds, colours
+    )
+
+
+def built_in_registry():
+    return Registry.from_plugins(get_plugin_manager(load_entrypoints=False))
+
+
+def native(name):
+    """The built-in backend ``name``, for a test that is there to run it: a native one that did
+    not build fails the test under POLYFIT_REQUIRE_C=1 (CI sets it: a silent fallback must not
+    pass) and is skipped, saying why, otherwise."""
+    engine = built_in_registry().backends[name]
+    reason = engine.unavailable_reason()
+    if reason is not None:
+        if name in NATIVE and os.environ.get("POLYFIT_REQUIRE_C") == "1":
+            pytest.fail(f"{name} is required (POLYFIT_REQUIRE_C=1) but {reason}")
+        pytest.skip(reason)
+    return engine
+
+
+# -- the command line ----------------------------------------------------------------------
+
+
+def run_cli(args):
+    """Run the polyfit command line in-process with the built-in plugins only."""
+    from typer.testing import CliRunner
+
+    from polyfit.cli import build_app
+
+    return CliRunner().invoke(build_app(get_plugin_manager(load_entrypoints=False)), list(args))
+
+
+def run(app, *args):
+    """Invoke the command line in-process; paths may be given as Path objects."""
+    from typer.testing import CliRunner
+
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def built_in_set(name):
+    """The pieces of a built-in set, straight from its registration."""
+    from polyfit.puzzle.piece_sets import register_piece_sets
+
+    sets = {}
+    register_piece_sets(lambda n, build, summary="": sets.__setitem__(n, build))
+    return sets[name]()
