@@ -175,10 +175,14 @@ def test_a_broken_link_is_reported(kind):
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_the_c_sanity_reports_a_broken_link_as_the_python_one_does(dlx_c, kind):
+    """The C check has the Python one's words; the constructors run it and refuse the arrays,
+    naming the first problem."""
     layout = build_layout(KNUTH)
     expected = break_link(layout, kind)
     for general in (False, True):
-        assert native_search(layout, general).sanity() == expected
+        with pytest.raises(ValueError) as refused:
+            native_search(layout, general)
+        assert str(refused.value) == f"inconsistent dancing-links arrays: {expected[0]}"
 
 
 def test_a_link_broken_in_the_middle_of_a_search_is_reported():
@@ -192,3 +196,20 @@ def test_a_link_broken_in_the_middle_of_a_search_is_reported():
     links.llink[item] = item
     assert sanity(links) == [f"item ring: llink[{item}] is {item}, expected {root}"]
     search.close()
+
+
+@pytest.mark.parametrize("general", [False, True])
+@pytest.mark.parametrize("array, index, value", [
+    ("dlink", 1, 10**6), ("ulink", 1, -5), ("top", -2, 999), ("rlink", 0, 77), ("dlink", -1, 3),
+])
+def test_the_c_searches_refuse_corrupted_links_instead_of_crashing(general, array, index, value):
+    """The constructors check every link (Knuth's sanity() on the fresh layout), so arrays
+    handed in from Python cannot make the search read or write outside them."""
+    from polyfit.dlx import build_layout
+    from polyfit.dlx.native import native_search
+
+    native("dlx-c")
+    layout = build_layout(queens(5))
+    getattr(layout, array)[index] = value
+    with pytest.raises(ValueError, match="inconsistent dancing-links arrays"):
+        native_search(layout, general)

@@ -84,6 +84,9 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwds)
     s->items = (int32_t)nl - 2;
     s->size = nt;
     s->spacers = ns;
+    if (refuse_bad_links(s->primary, s->items, s->size, s->spacers, s->llink, s->rlink, s->top,
+                         s->ulink, s->dlink) < 0)
+        return -1;
     s->choice = PyMem_RawMalloc(sizeof(int32_t) * (size_t)(primary + 1));
     s->options = PyMem_RawMalloc(sizeof(int32_t) * (size_t)(primary + 1));
     /* Each node and each header is out of its list at most once at a time. */

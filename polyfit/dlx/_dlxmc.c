@@ -80,6 +80,9 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwds)
     s->items = (int32_t)nl - 2;
     s->size = nt;
     s->spacers = ns;
+    if (refuse_bad_links(s->primary, s->items, s->size, s->spacers, s->llink, s->rlink, s->top,
+                         s->ulink, s->dlink) < 0)
+        return -1;
     /* Each level adds an option covering its item (at most bound of them) or drops an item. */
     long long levels = primary + 1;
     for (int32_t k = 1; k <= primary; k++) {

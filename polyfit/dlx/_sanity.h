@@ -141,4 +141,23 @@ static PyObject *links_sanity(int32_t primary, int32_t items, Py_ssize_t size, P
     return c.problems;
 }
 
+/* At construction: refuse links that are not a valid fresh layout, so that no array handed in
+ * from Python can make the search read or write outside them. 0 when sound; -1 with a
+ * ValueError naming the first problem otherwise. */
+static int refuse_bad_links(int32_t primary, int32_t items, Py_ssize_t size, Py_ssize_t spacers,
+                            const int32_t *llink, const int32_t *rlink, const int32_t *top,
+                            const int32_t *ulink, const int32_t *dlink)
+{
+    PyObject *problems = links_sanity(primary, items, size, spacers, llink, rlink, top, ulink, dlink);
+    if (problems == NULL)
+        return -1;
+    if (PyList_GET_SIZE(problems) > 0) {
+        PyErr_Format(PyExc_ValueError, "inconsistent dancing-links arrays: %U", PyList_GET_ITEM(problems, 0));
+        Py_DECREF(problems);
+        return -1;
+    }
+    Py_DECREF(problems);
+    return 0;
+}
+
 #endif
