@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 from polyfit.errors import PolyfitError
-from polyfit.files import write_bytes
+from polyfit.files import write_output
 from polyfit.hookspecs import hookimpl
 
 MODEL_SUFFIXES = {"glb": ".glb", "3mf": ".3mf", "obj": ".obj"}
@@ -61,9 +61,11 @@ def check_stl_directory(directory: Path, names, force: bool) -> dict[str, Path]:
     return paths
 
 
-def write_stls(meshes: dict, paths: dict) -> None:
+def write_stls(meshes: dict, paths: dict, force: bool = False) -> None:
+    """One STL per mesh; a file already there (even one that appeared after
+    :func:`check_stl_directory` looked) is replaced only with ``force``."""
     for name, mesh in meshes.items():
-        write_bytes(paths[name], mesh.export(file_type="stl"))
+        write_output(paths[name], mesh.export(file_type="stl"), force)
 
 
 # -- coloured assemblies --------------------------------------------------------------------
@@ -156,8 +158,9 @@ def threemf_bytes(meshes: dict, colours: dict) -> bytes:
 WRITERS = {"glb": glb_bytes, "3mf": threemf_bytes, "obj": obj_bytes}
 
 
-def write_model(kind: str, meshes: dict, colours: dict, path: Path) -> None:
-    write_bytes(path, WRITERS[kind](meshes, colours))
+def write_model(kind: str, meshes: dict, colours: dict, path: Path, force: bool = False) -> None:
+    """A coloured assembly; an existing file is replaced only with ``force``."""
+    write_output(path, WRITERS[kind](meshes, colours), force)
 
 
 def solution_meshes(solutions, number: int = 0, sizes=None) -> dict:
@@ -187,7 +190,7 @@ def export_stl(solutions, path: Path) -> None:
 
     meshes = solution_meshes(solutions)
     merged = trimesh.util.concatenate(list(meshes.values()))
-    write_bytes(path, merged.export(file_type="stl"))
+    write_output(path, merged.export(file_type="stl"))
 
 
 @hookimpl
