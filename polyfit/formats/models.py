@@ -110,6 +110,17 @@ RELS = (
 )
 
 
+# XML 1.0 has no way to write these, not even escaped: tabs, newlines and returns are the only
+# control characters it allows, and lone surrogates and U+FFFE, U+FFFF are not characters.
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_name(name: str) -> str:
+    """A piece name as XML 1.0 can hold it: each character it cannot becomes ``\\xNN`` or
+    ``\\uNNNN``, so the name stays readable and two names stay apart."""
+    return NOT_XML.sub(lambda m: m.group().encode("unicode_escape", "backslashreplace").decode("ascii"), name)
+
+
 def threemf_model(meshes: dict, colours: dict) -> bytes:
     """The 3D/3dmodel.model part: a base material (colour) per piece, an object per piece."""
     from xml.etree import ElementTree as ET
@@ -120,12 +131,12 @@ def threemf_model(meshes: dict, colours: dict) -> bytes:
     names = list(meshes)
     for name in names:
         r, g, b = colours[name]
-        ET.SubElement(materials, "base", {"name": name, "displaycolor": f"#{r:02X}{g:02X}{b:02X}FF"})
+        ET.SubElement(materials, "base", {"name": xml_name(name), "displaycolor": f"#{r:02X}{g:02X}{b:02X}FF"})
     build = ET.Element("build")
     for index, name in enumerate(names):
         object_id = str(index + 2)
         obj = ET.SubElement(resources, "object", {
-            "id": object_id, "name": f"piece {name}", "type": "model", "pid": "1", "pindex": str(index)
+            "id": object_id, "name": f"piece {xml_name(name)}", "type": "model", "pid": "1", "pindex": str(index)
         })
         mesh = ET.SubElement(obj, "mesh")
         vertices = ET.SubElement(mesh, "vertices")
