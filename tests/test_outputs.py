@@ -297,6 +297,41 @@ def test_merge_output_refuses_then_replaces_with_force(app, tmp_path, monkeypatc
     assert summary.read_bytes() == USERS and leftovers(tmp_path) == []
 
 
+def test_a_plugin_exporter_just_writes_its_path_and_polyfit_guards_the_output(tmp_path):
+    import types
+
+    from polyfit.cli import build_app
+    from polyfit.hookspecs import hookimpl
+    from polyfit.plugins import get_plugin_manager
+
+    out = tmp_path / "out.sizes"
+    user_writes_meanwhile = []
+
+    def export(solutions, path):
+        assert path.name == out.name and path.parent != tmp_path and not path.exists()
+        if user_writes_meanwhile:
+            out.write_bytes(USERS)
+        with open(path, "w") as f:
+            f.write(f"{len(solutions.solutions)} solutions\n")
+
+    module = types.ModuleType("sizes")
+    module.register_exporters = hookimpl(lambda register: register("sizes", (".sizes",), export, "sizes"))
+    pm = get_plugin_manager(load_entrypoints=False)
+    pm.register(module, name="sizes")
+    app = build_app(pm)
+    assert run(app, "solve", BOARD_2D, "-o", out).exit_code == 0
+    assert out.read_text() == "2 solutions\n"
+    refused = run(app, "solve", BOARD_2D, "-o", out, "--limit", "1")
+    assert refused.exit_code == 2 and "use --force" in refused.output
+    assert run(app, "solve", BOARD_2D, "-o", out, "--limit", "1", "--force").exit_code == 0
+    assert out.read_text() == "1 solutions\n"
+    out.unlink()
+    user_writes_meanwhile.append(True)
+    raced = run(app, "solve", BOARD_2D, "-o", out)
+    assert raced.exit_code == 2 and f"{out} exists; use --force to overwrite it" in raced.output
+    assert out.read_bytes() == USERS and leftovers(tmp_path) == []
+
+
 # -- the gallery -----------------------------------------------------------------------------
 
 
