@@ -8,9 +8,13 @@ where a file should be, or a disk that refuses a write is always one clear
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import secrets
+import shutil
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 from polyfit.errors import ParseError, PolyfitError
@@ -70,11 +74,18 @@ def split_lines(text: str):
         yield number, line
 
 
+def exists_error(path) -> PolyfitError:
+    return PolyfitError(f"{path} exists; use --force to overwrite it")
+
+
 def check_writable(path: Path, force: bool) -> None:
-    """Refuse to replace an existing file unless forced, or to write where nothing can be."""
+    """Refuse to replace an existing file unless forced, or to write where nothing can be.
+
+    An early check, so a bad path fails before a long search; the write itself goes through
+    :func:`write_output`, which checks again at the last moment."""
     path = Path(path)
     if path.exists() and not force:
-        raise PolyfitError(f"{path} exists; use --force to overwrite it")
+        raise exists_error(path)
     if path.is_dir():
         raise PolyfitError(f"{path} is a directory")
     if not path.parent.is_dir():
@@ -90,6 +101,108 @@ def write_bytes(path, data: bytes) -> None:
 
 def write_text(path, text: str) -> None:
     write_bytes(path, text.encode("utf-8"))
+
+
+# -- output files: created whole, never over a file that appeared meanwhile -------------------
+
+# link() is not offered everywhere (some network and FAT file systems): these say so.
+NO_HARD_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.ENOSYS, errno.EXDEV}
+
+
+def _new_temporary(path: Path) -> tuple[int, Path]:
+    """A new empty file beside ``path``, open for writing. Made with mode 0666 so the umask
+    gives it the mode any new file gets (mkstemp's would be 0600)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    while True:
+        tmp = path.with_name(f".{path.name[:64]}.{secrets.token_hex(4)}.part")
+        try:
+            return os.open(tmp, flags, 0o666), tmp
+        except FileExistsError:
+            continue
+
+
+def _copy_exclusively(tmp: Path, path: Path) -> None:
+    """Where hard links are not offered: create ``path`` exclusively and copy into it."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+    try:
+        with os.fdopen(fd, "wb") as target, open(tmp, "rb") as source:
+            shutil.copyfileobj(source, target)
+    except BaseException:
+        path.unlink(missing_ok=True)
+        raise
+
+
+def _put_in_place(tmp: Path, path: Path, force: bool) -> None:
+    """Give the finished file ``tmp`` the name ``path``: with ``force`` by an atomic rename
+    over whatever is there; without, by a hard link, which the system refuses when ``path``
+    exists, even if it appeared a moment ago (``tmp`` is left for the caller to remove)."""
+    if force:
+        os.replace(tmp, path)
+        return
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        if path.is_dir():
+            raise cannot("write", path, os.strerror(errno.EISDIR)) from None
+        raise exists_error(path) from None
+    except OSError as exc:
+        if exc.errno not in NO_HARD_LINKS:
+            raise
+        try:
+            _copy_exclusively(tmp, path)
+        except FileExistsError:
+            raise exists_error(path) from None
+
+
+def write_output(path, data: bytes, force: bool = False) -> None:
+    """Write a file the user asked for, whole or not at all, and never over an existing file
+    unless ``force``: the bytes go to a temporary file beside ``path``, which then takes its
+    place (see :func:`_put_in_place`). Every output file polyfit writes comes here, or
+    through :func:`output_file`."""
+    path = Path(path)
+    tmp = None
+    try:
+        fd, tmp = _new_temporary(path)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        _put_in_place(tmp, path, force)
+    except OSError as exc:
+        raise cannot("write", path, exc) from None
+    finally:
+        if tmp is not None:
+            tmp.unlink(missing_ok=True)
+
+
+def write_output_text(path, text: str, force: bool = False) -> None:
+    write_output(path, text.encode("utf-8"), force)
+
+
+@contextmanager
+def output_file(path, force: bool = False):
+    """For writers that want a path rather than bytes (exporters): yields a path of the same
+    name in a private temporary directory beside ``path``; when the block ends without an
+    error, the file written there is put at ``path`` as :func:`write_output` puts its bytes,
+    and the directory goes, with anything else left in it."""
+    path = Path(path)
+    try:
+        staging = Path(tempfile.mkdtemp(prefix=f".{path.name[:64]}.", suffix=".part", dir=path.parent))
+    except OSError as exc:
+        raise cannot("write", path, exc) from None
+    try:
+        staged = staging / path.name
+        yield staged
+        if not staged.is_file():
+            raise cannot("write", path, "nothing was written")
+        try:
+            with open(staged, "rb") as f:
+                os.fsync(f.fileno())
+            _put_in_place(staged, path, force)
+        except OSError as exc:
+            raise cannot("write", path, exc) from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
 
 
 def read_json(path, what: str) -> dict:

@@ -2,6 +2,10 @@
 
 Everything written depends only on the shapes and polyfit itself (no dates, no timings), so
 a rebuild diffs cleanly. Pictures are reduced to a small palette to keep the files small.
+
+A rebuild replaces what an earlier gallery wrote (the files its README.md names); any other
+file in the way is replaced only with ``force``, checked before the first search and again as
+each file is written.
 """
 
 from __future__ import annotations
@@ -9,8 +13,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from polyfit.errors import PolyfitError
-from polyfit.files import cannot, write_text
+from polyfit.errors import PolyfitError, plural
+from polyfit.files import cannot, read_text, write_output_text
 from polyfit.render.pictures import pieces_image, save_png, solution_image
 from polyfit.render.style import EMPTY_CELL, Style
 from polyfit.render.flat import draw_grid
@@ -29,6 +33,8 @@ EXTRAS = (
     ("soma/castle.vox", "layers", True, "readme-castle-layers.png", "Castle, --view layers --labels"),
 )
 GALLERY_COLOURS = 64  # 3D pictures are smoothed; a 64-colour palette keeps them small
+README_START = "# Gallery\n"
+README_MARK = "Regenerate this directory with `polyfit gallery`."
 
 
 def is_pieces_file(path: Path) -> bool:
@@ -69,22 +75,80 @@ def empty_board_image(board):
     return draw_iso({c: "" for c in board.cells}, {"": EMPTY_CELL}, STYLE_3D)
 
 
-def build_gallery(registry, resolve_pieces, shapes: Path, out: Path) -> list[str]:
-    """Write the gallery into ``out``; returns a line per file written."""
-    shapes, out = Path(shapes), Path(out)
-    files = shape_files(shapes)
+def picture_name(shapes: Path, path: Path) -> str:
+    group = path.parent.relative_to(shapes).as_posix() or "shapes"
+    return f"{group.replace('/', '-')}-{path.stem}.png"
+
+
+def sheet_name(spec: str) -> str:
+    return "pieces-" + re.sub(r"[^A-Za-z0-9_.+-]", "_", spec.replace(",", "+").replace(":", "-")) + ".png"
+
+
+def gallery_names(shapes: Path, boards: list) -> list[str]:
+    """Every file a gallery of these ``(path, board)`` may write (the extra views are listed
+    when their shape is there, solved or not)."""
+    drawn = [(path, board.metadata["pieces"]) for path, board in boards if board.metadata.get("pieces")]
+    relative = {path.relative_to(shapes).as_posix() for path, _ in drawn}
+    names = [picture_name(shapes, path) for path, _ in drawn]
+    names += list(dict.fromkeys(sheet_name(spec) for _, spec in drawn))
+    names += [name for shape, _, _, name, _ in EXTRAS if shape in relative]
+    return names + ["README.md"]
+
+
+def earlier_gallery(out: Path) -> set[str]:
+    """The files an earlier ``polyfit gallery`` wrote into ``out``: its README.md and the
+    pictures that names; nothing when ``out`` holds no README.md of a gallery."""
+    readme = out / "README.md"
+    try:
+        text = read_text(readme) if readme.is_file() else ""
+    except PolyfitError:
+        return set()
+    if not (text.startswith(README_START) and README_MARK in text):
+        return set()
+    return {"README.md"} | set(re.findall(r"\]\(([^()/\\]+\.png)\)", text))
+
+
+def check_gallery_out(out: Path, names: list[str], force: bool) -> set[str]:
+    """Refuse, before any search, to replace files in ``out`` that are not an earlier
+    gallery's, unless forced; returns the names that may be replaced."""
     if out.exists() and not out.is_dir():
         raise PolyfitError(f"{out} is not a directory")
+    for name in names:
+        if (out / name).is_dir():
+            raise cannot("write", out / name, "Is a directory")
+    if force:
+        return set(names)
+    earlier = earlier_gallery(out) if out.is_dir() else set()
+    in_the_way = [n for n in names if n not in earlier and (out / n).exists()]
+    if in_the_way:
+        shown = ", ".join(in_the_way[:5]) + (", ..." if len(in_the_way) > 5 else "")
+        raise PolyfitError(
+            f"{out} already has {plural(len(in_the_way), 'file')} the gallery would replace "
+            f"({shown}); use --force to overwrite {'it' if len(in_the_way) == 1 else 'them'}"
+        )
+    return earlier
+
+
+def build_gallery(registry, resolve_pieces, shapes: Path, out: Path, force: bool = False) -> list[str]:
+    """Write the gallery into ``out``; returns a line per file written. Files an earlier
+    gallery wrote there are replaced; any other only with ``force``."""
+    shapes, out = Path(shapes), Path(out)
+    boards = [(path, registry.read_shape(path)) for path in shape_files(shapes)]
+    replaceable = check_gallery_out(out, gallery_names(shapes, boards), force)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise cannot("create", out, exc) from None
+
+    def save(image, name, colours=None):
+        save_png(image, out / name, colours, force=name in replaceable)
+        done.append(f"wrote {out / name}")
+
     done = []
     sections: dict[str, list] = {}
     piece_sets: dict[str, list] = {}
     firsts = {}
-    for path in files:
-        board = registry.read_shape(path)
+    for path, board in boards:
         spec = board.metadata.get("pieces")
         if not spec:
             done.append(f"skipped {path}: no '; pieces:' line")
@@ -99,17 +163,14 @@ def build_gallery(registry, resolve_pieces, shapes: Path, out: Path) -> list[str
             image = solution_image(board.cells, pieces, first, STYLE if board.dim == 2 else STYLE_3D)
         firsts[path.relative_to(shapes).as_posix()] = (board, pieces, first)
         group = path.parent.relative_to(shapes).as_posix() or "shapes"
-        name = f"{group.replace('/', '-')}-{path.stem}.png"
-        save_png(image, out / name, GALLERY_COLOURS if board.dim == 3 else None)
-        done.append(f"wrote {out / name}")
+        name = picture_name(shapes, path)
+        save(image, name, GALLERY_COLOURS if board.dim == 3 else None)
         sections.setdefault(group, []).append((board, path, name, counts, spec))
     sheets = {}
     for spec, pieces in piece_sets.items():
-        name = "pieces-" + re.sub(r"[^A-Za-z0-9_.+-]", "_", spec.replace(",", "+").replace(":", "-")) + ".png"
-        image = pieces_image(pieces, PIECE_STYLE)
-        save_png(image, out / name, GALLERY_COLOURS if pieces[0].dim == 3 else None)
+        name = sheet_name(spec)
+        save(pieces_image(pieces, PIECE_STYLE), name, GALLERY_COLOURS if pieces[0].dim == 3 else None)
         sheets[spec] = name
-        done.append(f"wrote {out / name}")
     extras = []
     for shape, view, labels, name, caption in EXTRAS:
         if shape not in firsts or firsts[shape][2] is None:
@@ -117,11 +178,10 @@ def build_gallery(registry, resolve_pieces, shapes: Path, out: Path) -> list[str
         board, pieces, first = firsts[shape]
         style = Style(cell=STYLE.cell if board.dim == 2 else STYLE_3D.cell, margin=STYLE.margin, labels=labels)
         image = solution_image(board.cells, pieces, first, style, view)
-        save_png(image, out / name, GALLERY_COLOURS if view in ("iso", "exploded") else None)
+        save(image, name, GALLERY_COLOURS if view in ("iso", "exploded") else None)
         extras.append((name, caption))
-        done.append(f"wrote {out / name}")
     readme = gallery_readme(shapes, sections, sheets, extras)
-    write_text(out / "README.md", readme)
+    write_output_text(out / "README.md", readme, force="README.md" in replaceable)
     done.append(f"wrote {out / 'README.md'}")
     return done
 
@@ -143,7 +203,7 @@ def gallery_readme(shapes: Path, sections: dict, sheets: dict, extras: list) -> 
         "(3D figures in isometric view), with exact solution counts from a full search:",
         "**distinct** is one per symmetry class of the board (rotations and reflections), **in all**",
         "counts every solution; 3D figures also give the count up to rotation alone, as most Soma",
-        "books count. Regenerate this directory with `polyfit gallery`.",
+        f"books count. {README_MARK}",
         "",
         "## Piece sets",
         "",

@@ -192,10 +192,12 @@ def test_output_paths_are_checked_before_solving(app, tmp_path):
 
 
 def test_unwritable_png_is_a_clear_error(tmp_path, monkeypatch):
-    def refuse(self, *args, **kwargs):
+    import polyfit.files
+
+    def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(Path, "write_bytes", refuse)
+    monkeypatch.setattr(polyfit.files.os, "open", refuse)
     with pytest.raises(PolyfitError, match="cannot write .*x.png: Permission denied"):
         save_png(Image.new("RGB", (4, 4)), tmp_path / "x.png")
     monkeypatch.undo()

@@ -39,7 +39,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
                 raise PolyfitError("--png draws one piece set: name it, e.g. polyfit pieces pentominoes --png pieces.png")
             check_writable(png, force)
             image = pieces_image(ctx.resolve_pieces(name), Style(cell=cell, margin=margin))
-            save_png(image, png)
+            save_png(image, png, force=force)
             typer.echo(f"wrote {png} ({image.width}x{image.height})")
             return
         if name is None:

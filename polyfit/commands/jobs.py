@@ -15,7 +15,7 @@ from typing import Optional
 import typer
 
 from polyfit.errors import PolyfitError
-from polyfit.files import write_text
+from polyfit.files import check_writable, write_output_text
 from polyfit.longsearch import jobfiles
 from polyfit.commands import guarded
 from polyfit.commands.solve import describe_counts, load_puzzle
@@ -124,11 +124,14 @@ def add_commands(app: typer.Typer, ctx) -> None:
         directory: Path = typer.Argument(..., help="The directory 'polyfit split' wrote."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON."),
         output: Optional[Path] = typer.Option(None, "--output", "-o", help="Also write the JSON summary here."),
+        force: bool = typer.Option(False, "--force", help="Overwrite an existing --output file."),
     ):
         """Add up the results of a split search: the counts 'solve --count' prints.
 
         Example: polyfit merge jobs/
         """
+        if output is not None:
+            check_writable(output, force)
         manifest, counts = jobfiles.merge_results(directory)
         puzzle = load_puzzle(ctx, Path(manifest["board"]), manifest.get("pieces"), manifest.get("mirror", False))
         summary = {
@@ -140,7 +143,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
             "nodes": counts.search.nodes,
         }
         if output is not None:
-            write_text(output, json.dumps(summary) + "\n")
+            write_output_text(output, json.dumps(summary) + "\n", force)
         if as_json:
             typer.echo(json.dumps(summary))
         else:

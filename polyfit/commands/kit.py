@@ -57,7 +57,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
         meshes = {p.name: piece_mesh(p.cells, sizes) for p in piece_list}
         if board is not None:
             meshes["tray"] = tray_mesh(board.cells, sizes, TraySizes(wall, floor, thickness))  # not bevelled
-        write_stls(meshes, paths)
+        write_stls(meshes, paths, force)
         shape = "tile" if piece_list[0].dim == 2 else "solid"
         typer.echo(
             f"wrote {plural(len(meshes), 'STL file')} to {stl}: {plural(len(piece_list), shape)}"

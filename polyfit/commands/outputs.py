@@ -2,7 +2,8 @@
 
 ``polyfit solve`` and ``polyfit render`` share these options. Every output path is checked
 before any work is done, so a bad path fails fast, and an existing file is only replaced with
-``--force``.
+``--force``: checked again as each file is written, so a file that appeared during the search
+is not replaced either.
 """
 
 from __future__ import annotations
@@ -94,17 +95,17 @@ class Outputs:
             image = solutions_image(
                 solutions.board_cells, solutions.pieces, solutions.solutions, self.style(), self.view
             )
-            save_png(image, self.png)
+            save_png(image, self.png, force=self.force)
             done.append(f"wrote {self.png} ({image.width}x{image.height})")
         if self.stl or self.models:
             meshes = solution_meshes(solutions, 0, self.sizes())
             if self.stl:
                 paths = check_stl_directory(self.stl, meshes, True)
-                write_stls(meshes, paths)
+                write_stls(meshes, paths, self.force)
                 done.append(f"wrote {plural(len(paths), 'STL file')} to {self.stl}")
             colours = solution_colours(solutions.pieces, solutions.solutions[:1])
             for kind, path in self.models.items():
-                write_model(kind, meshes, colours, path)
+                write_model(kind, meshes, colours, path, self.force)
                 done.append(f"wrote {path}")
         return done
 

@@ -11,7 +11,7 @@ import typer
 
 from polyfit.errors import PolyfitError
 from polyfit.formats.solution_set import SolutionSet
-from polyfit.files import check_writable
+from polyfit.files import check_writable, output_file
 from polyfit.puzzle.solve import Counts, Puzzle
 from polyfit.formats.textart import draw_solution
 from polyfit import api, longsearch
@@ -240,14 +240,17 @@ def add_commands(app: typer.Typer, ctx) -> None:
             {} if stopped_early else {"distinct": counts.distinct, "total": counts.total},
         )
         if exporter is not None:
-            exporter.export(solution_set, output)
+            # The exporter writes a new file of its own; polyfit puts it in place, over an
+            # existing file only with --force.
+            with output_file(output, force) as staged:
+                exporter.export(solution_set, staged)
         if pictures.wanted:
             for line in pictures.write(solution_set):
                 typer.echo(line, err=True)
         if animate is not None:
             from polyfit.render.animate import animate as write_animation
 
-            frames, searched, solved = write_animation(puzzle, animate, steps, pictures.style())
+            frames, searched, solved = write_animation(puzzle, animate, steps, pictures.style(), force)
             ending = "ending on the first solution" if solved else "no solution"
             typer.echo(f"wrote {animate} ({frames} frames of {searched} search steps, {ending})", err=True)
         if as_json:

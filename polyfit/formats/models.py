@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 from polyfit.errors import PolyfitError
-from polyfit.files import write_bytes
+from polyfit.files import write_output
 from polyfit.hookspecs import hookimpl
 
 MODEL_SUFFIXES = {"glb": ".glb", "3mf": ".3mf", "obj": ".obj"}
@@ -61,9 +61,11 @@ def check_stl_directory(directory: Path, names, force: bool) -> dict[str, Path]:
     return paths
 
 
-def write_stls(meshes: dict, paths: dict) -> None:
+def write_stls(meshes: dict, paths: dict, force: bool = False) -> None:
+    """One STL per mesh; a file already there (even one that appeared after
+    :func:`check_stl_directory` looked) is replaced only with ``force``."""
     for name, mesh in meshes.items():
-        write_bytes(paths[name], mesh.export(file_type="stl"))
+        write_output(paths[name], mesh.export(file_type="stl"), force)
 
 
 # -- coloured assemblies --------------------------------------------------------------------
@@ -108,6 +110,17 @@ RELS = (
 )
 
 
+# XML 1.0 has no way to write these, not even escaped: tabs, newlines and returns are the only
+# control characters it allows, and lone surrogates and U+FFFE, U+FFFF are not characters.
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_name(name: str) -> str:
+    """A piece name as XML 1.0 can hold it: each character it cannot becomes ``\\xNN`` or
+    ``\\uNNNN``, so the name stays readable and two names stay apart."""
+    return NOT_XML.sub(lambda m: m.group().encode("unicode_escape", "backslashreplace").decode("ascii"), name)
+
+
 def threemf_model(meshes: dict, colours: dict) -> bytes:
     """The 3D/3dmodel.model part: a base material (colour) per piece, an object per piece."""
     from xml.etree import ElementTree as ET
@@ -118,12 +131,12 @@ def threemf_model(meshes: dict, colours: dict) -> bytes:
     names = list(meshes)
     for name in names:
         r, g, b = colours[name]
-        ET.SubElement(materials, "base", {"name": name, "displaycolor": f"#{r:02X}{g:02X}{b:02X}FF"})
+        ET.SubElement(materials, "base", {"name": xml_name(name), "displaycolor": f"#{r:02X}{g:02X}{b:02X}FF"})
     build = ET.Element("build")
     for index, name in enumerate(names):
         object_id = str(index + 2)
         obj = ET.SubElement(resources, "object", {
-            "id": object_id, "name": f"piece {name}", "type": "model", "pid": "1", "pindex": str(index)
+            "id": object_id, "name": f"piece {xml_name(name)}", "type": "model", "pid": "1", "pindex": str(index)
         })
         mesh = ET.SubElement(obj, "mesh")
         vertices = ET.SubElement(mesh, "vertices")
@@ -156,8 +169,9 @@ def threemf_bytes(meshes: dict, colours: dict) -> bytes:
 WRITERS = {"glb": glb_bytes, "3mf": threemf_bytes, "obj": obj_bytes}
 
 
-def write_model(kind: str, meshes: dict, colours: dict, path: Path) -> None:
-    write_bytes(path, WRITERS[kind](meshes, colours))
+def write_model(kind: str, meshes: dict, colours: dict, path: Path, force: bool = False) -> None:
+    """A coloured assembly; an existing file is replaced only with ``force``."""
+    write_output(path, WRITERS[kind](meshes, colours), force)
 
 
 def solution_meshes(solutions, number: int = 0, sizes=None) -> dict:
@@ -187,7 +201,7 @@ def export_stl(solutions, path: Path) -> None:
 
     meshes = solution_meshes(solutions)
     merged = trimesh.util.concatenate(list(meshes.values()))
-    write_bytes(path, merged.export(file_type="stl"))
+    write_output(path, merged.export(file_type="stl"))
 
 
 @hookimpl

@@ -9,12 +9,13 @@ import json
 from pathlib import Path
 
 from polyfit.errors import PolyfitError
-from polyfit.files import read_bytes, write_text
+from polyfit.files import read_bytes, write_output_text
 from polyfit.formats.solution_set import SolutionSet
 from polyfit.hookspecs import hookimpl
 
 
 def export_json(solutions: SolutionSet, path: Path) -> None:
+    """The ``json`` exporter: never writes over an existing file (``--force`` is the core's)."""
     data = {
         "board": solutions.board,
         "cells": [list(c) for c in solutions.board_cells],
@@ -24,7 +25,7 @@ def export_json(solutions: SolutionSet, path: Path) -> None:
         ],
         **solutions.counts,
     }
-    write_text(path, json.dumps(data) + "\n")
+    write_output_text(path, json.dumps(data) + "\n")
 
 
 def read_solution_set(path: Path) -> SolutionSet:

@@ -7,7 +7,7 @@ readers and the ``text`` exporter.
 
 from __future__ import annotations
 
-from polyfit.files import read_text, write_text
+from polyfit.files import read_text, write_output_text
 from polyfit.hookspecs import hookimpl
 from polyfit.lattices.textart import draw_cells
 from polyfit.puzzle.board import Board
@@ -76,11 +76,12 @@ def draw_pieces(pieces, width: int = 72) -> str:
 
 
 def export_text(solutions, path) -> None:
+    """The ``text`` exporter: never writes over an existing file (``--force`` is the core's)."""
     parts = []
     for number, solution in enumerate(solutions.solutions, start=1):
         labels = {tuple(c): name for name, cells in solution.items() for c in cells}
         parts.append(f"Solution {number}:\n{draw_cells(labels)}\n")
-    write_text(path, "\n".join(parts))
+    write_output_text(path, "\n".join(parts))
 
 
 @hookimpl

@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from polyfit.render import flat, views3d
 from polyfit.errors import PolyfitError, plural
-from polyfit.files import write_bytes
+from polyfit.files import write_output
 from polyfit.render.palette import solution_colours
 from polyfit.render.pictures import compact
 from polyfit.render.style import INK, BACKGROUND, Style
@@ -101,8 +101,10 @@ def frame_image(puzzle, cells: dict, colours, style: Style, caption: str) -> Ima
     return image
 
 
-def animate(puzzle, path: Path, frames: int = 200, style: Style = Style()) -> tuple[int, int, bool]:
-    """Write the GIF; returns (frames written, steps searched, solved)."""
+def animate(puzzle, path: Path, frames: int = 200, style: Style = Style(),
+            force: bool = False) -> tuple[int, int, bool]:
+    """Write the GIF (over an existing file only with ``force``); returns (frames written,
+    steps searched, solved)."""
     steps, total, solved = search_steps(puzzle, frames)
     boards = [step_cells(puzzle, step.chosen) for _, step in steps]
     colours = solution_colours(puzzle.pieces, [set(b.values()) for b in boards])
@@ -121,5 +123,5 @@ def animate(puzzle, path: Path, frames: int = 200, style: Style = Style()) -> tu
     data = io.BytesIO()
     images[0].save(data, format="GIF", save_all=True, append_images=images[1:],
                    duration=durations, loop=0, optimize=False, disposal=1)
-    write_bytes(path, data.getvalue())
+    write_output(path, data.getvalue(), force)
     return len(images), total, solved

@@ -15,7 +15,7 @@ from PIL import Image
 
 from polyfit.render import flat, views3d
 from polyfit.errors import PolyfitError
-from polyfit.files import write_bytes
+from polyfit.files import write_output
 from polyfit.render.palette import piece_colours, solution_colours
 from polyfit.render.style import Style
 
@@ -87,7 +87,8 @@ def compact(image: Image.Image, colours: int | None = None) -> Image.Image:
     return result
 
 
-def save_png(image: Image.Image, path: Path, colours: int | None = None) -> None:
+def save_png(image: Image.Image, path: Path, colours: int | None = None, force: bool = False) -> None:
+    """Write the picture; an existing file is replaced only with ``force``."""
     data = io.BytesIO()
     compact(image, colours).save(data, format="PNG", optimize=True)
-    write_bytes(path, data.getvalue())
+    write_output(path, data.getvalue(), force)
