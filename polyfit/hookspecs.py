@@ -51,6 +51,7 @@ def register_exporters(register):
 
     Call ``register(name, suffixes, export, summary)``: ``suffixes`` a tuple like ``(".json",)``
     chosen by the output file's suffix, ``export(solutions, path)`` writes a
-    :class:`polyfit.formats.solution_set.SolutionSet` to ``path`` (a :class:`pathlib.Path` that polyfit has
-    already checked may be written), ``summary`` a one-line description.
+    :class:`polyfit.SolutionSet` to ``path`` (a :class:`pathlib.Path` with the output's name in
+    a private folder beside it: polyfit then puts the file in place, never over the user's
+    files without ``--force``), ``summary`` a one-line description.
     """

@@ -11,7 +11,7 @@ import typer
 
 from polyfit.xc.dlxformat import format_dlx, read_dlx
 from polyfit.errors import PolyfitError, plural
-from polyfit.files import check_writable, write_text
+from polyfit.files import check_writable, write_output_text
 from polyfit.xc.problem import SearchStats
 from polyfit.commands import EXIT_INTERRUPTED, guarded
 from polyfit.commands.solve import load_puzzle
@@ -97,4 +97,4 @@ def add_commands(app: typer.Typer, ctx) -> None:
             typer.echo(text, nl=False)
         else:
             check_writable(output, force)
-            write_text(output, text)
+            write_output_text(output, text, force)
