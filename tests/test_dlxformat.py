@@ -34,7 +34,7 @@ def test_parse_items_options_comments_and_secondary():
         ("A | X\nA X:\n", 2, 3, "no colour after ':'"),
         ("A | 2|X\n", 1, 5, "only primary items (before '|') take multiplicities"),
         ("3:1|A\n", 1, 1, "need lo <= hi"),
-        ("x:2|A\n", 1, 1, "whole numbers"),
+        ("x:2|A\n", 1, 1, "whole number with the digits 0-9"),
         ("A B:C\n", 1, 3, "bad item name"),
     ],
 )
