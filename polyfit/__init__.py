@@ -8,58 +8,56 @@ these names from ``polyfit`` itself, never from the packages below it.
 >>> counts = puzzle.count()
 >>> counts.distinct, counts.total
 (2339, 9356)
+
+Each name is loaded from its module on first use, so that ``import polyfit.cli`` (every start
+of the command line) does not load what a given command does not need.
 """
+
+from __future__ import annotations
+
+import importlib
 
 __version__ = "0.1.0"
 
-from polyfit.api import (  # noqa: E402
-    Puzzle,
-    Solution,
-    backend,
-    backends,
-    board_pieces,
-    load,
-    piece_sets,
-    pieces,
-    read_board,
-    registry,
-)
-from polyfit.errors import ParseError, PolyfitError, UnknownNameError  # noqa: E402
-from polyfit.formats.pieces_file import parse_pieces_text  # noqa: E402
-from polyfit.formats.solution_set import SolutionSet  # noqa: E402
-from polyfit.hookspecs import hookimpl  # noqa: E402
-from polyfit.plugins import get_plugin_manager  # noqa: E402
-from polyfit.puzzle.board import Board  # noqa: E402
-from polyfit.puzzle.pieces import Piece  # noqa: E402
-from polyfit.puzzle.solve import Counts  # noqa: E402
-from polyfit.xc.dlxformat import format_dlx, parse_dlx, read_dlx  # noqa: E402
-from polyfit.xc.problem import ExactCoverProblem, SearchStats  # noqa: E402
+# Every public name and the module that defines it.
+_NAMES = {
+    "Puzzle": "polyfit.api",
+    "Solution": "polyfit.api",
+    "backend": "polyfit.api",
+    "backends": "polyfit.api",
+    "board_pieces": "polyfit.api",
+    "load": "polyfit.api",
+    "piece_sets": "polyfit.api",
+    "pieces": "polyfit.api",
+    "read_board": "polyfit.api",
+    "registry": "polyfit.api",
+    "ParseError": "polyfit.errors",
+    "PolyfitError": "polyfit.errors",
+    "UnknownNameError": "polyfit.errors",
+    "parse_pieces_text": "polyfit.formats.pieces_file",
+    "SolutionSet": "polyfit.formats.solution_set",
+    "hookimpl": "polyfit.hookspecs",
+    "get_plugin_manager": "polyfit.plugins",
+    "Board": "polyfit.puzzle.board",
+    "Piece": "polyfit.puzzle.pieces",
+    "Counts": "polyfit.puzzle.solve",
+    "format_dlx": "polyfit.xc.dlxformat",
+    "parse_dlx": "polyfit.xc.dlxformat",
+    "read_dlx": "polyfit.xc.dlxformat",
+    "ExactCoverProblem": "polyfit.xc.problem",
+    "SearchStats": "polyfit.xc.problem",
+}
 
-__all__ = [
-    "Board",
-    "Counts",
-    "ExactCoverProblem",
-    "ParseError",
-    "Piece",
-    "PolyfitError",
-    "Puzzle",
-    "SearchStats",
-    "Solution",
-    "SolutionSet",
-    "UnknownNameError",
-    "__version__",
-    "backend",
-    "backends",
-    "board_pieces",
-    "format_dlx",
-    "get_plugin_manager",
-    "hookimpl",
-    "load",
-    "parse_dlx",
-    "parse_pieces_text",
-    "piece_sets",
-    "pieces",
-    "read_board",
-    "read_dlx",
-    "registry",
-]
+__all__ = sorted(_NAMES) + ["__version__"]
+
+
+def __getattr__(name: str):
+    if name in _NAMES:
+        value = getattr(importlib.import_module(_NAMES[name]), name)
+        globals()[name] = value  # once loaded, an ordinary attribute
+        return value
+    raise AttributeError(f"module 'polyfit' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_NAMES))

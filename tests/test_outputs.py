@@ -17,7 +17,7 @@ import polyfit.longsearch
 from polyfit.errors import PolyfitError
 from polyfit.files import output_file, write_output
 
-from conftest import ROOT, run
+from helpers import ROOT, run
 
 BOARD_2D = ROOT / "shapes/pentomino/3x20.txt"
 BOARD_3D = ROOT / "shapes/soma/cube.vox"

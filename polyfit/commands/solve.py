@@ -14,17 +14,20 @@ from polyfit.formats.solution_set import SolutionSet
 from polyfit.files import check_writable, output_file
 from polyfit.puzzle.solve import Counts, Puzzle
 from polyfit.formats.textart import draw_solution
-from polyfit import api, longsearch
 from polyfit.commands import EXIT_INTERRUPTED, guarded
 from polyfit.commands import outputs as out
 
 
 def load_board(ctx, board_path: Path):
+    from polyfit import api
+
     return api.read_board(board_path, plugins=ctx.registry)
 
 
 def load_puzzle(ctx, board_path: Path, pieces_spec: Optional[str], mirror: bool = False, break_symmetry=True):
     """The puzzle: the board file and ``--pieces`` (or the board's '; pieces:' line)."""
+    from polyfit import api
+
     return api.load(board_path, pieces_spec or None, mirror, plugins=ctx.registry, break_symmetry=break_symmetry)
 
 
@@ -161,6 +164,8 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Example: polyfit solve shapes/soma/castle.vox --limit 1 --png castle.png
         """
+        from polyfit import longsearch  # loaded when a solve runs, not at every start
+
         stage = "placements"
         try:
             puzzle = load_puzzle(ctx, board, pieces, mirror)
