@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import threading
 from pathlib import Path
 
 from polyfit.errors import ParseError, PolyfitError
@@ -89,26 +90,58 @@ def write_text(path, text: str) -> None:
     write_bytes(path, text.encode("utf-8"))
 
 
+def _unique_keys(pairs: list) -> dict:
+    keys = [key for key, _ in pairs]
+    if len(set(keys)) != len(keys):
+        twice = next(key for key in keys if keys.count(key) > 1)
+        raise ValueError(f"the key {twice!r} is there twice")
+    return dict(pairs)
+
+
 def read_json(path, what: str) -> dict:
-    """A JSON object from a file polyfit wrote, or a clear error naming ``what`` it should be."""
+    """A JSON object from a file polyfit wrote, or a clear error naming ``what`` it should be
+    (a key given twice, of which JSON readers silently keep one, included). Its fields are
+    the caller's to check (:mod:`polyfit.longsearch.fields`)."""
+    raw = read_bytes(path, what)  # a missing, unreadable or huge file: its own clear error
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise PolyfitError(f"no such {what}: {path}") from None
-    except (OSError, ValueError) as exc:
+        data = json.loads(raw.decode("utf-8"), object_pairs_hook=_unique_keys)
+    except (ValueError, RecursionError) as exc:  # bad UTF-8 or JSON, numbers too long, nesting
         raise PolyfitError(f"{path} is not a polyfit {what} ({exc})") from None
     if not isinstance(data, dict):
         raise PolyfitError(f"{path} is not a polyfit {what}")
     return data
 
 
+_umask_lock = threading.Lock()
+
+
+def current_umask() -> int:
+    """The process's umask, read without changing it where the system tells it (Linux's
+    /proc/self/status), else by setting and restoring it under a lock."""
+    try:
+        with open("/proc/self/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    with _umask_lock:
+        mask = os.umask(0o022)
+        os.umask(mask)
+    return mask
+
+
 def write_json_atomically(path, data) -> None:
     """Write JSON to a temporary file beside ``path``, flush it to disk, then rename it over
-    ``path``: a reader (or a kill at any moment) sees the old file or the new, never half."""
+    ``path``: a reader (or a kill at any moment) sees the old file or the new, never half.
+
+    The file gets the mode the umask gives a new file (not the owner-only mode of a
+    temporary file), so a batch system running as another user can read job files."""
     path = Path(path)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
         try:
+            os.chmod(tmp, 0o666 & ~current_umask())
             with os.fdopen(fd, "w") as f:
                 json.dump(data, f)
                 f.flush()
