@@ -139,6 +139,22 @@ def test_counts_that_disagree_and_fields_of_the_wrong_kind_are_refused(split, ch
     refused(merge(split), str(split / "job-4.result.json"), words)
 
 
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d.update(distinct=d["distinct"] + 1, found=d["found"] + 1, total=d["total"] + 4),
+        lambda d: d.update(nodes=d["nodes"] + 1),
+        lambda d: d.update(problem="0" * 64),
+        lambda d: d.pop("digest"),
+    ],
+)
+def test_a_result_changed_after_it_was_written_is_refused(split, change):
+    """Counts changed by hand (or damaged) so that they still look right: the seal tells."""
+    path = split / "job-4.result.json"
+    edit(path, change)
+    refused(merge(split), f"{path}: field digest: ")
+
+
 @pytest.mark.parametrize("name", ["job-4.result.json", "manifest.json"])
 def test_a_truncated_file_is_refused(split, name):
     path = split / name
@@ -251,6 +267,16 @@ def test_a_checkpoint_with_a_field_missing_or_wrong_is_refused(tmp_path, saved, 
     refused(result, str(path), words)
 
 
+def test_a_checkpoint_entry_changed_after_it_was_written_is_refused(tmp_path, saved):
+    def more(d):
+        entry = d["done"]["5"]
+        entry.update(distinct=entry["distinct"] + 1, found=entry["found"] + 1, total=entry["total"] + 4)
+        entry.update(distinct_rotations=entry["distinct_rotations"] + 1)
+
+    path, result = resume(tmp_path, saved, more)
+    refused(result, f"{path}: field done.5.digest: does not match the other fields", "remove done.5")
+
+
 def test_a_truncated_checkpoint_is_refused(tmp_path, saved):
     path = tmp_path / "count.json"
     path.write_text(json.dumps(saved)[:100])
@@ -308,7 +334,8 @@ def test_a_solutions_file_without_a_field_is_refused(tmp_path, solutions, field)
     data = {k: v for k, v in solutions.items() if k != field}
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(data))
-    refused(run_cli(["render", str(path), "--png", str(tmp_path / "out.png")]), f"{path} is not a solutions file", f"(field {field}: missing)")
+    result = run_cli(["render", str(path), "--png", str(tmp_path / "out.png")])
+    refused(result, f"{path} is not a solutions file", f"(field {field}: missing)")
 
 
 def test_a_solutions_file_with_a_number_too_long_for_json_is_refused(tmp_path, solutions):

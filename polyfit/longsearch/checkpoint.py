@@ -3,8 +3,9 @@
 A checkpoint is a small JSON file naming the split it belongs to (``problem``: a SHA-256 of
 the exact cover problem in Knuth's format and of the job list, see
 :func:`polyfit.longsearch.planning.split_digest`), its number of jobs and, for each finished
-job, its counts. Everything in it is checked on resume: a job that is not one of the split's,
-or counts that are not whole numbers or disagree, are refused naming the file and the field.
+job, its counts, sealed with a digest of them and of the split. Everything in it is checked on
+resume: a job that is not one of the split's, counts that are not whole numbers, disagree or
+were changed after polyfit wrote them, are refused naming the file and the field.
 
 It is written whole to a temporary file beside the target and renamed over it, so a kill at
 any moment (even ``kill -9``) leaves either the old or the new checkpoint, never half of one;
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from polyfit.errors import PolyfitError
 from polyfit.files import read_json, write_json_atomically
-from polyfit.longsearch.fields import Fields
+from polyfit.longsearch.fields import Fields, sealed
 from polyfit.longsearch.planning import problem_digest, split_digest
 from polyfit.longsearch.workers import JobResult
 
@@ -67,6 +68,7 @@ class Checkpoint:
             result = JobResult.from_json(entry, jobs)
             if result.index != int(key):
                 raise entry.error("index", f"must be {key}, the job it is filed under, not {result.index}")
+            entry.check_seal(digest, f"remove done.{key} to run job {int(key) + 1} again")
             done[result.index] = result
         return cls(Path(path), digest, jobs, board, done, written=True)
 
@@ -81,7 +83,7 @@ class Checkpoint:
             "board": self.board,
             "problem": self.digest,
             "jobs": self.jobs,
-            "done": {str(k): r.to_json() for k, r in sorted(self.done.items())},
+            "done": {str(k): sealed(r.to_json(), self.digest) for k, r in sorted(self.done.items())},
         }
         write_json_atomically(self.path, data)
         self.written = True

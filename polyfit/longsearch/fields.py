@@ -9,11 +9,14 @@ traceback and never a number that is quietly wrong.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import re
 
 from polyfit.errors import PolyfitError
 
+SEAL = "digest"  # the field of a sealed object that holds its digest
 LARGEST = 2**63 - 1  # no count or index polyfit writes comes near this
 DIGEST = re.compile(r"[0-9a-f]{64}")  # a SHA-256, as hexdigest() writes it
 
@@ -28,6 +31,18 @@ def shown(value) -> str:
         return "an object" if isinstance(value, dict) else "a list"
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def seal_of(data: dict, split: str) -> str:
+    """A SHA-256 of an object's fields (all but its seal) and of the split it belongs to."""
+    rest = {k: v for k, v in data.items() if k != SEAL}
+    return hashlib.sha256((split + json.dumps(rest, sort_keys=True)).encode()).hexdigest()
+
+
+def sealed(data: dict, split: str) -> dict:
+    """``data`` with its seal: a digest that :meth:`Fields.check_seal` checks on reading, so a
+    count changed or damaged after polyfit wrote it (which no type check can see) is refused."""
+    return {**data, SEAL: seal_of(data, split)}
 
 
 class Fields:
@@ -119,6 +134,13 @@ class Fields:
         if not isinstance(self.raw(name), dict):
             raise self.error(name, f"must be an object, not {shown(self.data[name])}")
         return Fields(self.data[name], self.path, inner)
+
+    def check_seal(self, split: str, again: str) -> None:
+        """Refuse an object whose seal (see :func:`sealed`) is not that of its fields in the
+        split ``split``; ``again`` says how to get a good one."""
+        if self.digest(SEAL) != seal_of(self.data, split):
+            what = "does not match the other fields: they were changed after polyfit wrote them"
+            raise self.error(SEAL, f"{what}; {again}")
 
     def at_most(self, small: str, large: str, values: dict, factor: int = 1) -> None:
         """Refuse counts that cannot both be right: ``small`` above ``factor`` times ``large``."""

@@ -17,7 +17,7 @@ from pathlib import Path
 from polyfit.errors import PolyfitError, plural
 from polyfit.files import read_json, write_json_atomically
 from polyfit.xc.jobs import Job
-from polyfit.longsearch.fields import Fields
+from polyfit.longsearch.fields import Fields, sealed
 from polyfit.longsearch.planning import plan, problem_digest, split_digest
 from polyfit.longsearch.workers import JobResult, run_job
 from polyfit.puzzle.solve import Counts
@@ -132,7 +132,7 @@ def run_job_file(path: Path, data: dict, puzzle, backend) -> tuple[JobResult, Pa
         "backend": backend.name,
         **result.to_json(),
     }
-    write_json_atomically(target, written)
+    write_json_atomically(target, sealed(written, data["split"]))
     return result, target
 
 
@@ -167,6 +167,7 @@ def read_result(path: Path, manifest: dict, manifest_path: Path) -> JobResult:
     job = read_job_fields(fields.part("job"))
     if job != manifest["job_list"][result.index]:
         raise fields.error("job", f"is not job {result.index + 1} of the split in {manifest_path}")
+    fields.check_seal(manifest["split"], "run the job again with 'polyfit run-job'")
     return result
 
 
