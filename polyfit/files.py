@@ -11,7 +11,7 @@ from __future__ import annotations
 import errno
 import json
 import os
-import secrets
+import re
 import shutil
 import tempfile
 from contextlib import contextmanager
@@ -109,12 +109,18 @@ def write_text(path, text: str) -> None:
 NO_HARD_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.ENOSYS, errno.EXDEV}
 
 
+def temporary_names(path: Path) -> re.Pattern:
+    """The names of the temporary files :func:`_new_temporary` makes beside ``path`` (what a
+    kill can leave behind)."""
+    return re.compile(re.escape(f".{Path(path).name[:64]}.") + r"[0-9a-f]{8}\.part")
+
+
 def _new_temporary(path: Path) -> tuple[int, Path]:
     """A new empty file beside ``path``, open for writing. Made with mode 0666 so the umask
     gives it the mode any new file gets (mkstemp's would be 0600)."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     while True:
-        tmp = path.with_name(f".{path.name[:64]}.{secrets.token_hex(4)}.part")
+        tmp = path.with_name(f".{path.name[:64]}.{os.urandom(4).hex()}.part")
         try:
             return os.open(tmp, flags, 0o666), tmp
         except FileExistsError:
@@ -205,13 +211,22 @@ def output_file(path, force: bool = False):
         shutil.rmtree(staging, ignore_errors=True)
 
 
+def _unique_keys(pairs: list) -> dict:
+    keys = [key for key, _ in pairs]
+    if len(set(keys)) != len(keys):
+        twice = next(key for key in keys if keys.count(key) > 1)
+        raise ValueError(f"the key {twice!r} is there twice")
+    return dict(pairs)
+
+
 def read_json(path, what: str) -> dict:
-    """A JSON object from a file polyfit wrote, or a clear error naming ``what`` it should be."""
+    """A JSON object from a file polyfit wrote, or a clear error naming ``what`` it should be
+    (a key given twice, of which JSON readers silently keep one, included). Its fields are
+    the caller's to check (:mod:`polyfit.fields`)."""
+    raw = read_bytes(path, what)  # a missing, unreadable or huge file: its own clear error
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise PolyfitError(f"no such {what}: {path}") from None
-    except (OSError, ValueError) as exc:
+        data = json.loads(raw.decode("utf-8"), object_pairs_hook=_unique_keys)
+    except (ValueError, RecursionError) as exc:  # bad UTF-8 or JSON, numbers too long, nesting
         raise PolyfitError(f"{path} is not a polyfit {what} ({exc})") from None
     if not isinstance(data, dict):
         raise PolyfitError(f"{path} is not a polyfit {what}")
@@ -220,10 +235,13 @@ def read_json(path, what: str) -> dict:
 
 def write_json_atomically(path, data) -> None:
     """Write JSON to a temporary file beside ``path``, flush it to disk, then rename it over
-    ``path``: a reader (or a kill at any moment) sees the old file or the new, never half."""
+    ``path``: a reader (or a kill at any moment) sees the old file or the new, never half.
+
+    The file gets the mode the umask gives a new file (not the owner-only mode of a
+    temporary file), so a batch system running as another user can read job files."""
     path = Path(path)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        fd, tmp = _new_temporary(path)
         try:
             with os.fdopen(fd, "w") as f:
                 json.dump(data, f)

@@ -16,7 +16,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "polyfit"
 # rooms of the first layer (the basics) and of the last (the command line) may also import each
 # other.
 LAYERS = (
-    ("errors", "files", "hookspecs", "limits"),
+    ("errors", "fields", "files", "hookspecs", "limits"),
     ("lattices", "xc"),
     ("dlx", "puzzle"),
     ("longsearch", "render"),

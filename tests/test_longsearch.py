@@ -102,12 +102,13 @@ def test_the_same_file_as_checkpoint_and_resume_starts_it_then_resumes_it(tmp_pa
 
 
 def test_a_kills_leftover_temporary_checkpoint_is_removed_on_the_next_run(tmp_path):
-    """``kill -9`` during a save leaves ``.NAME.XXXXXXXX`` beside the checkpoint; the next run
-    with that checkpoint removes it, and nothing else."""
+    """``kill -9`` during a save leaves ``.NAME.XXXXXXXX.part`` beside the checkpoint; the next
+    run with that checkpoint removes it, and nothing else."""
     path = tmp_path / "count.json"
-    leftover = tmp_path / ".count.json.k3_x9a0q"
+    leftover = tmp_path / ".count.json.3fa9c01b.part"
     leftover.write_bytes(b"")
-    others = [tmp_path / ".count.json.backup-1", tmp_path / ".other.json.k3_x9a0q", tmp_path / "count.json.k3_x9a0q"]
+    others = [tmp_path / ".count.json.backup-1", tmp_path / ".other.json.3fa9c01b.part",
+              tmp_path / "count.json.3fa9c01b.part", tmp_path / ".count.json.3fa9c01b"]
     for other in others:
         other.write_text("keep")
     result = run_cli(["solve", str(BOARDS / "3x20.txt"), "--count", "--checkpoint", str(path)])

@@ -16,7 +16,6 @@ import typer
 
 from polyfit.errors import PolyfitError
 from polyfit.files import check_writable, write_output_text
-from polyfit.longsearch import jobfiles
 from polyfit.commands import guarded
 from polyfit.commands.solve import describe_counts, load_puzzle
 
@@ -99,6 +98,8 @@ def add_commands(app: typer.Typer, ctx) -> None:
         """
         puzzle = load_puzzle(ctx, board, pieces, mirror)
         source = {"board": str(board.resolve()), "pieces": pieces, "mirror": mirror}
+        from polyfit.longsearch import jobfiles  # loaded when used, not at every start
+
         jobs = jobfiles.write_jobs(puzzle, depth, out, source)
         typer.echo(f"wrote {jobs} jobs to {out} (depth {depth}); run each with 'polyfit run-job FILE', then 'polyfit merge {out}'")
 
@@ -112,6 +113,8 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Example: polyfit run-job jobs/job-01.json
         """
+        from polyfit.longsearch import jobfiles  # loaded when used, not at every start
+
         data = jobfiles.read_job(file)
         puzzle = load_puzzle(ctx, Path(data["board"]), data.get("pieces"), data.get("mirror", False))
         engine = ctx.registry.backend(backend, puzzle.cover.problem)
@@ -132,6 +135,8 @@ def add_commands(app: typer.Typer, ctx) -> None:
         """
         if output is not None:
             check_writable(output, force)
+        from polyfit.longsearch import jobfiles  # loaded when used, not at every start
+
         manifest, counts = jobfiles.merge_results(directory)
         puzzle = load_puzzle(ctx, Path(manifest["board"]), manifest.get("pieces"), manifest.get("mirror", False))
         summary = {

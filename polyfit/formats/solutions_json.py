@@ -10,6 +10,8 @@ from pathlib import Path
 
 from polyfit.errors import PolyfitError
 from polyfit.files import read_bytes, write_output_text
+from polyfit.limits import check, limit
+from polyfit.fields import Fields, shown
 from polyfit.formats.solution_set import SolutionSet
 from polyfit.hookspecs import hookimpl
 
@@ -29,7 +31,8 @@ def export_json(solutions: SolutionSet, path: Path) -> None:
 
 
 def read_solution_set(path: Path) -> SolutionSet:
-    """Read back what the JSON exporter wrote (``polyfit solve BOARD --output out.json``)."""
+    """Read back what the JSON exporter wrote (``polyfit solve BOARD --output out.json``),
+    every field checked: anything else is one line, ``FILE: field NAME: what is wrong``."""
     from polyfit.puzzle.pieces import Piece
 
     path = Path(path)
@@ -38,26 +41,77 @@ def read_solution_set(path: Path) -> SolutionSet:
     data = read_bytes(path)
     try:
         data = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (ValueError, RecursionError) as exc:  # not UTF-8, not JSON, a number too long
         raise PolyfitError(f"{path} is not a JSON solutions file: {exc}") from None
-
-    def cells(value):
-        return tuple(tuple(int(v) for v in c) for c in value)
-
-    try:
-        pieces = [Piece(name, cells(c)) for name, c in data["pieces"].items()]
-        solutions = [{name: cells(c) for name, c in s.items()} for s in data["solutions"]]
-        board_cells = cells(data["cells"])
-        board = str(data.get("board", path.stem))
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise PolyfitError(
-            f"{path} is not a solutions file written by 'polyfit solve --output FILE.json' "
-            f"(bad or missing {exc})"
-        ) from None
-    if not board_cells:
-        raise PolyfitError(f"{path} has a board with no cells")
-    counts = {k: data[k] for k in ("distinct", "total") if k in data}
+    written_by = "a solutions file written by 'polyfit solve --output FILE.json'"
+    if not isinstance(data, dict):
+        raise PolyfitError(f"{path} is not {written_by}")
+    for name in ("cells", "pieces", "solutions"):
+        if name not in data:
+            raise PolyfitError(f"{path} is not {written_by} (field {name}: missing)")
+    fields = Fields(data, path)
+    board = fields.text("board") if fields.has("board") else path.stem
+    board_cells = read_cells(fields, "cells", None)
+    dim = len(board_cells[0])
+    check("box", box(board_cells), f"{path}: field cells")
+    on_board = set(board_cells)
+    pieces = []
+    shapes = fields.part("pieces")
+    for name in shapes.data:
+        cells = read_cells(shapes, name, dim)
+        check("box", box(cells), f"{path}: field pieces.{name}")
+        pieces.append(Piece(name, cells))
+    if not pieces:
+        raise fields.error("pieces", "has no pieces")
+    solutions = []
+    for number, solution in enumerate(fields.listing("solutions")):
+        placed = Fields(solution, path, f"solutions[{number}]")
+        for name in placed.data:
+            piece, mark, copy = name.rpartition("#")
+            if name not in shapes.data and not (mark and piece in shapes.data and copy.isdecimal() and copy.isascii()):
+                raise placed.error(name, "is not one of the pieces (nor NAME#N, a copy of one)")
+        cells = {name: read_cells(placed, name, dim) for name in placed.data}
+        for name, shape in cells.items():
+            if not on_board.issuperset(shape):
+                raise placed.error(name, "has a cell that is not on the board")
+        solutions.append(cells)
+    counts = {k: fields.whole(k) for k in ("distinct", "total") if fields.has(k)}
+    if len(counts) == 2:
+        fields.at_most("distinct", "total", counts)
     return SolutionSet(board, board_cells, pieces, solutions, counts)
+
+
+def read_cells(fields, name: str, dim: int | None) -> tuple:
+    """The cells in field ``name``: a non-empty list of distinct cells, each a list of ``dim``
+    (2 or 3, the first cell's when None) whole numbers from 0 to the ``number`` limit."""
+    listed = fields.listing(name)
+    if not listed:
+        raise fields.error(name, "has no cells")
+    check("cells", len(listed), f"{fields.path}: field {name}")
+    most = limit("number")
+    cells = []
+    for i, cell in enumerate(listed):
+        where = f"{name}[{i}]"
+        if not isinstance(cell, list):
+            raise fields.error(where, f"must be a cell such as [1, 2], not {shown(cell)}")
+        if dim is None:
+            dim = len(cell)
+        if dim not in (2, 3):
+            raise fields.error(where, f"must be a cell of 2 or 3 numbers, not {len(cell)}")
+        if len(cell) != dim:
+            raise fields.error(where, f"has {len(cell)} numbers, but the board's cells have {dim}")
+        cells.append(tuple(fields.check_whole(where, v, 0, most) for v in cell))
+    if len(set(cells)) != len(cells):
+        raise fields.error(name, "has a cell twice")
+    return tuple(cells)
+
+
+def box(cells) -> int:
+    """Cells in the box around ``cells``."""
+    size = 1
+    for axis in zip(*cells):
+        size *= max(axis) - min(axis) + 1
+    return size
 
 
 @hookimpl

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 from polyfit.xc.jobs import Job
+from polyfit.fields import Fields
 from polyfit.puzzle.solve import Counts
 
 
@@ -54,9 +55,20 @@ class JobResult:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> JobResult:
-        keys = ("index", "distinct", "total", "distinct_rotations", "nodes", "updates", "seconds", "found")
-        return cls(**{k: data[k] for k in keys})
+    def from_json(cls, fields: Fields, jobs: int) -> JobResult:
+        """The result in ``fields`` (see :mod:`polyfit.fields`) of one of ``jobs``
+        jobs, every count checked to be a whole number and the counts to agree."""
+        values = {"index": fields.whole("index", 0, jobs - 1)}
+        for key in ("distinct", "total", "distinct_rotations", "nodes", "updates", "found"):
+            values[key] = fields.whole(key)
+        values["seconds"] = fields.number("seconds")
+        # Each class is counted at a solution the search met, which stands for at least one
+        # solution; under rotations alone a class is one or two.
+        fields.at_most("distinct", "distinct_rotations", values)
+        fields.at_most("distinct_rotations", "distinct", values, factor=2)
+        fields.at_most("distinct", "found", values)
+        fields.at_most("found", "total", values)
+        return cls(**values)
 
 
 def run_job(puzzle, backend, index: int, job: Job, keep_solutions: bool = False) -> JobResult:
