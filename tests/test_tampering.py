@@ -14,7 +14,7 @@ import pytest
 
 from polyfit.files import write_json_atomically
 
-from conftest import ROOT, run_cli
+from helpers import ROOT, run_cli
 
 BOARD = ROOT / "shapes" / "pentomino" / "6x10.txt"
 RIGHT = "2339 distinct solutions, 9356 in all"
