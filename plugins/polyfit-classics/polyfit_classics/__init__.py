@@ -52,6 +52,16 @@ def sudoku_problem(grid: str) -> tuple[ExactCoverProblem, list[tuple[int, int, i
     return ExactCoverProblem(primary, [], options), meaning
 
 
+def first_two(engine, problem) -> list:
+    """The first two solutions, or fewer: enough to print one and say whether it is unique."""
+    found = []
+    for solution in engine.solutions(problem, SearchStats()):
+        found.append(solution)
+        if len(found) == 2:
+            break
+    return found
+
+
 @hookimpl
 def register_commands(app):
     @app.command()
@@ -94,11 +104,7 @@ def register_commands(app):
             raise typer.Exit(2)
         problem, meaning = sudoku_problem(grid)
         engine = polyfit.backend(backend, problem)
-        found = []
-        for solution in engine.solutions(problem, SearchStats()):
-            found.append(solution)
-            if len(found) == 2:
-                break
+        found = first_two(engine, problem)
         if not found:
             typer.echo("no solution")
             return
@@ -130,11 +136,7 @@ def register_commands(app):
         except polyfit.PolyfitError as exc:
             typer.echo(f"polyfit: error: {exc}", err=True)
             raise typer.Exit(2) from None
-        found = []
-        for solution in engine.solutions(problem, SearchStats()):
-            found.append(solution)
-            if len(found) == 2:
-                break
+        found = first_two(engine, problem)
         if not found:
             typer.echo("no solution")
             return
