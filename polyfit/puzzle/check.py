@@ -68,6 +68,9 @@ class Check:
     puzzle: Puzzle | None = None  # the pruned puzzle the witnesses index (None: never built)
     certificate: Certificate | None = None
     weights: dict | None = None  # cell -> weight mod prime, for a colouring
+    board: object = None
+    preplaced: list[str] = field(default_factory=list)  # pieces every copy of which is drawn in
+    forced_limit: int = FORCED_LIMIT
 
     @property
     def at_least(self) -> bool:
@@ -104,6 +107,18 @@ def check(board, pieces, backend_for, *, puzzle: Puzzle | None = None,
     and these pieces when already built; ``forced_limit``: find every solution when there are
     at most this many distinct ones (0: stop at the second)."""
     start = time.perf_counter()
+    result = explain(board, pieces, puzzle=puzzle, certificates=certificates)
+    result.forced_limit = forced_limit
+    if not result.reasons:
+        puzzle = result.puzzle
+        _search(result, puzzle, backend_for(puzzle.cover.problem), forced_limit)
+    return _done(result, start)
+
+
+def explain(board, pieces, *, puzzle: Puzzle | None = None, certificates: bool = True) -> Check:
+    """Everything :func:`check` finds without searching: the lint and a proof of impossibility,
+    when one is found (then ``reasons`` is not empty and the verdict is ``none``)."""
+    start = time.perf_counter()
     pieces = list(pieces)
     pre = preplace(board, pieces)
     free = [c for c in board.cells if c not in board.fixed_cells]
@@ -113,7 +128,8 @@ def check(board, pieces, backend_for, *, puzzle: Puzzle | None = None,
     for placement in generated:
         per_piece[pieces[placement.piece].name] += 1
     reasons = lint(board, pieces, free, counts, generated)
-    result = Check("none", 0, reasons, per_piece, 0)
+    result = Check("none", 0, reasons, per_piece, 0, board=board)
+    result.preplaced = [p.name for p, (_, hi) in zip(pieces, counts) if hi == 0]
     if reasons:
         result.symmetries = len(configuration_symmetries(puzzle_symmetries(board.cells, pieces), board, pieces))
         return _done(result, start)
@@ -133,17 +149,14 @@ def check(board, pieces, backend_for, *, puzzle: Puzzle | None = None,
                 "of them it leaves a region the other pieces cannot fill",
                 {"piece": name},
             ))
-    if reasons:
+    if reasons or not certificates:
         return _done(result, start)
-    if certificates:
-        problem = build_cover(free, pieces, generated, [], False, counts, board.optional).problem
-        certificate = find_certificate(problem)
-        if certificate is not None:
-            result.certificate = certificate
-            reason, result.weights = colouring(problem, certificate, pieces, counts, free)
-            reasons.append(reason)
-            return _done(result, start)
-    _search(result, puzzle, backend_for(puzzle.cover.problem), forced_limit)
+    problem = build_cover(free, pieces, generated, [], False, counts, board.optional).problem
+    certificate = find_certificate(problem)
+    if certificate is not None:
+        result.certificate = certificate
+        reason, result.weights = colouring(problem, certificate, pieces, counts, free)
+        reasons.append(reason)
     return _done(result, start)
 
 
@@ -208,7 +221,7 @@ def lint(board, pieces, free, counts, generated) -> list[Reason]:
                     reasons.append(Reason(
                         "region",
                         f"no solution: the region of {plural(len(cells), 'cell')} at {cells_text(cells, 4)} "
-                        f"is cut off, and no choice of the pieces covers {len(cells)} cells",
+                        f"is cut off, and no choice of the pieces covers exactly {plural(len(cells), 'cell')}",
                         {"cells": [list(c) for c in sorted(cells)]},
                     ))
     return reasons
