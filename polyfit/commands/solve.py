@@ -77,7 +77,7 @@ def no_solution_reasons(puzzle: Puzzle, counts: Counts) -> list[str]:
     from polyfit.commands.check import reason_lines
     from polyfit.puzzle.check import explain
 
-    explained = explain(puzzle.board, puzzle.pieces, puzzle=puzzle)
+    explained = explain(puzzle.board, puzzle.pieces, puzzle=puzzle, certificates="always")
     if explained.reasons:
         return reason_lines(explained)
     return [f"no solution: exhaustive search, {counts.search.nodes} nodes"]

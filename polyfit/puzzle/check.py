@@ -37,6 +37,7 @@ from polyfit.puzzle.solve import Counts, Puzzle
 from polyfit.puzzle.symmetry import configuration_symmetries, puzzle_symmetries
 from polyfit.xc.certificate import Certificate, find_certificate
 
+CHEAP_CERTIFICATE = 5_000_000  # elimination work (items squared times options) done before searching
 FORCED_LIMIT = 2000  # distinct solutions up to which every one is found for the forced placements
 
 
@@ -68,6 +69,7 @@ class Check:
     puzzle: Puzzle | None = None  # the pruned puzzle the witnesses index (None: never built)
     certificate: Certificate | None = None
     weights: dict | None = None  # cell -> weight mod prime, for a colouring
+    certify: object = None  # the certificate left for after the search, when it is costly
     board: object = None
     preplaced: list[str] = field(default_factory=list)  # pieces every copy of which is drawn in
     forced_limit: int = FORCED_LIMIT
@@ -112,12 +114,16 @@ def check(board, pieces, backend_for, *, puzzle: Puzzle | None = None,
     if not result.reasons:
         puzzle = result.puzzle
         _search(result, puzzle, backend_for(puzzle.cover.problem), forced_limit)
+        if result.verdict == "none" and result.certify is not None:
+            result.certify()  # a colouring reads better than a count of nodes: put it first
     return _done(result, start)
 
 
 def explain(board, pieces, *, puzzle: Puzzle | None = None, certificates: bool = True) -> Check:
     """Everything :func:`check` finds without searching: the lint and a proof of impossibility,
-    when one is found (then ``reasons`` is not empty and the verdict is ``none``)."""
+    when one is found (then ``reasons`` is not empty and the verdict is ``none``).
+    ``certificates``: False, True (when the elimination is cheap; else ``certify`` is left
+    to call) or ``"always"``."""
     start = time.perf_counter()
     pieces = list(pieces)
     pre = preplace(board, pieces)
@@ -152,11 +158,21 @@ def explain(board, pieces, *, puzzle: Puzzle | None = None, certificates: bool =
     if reasons or not certificates:
         return _done(result, start)
     problem = build_cover(free, pieces, generated, [], False, counts, board.optional).problem
-    certificate = find_certificate(problem)
-    if certificate is not None:
-        result.certificate = certificate
-        reason, result.weights = colouring(problem, certificate, pieces, counts, free)
-        reasons.append(reason)
+
+    def certify() -> bool:
+        certificate = find_certificate(problem)
+        if certificate is not None:
+            result.certificate = certificate
+            reason, result.weights = colouring(problem, certificate, pieces, counts, free)
+            reasons.insert(0, reason)
+        return certificate is not None
+
+    # A puzzle with a solution has no certificate, and the elimination costs about items
+    # squared times options: a large one waits until the search has found nothing.
+    if certificates == "always" or len(problem.items) ** 2 * len(problem.options) <= CHEAP_CERTIFICATE:
+        certify()
+    else:
+        result.certify = certify
     return _done(result, start)
 
 
