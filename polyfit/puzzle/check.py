@@ -38,6 +38,7 @@ from polyfit.puzzle.symmetry import configuration_symmetries, puzzle_symmetries
 from polyfit.xc.certificate import Certificate, find_certificate
 
 CHEAP_CERTIFICATE = 5_000_000  # elimination work (items squared times options) done before searching
+AFTER_SEARCH_CERTIFICATE = 50_000_000  # larger: no colouring is looked for (about 2 s)
 FORCED_LIMIT = 2000  # distinct solutions up to which every one is found for the forced placements
 
 
@@ -169,9 +170,10 @@ def explain(board, pieces, *, puzzle: Puzzle | None = None, certificates: bool =
 
     # A puzzle with a solution has no certificate, and the elimination costs about items
     # squared times options: a large one waits until the search has found nothing.
-    if certificates == "always" or len(problem.items) ** 2 * len(problem.options) <= CHEAP_CERTIFICATE:
+    work = len(problem.items) ** 2 * len(problem.options)
+    if certificates == "always" or work <= CHEAP_CERTIFICATE:
         certify()
-    else:
+    elif work <= AFTER_SEARCH_CERTIFICATE:
         result.certify = certify
     return _done(result, start)
 
