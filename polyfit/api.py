@@ -26,6 +26,7 @@ from polyfit.formats.textart import draw_solution
 from polyfit.plugins import get_plugin_manager
 from polyfit.puzzle import solve
 from polyfit.puzzle.board import Board
+from polyfit.puzzle.check import FORCED_LIMIT, Check
 from polyfit.puzzle.solve import Counts, Found
 from polyfit.registry import Registry
 
@@ -153,6 +154,17 @@ class Puzzle(solve.Puzzle):
 
         return longsearch.run(self, self.backend(backend), count=True, jobs=jobs).finish()
 
+    def check(self, backend: str = "auto", forced_limit: int = FORCED_LIMIT) -> Check:
+        """Where the puzzle stands for a designer: ``verdict`` ``"unique"``, ``"multiple"`` or
+        ``"none"``, with the ``reasons`` (lint, a proof of impossibility, or the search),
+        placements per piece, the placements every solution shares (``forced``, when there
+        are at most ``forced_limit`` distinct solutions) and a ``difficulty`` score. The search
+        stops at the second distinct solution unless the forced placements need them all."""
+        from polyfit.puzzle.check import check
+
+        return check(self.board, self.pieces, lambda problem: self.backend(backend), puzzle=self,
+                     forced_limit=forced_limit)
+
     def solutions(
         self, limit: int | None = None, all: bool = False, backend: str = "auto", seed: int | None = None
     ) -> Iterator[Solution]:
@@ -171,6 +183,20 @@ class Puzzle(solve.Puzzle):
                 yield Solution(self, placements, number)
                 if limit is not None and number >= limit:
                     return
+
+
+def check(board: Board, pieces=None, *, mirror: bool = False, backend: str = "auto",
+          plugins: Registry | None = None, forced_limit: int = FORCED_LIMIT) -> Check:
+    """:meth:`Puzzle.check` for a board and pieces that may not even make a puzzle: an area
+    that no choice of the pieces matches is a verdict (``"none"``), not an error."""
+    from polyfit.puzzle.check import check as check_puzzle
+
+    chosen = _pieces_for(board, pieces, plugins)
+    if mirror:
+        chosen = [replace(p, mirror=True) for p in chosen]
+    engines = plugins or registry()
+    return check_puzzle(board, chosen, lambda problem: engines.backend(backend, problem),
+                        forced_limit=forced_limit)
 
 
 @dataclass(frozen=True, eq=False)
@@ -240,6 +266,7 @@ class Solution:
 __all__ = [
     "Board",
     "board_pieces",
+    "check",
     "Counts",
     "Found",
     "Puzzle",

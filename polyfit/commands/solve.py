@@ -71,6 +71,18 @@ def describe_counts(puzzle: Puzzle, counts: Counts) -> str:
     return text
 
 
+def no_solution_reasons(puzzle: Puzzle, counts: Counts) -> list[str]:
+    """Why a search found nothing, as ``polyfit check`` says it: a piece that fits nowhere, a
+    cell no piece covers, a region cut off, a colouring; else the search itself."""
+    from polyfit.commands.check import reason_lines
+    from polyfit.puzzle.check import explain
+
+    explained = explain(puzzle.board, puzzle.pieces, puzzle=puzzle, certificates="always")
+    if explained.reasons:
+        return reason_lines(explained)
+    return [f"no solution: exhaustive search, {counts.search.nodes} nodes"]
+
+
 def describe_stats(puzzle: Puzzle, counts: Counts, backend) -> str:
     s = puzzle.placement_stats
     cover = puzzle.cover
@@ -275,5 +287,8 @@ def add_commands(app: typer.Typer, ctx) -> None:
             typer.echo(f"(stopped after {shown}; --count counts them all)")
         else:
             typer.echo(describe_counts(puzzle, counts))
+            if counts.complete and counts.distinct == 0 and not puzzle.impossible:
+                for line in no_solution_reasons(puzzle, counts):
+                    typer.echo(line)
         if stats:
             typer.echo(describe_stats(puzzle, counts, engine))

@@ -16,6 +16,7 @@ stay empty. Two pruning rules drop placements that cannot be part of any solutio
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from polyfit.errors import plural
@@ -410,10 +411,19 @@ def prune_parity(board_cells, pieces, placements, stats: PlacementStats, counts)
 
 
 def _brief(values) -> str:
+    """The reachable differences, short; with their step, so that a gap (0 in -50, -46, ...,
+    50) does not read as reachable."""
     values = sorted(values)
-    if len(values) > 12:
-        return f"from {values[0]} to {values[-1]}"
-    return ", ".join(str(v) for v in values)
+    if len(values) <= 6:
+        return ", ".join(str(v) for v in values)
+    step = 0
+    for a, b in zip(values, values[1:]):
+        step = math.gcd(step, b - a)
+    first, last = values[0], values[-1]
+    steps = f" (steps of {step})" if step > 1 else ""
+    if len(values) == (last - first) // step + 1:  # every value of the progression
+        return f"{first}, {first + step}, ..., {last}{steps}"
+    return f"{len(values)} values from {first} to {last}{steps}, not every one between"
 
 
 def place(board_cells, pieces, prune: bool = True, counts=None, optional=frozenset()) -> PlacementResult:
