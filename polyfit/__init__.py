@@ -26,6 +26,7 @@ _NAMES = {
     "backend": "polyfit.api",
     "backends": "polyfit.api",
     "board_pieces": "polyfit.api",
+    "check": "polyfit.api",
     "load": "polyfit.api",
     "piece_sets": "polyfit.api",
     "pieces": "polyfit.api",
