@@ -50,6 +50,9 @@ class Hint:
     added: list = field(default_factory=list)  # (piece name, cells) pre-placed, board order
     proven: bool = False  # every smaller set of the kept solution's pieces was ruled out
     ruled_out: int = -1  # every set of at most this many pieces was tried and failed
+    # Fewest pieces of a set that would do but was passed over because two copies of a piece
+    # touch (their letters would read as one shape): "smallest" is among the drawable sets.
+    touching: int | None = None
     solutions_after: int = 0  # distinct solutions of the new board, counted afresh
     symmetries_after: int = 1  # the order of the new board's symmetry group
     text: str | None = None  # the new board as text art, None when it cannot be drawn
@@ -110,6 +113,7 @@ class _Sets:
         names = [puzzle.pieces[puzzle.placements[i].piece].name for i in self.candidates]
         names += [name for name, _, _ in puzzle.board.fixed]
         self.drawable = all(drawable_name(n) for n in names)
+        self.touching: int | None = None  # fewest pieces of a set passed over: copies touch
 
     def left(self, chosen) -> int:
         """The solutions (as a bitset over the list) that contain every chosen placement."""
@@ -135,7 +139,11 @@ class _Sets:
             images = {frozenset(image(sym, p) for p in placements) for sym in self.group(chosen)}
             if len(images) != left:
                 return False
-        return not self.drawable or self.draws_apart(chosen)
+        if not self.drawable or self.draws_apart(chosen):
+            return True
+        if self.touching is None or len(chosen) < self.touching:
+            self.touching = len(chosen)
+        return False
 
     def draws_apart(self, chosen) -> bool:
         """Does each pre-placed piece read back as itself: no two copies of a letter touch?"""
@@ -209,15 +217,19 @@ def _binomial(n: int, k: int) -> int:
     return comb(n, k)
 
 
-def new_board(puzzle: Puzzle, placements) -> Board:
-    """The puzzle's board with ``placements`` drawn in as pre-placed pieces."""
+def new_board(puzzle: Puzzle, placements, pieces_spec: str | None = None) -> Board:
+    """The puzzle's board with ``placements`` drawn in as pre-placed pieces (and its
+    ``; pieces:`` line set to ``pieces_spec`` when given)."""
     board = puzzle.board
+    metadata = dict(board.metadata)
+    if pieces_spec:
+        metadata["pieces"] = pieces_spec
     fixed = list(board.fixed)
     covered = set()
     for p in placements:
         fixed.append((puzzle.pieces[p.piece].name, tuple(sorted(p.cells)), (0, 0)))
         covered.update(p.cells)
-    return Board(board.cells, board.name, dict(board.metadata), board.path,
+    return Board(board.cells, board.name, metadata, board.path,
                  frozenset(c for c in board.optional if c not in covered), tuple(fixed),
                  dict(board.metadata_at))
 
@@ -261,10 +273,11 @@ def _layer(marks, box_cells) -> list[str]:
 
 
 def hint(puzzle: Puzzle, backend, max_size: int | None = None, solution: int = 1,
-         limit: int = SOLUTION_LIMIT, subsets: int = SUBSET_LIMIT) -> Hint:
+         limit: int = SOLUTION_LIMIT, subsets: int = SUBSET_LIMIT, pieces_spec: str | None = None) -> Hint:
     """The fewest pieces of solution number ``solution`` to pre-place so that the puzzle has
     one distinct solution (see the module's docstring); ``max_size`` bounds the sets tried
-    exhaustively. The new board is counted afresh on ``backend`` before it is returned."""
+    exhaustively; ``pieces_spec`` goes on the new board's ``; pieces:`` line (default: the
+    board's own line). The new board is counted afresh on ``backend`` before it is returned."""
     start = time.perf_counter()
     if solution < 1:
         raise PolyfitError(f"--solution counts from 1, not {solution}")
@@ -288,10 +301,12 @@ def hint(puzzle: Puzzle, backend, max_size: int | None = None, solution: int = 1
     if chosen is None:
         chosen = sets.greedy()
     result.proven = len(chosen) == result.ruled_out + 1
+    if sets.touching is not None and sets.touching < len(chosen):
+        result.touching = sets.touching
     result.status = "added" if chosen else "unique"
     placements = [puzzle.placements[i] for i in chosen]
     result.added = [(puzzle.pieces[p.piece].name, p.cells) for p in placements]
-    board = new_board(puzzle, placements)
+    board = new_board(puzzle, placements, pieces_spec)
     if sets.drawable and (not chosen or sets.draws_apart(chosen)):
         try:
             result.text = board_text(board, _comment(result))
@@ -301,7 +316,7 @@ def hint(puzzle: Puzzle, backend, max_size: int | None = None, solution: int = 1
         bad = sorted({n for n, _ in result.added + [(n, c) for n, c, _ in puzzle.board.fixed] if not drawable_name(n)})
         result.why_no_text = (
             f"{plural(len(bad), 'piece')} named {', '.join(bad)} cannot be drawn in text art (a pre-placed "
-            "piece is marked by its name, and only names of one ASCII letter or digit can be)"
+            "piece is marked by its name, and only names of one ASCII letter or digit can be; a pieces file can give them such names)"
             if bad else "two copies of one piece touch: their letters would read as one shape"
         )
     if result.text is not None:
