@@ -212,3 +212,15 @@ def test_pieces_option_goes_on_the_pieces_line(app, tmp_path):
 def test_help_has_an_example(app):
     result = run(app, "hint", "--help")
     assert result.exit_code == 0 and "Example: polyfit hint" in result.output
+
+
+def test_pieces_drawn_over_optional_cells(app, tmp_path):
+    """A pre-placed piece may cover '+' cells: the new board has fewer optional cells, and
+    its symmetry group is the one of that board."""
+    board = tmp_path / "optional.txt"
+    board.write_text("; pieces: pentominoes:L,pentominoes:N,pentominoes:V,pentominoes:I\n" + "+####+\n" * 4)
+    assert solve_count(app, board)["distinct"] == 9
+    for number in range(1, 10):
+        out = tmp_path / f"{number}.txt"
+        data = hint_json(app, board, "--solution", number, "--out", out)
+        assert data["solutions_after"] == 1 and solve_count(app, out)["distinct"] == 1
