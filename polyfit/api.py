@@ -27,6 +27,7 @@ from polyfit.plugins import get_plugin_manager
 from polyfit.puzzle import solve
 from polyfit.puzzle.board import Board
 from polyfit.puzzle.check import FORCED_LIMIT, Check
+from polyfit.puzzle import hint as hints
 from polyfit.puzzle.solve import Counts, Found
 from polyfit.registry import Registry
 
@@ -164,6 +165,15 @@ class Puzzle(solve.Puzzle):
 
         return check(self.board, self.pieces, lambda problem: self.backend(backend), puzzle=self,
                      forced_limit=forced_limit)
+    def hint(self, max: int | None = None, solution: int = 1, backend: str = "auto",
+             limit: int = hints.SOLUTION_LIMIT) -> hints.Hint:
+        """The fewest pieces of solution number ``solution`` (as :meth:`solutions` numbers
+        them) to pre-place so that one distinct solution remains, as a ``Hint``: ``added``
+        (piece name, cells), ``proven`` (every smaller set was ruled out) or only minimal,
+        ``text`` (the new board file), ``solutions_after`` (its fresh count: 1). ``max``
+        bounds the size of the sets tried exhaustively; puzzles with more than ``limit``
+        solutions (symmetric copies included) are refused."""
+        return hints.hint(self, self.backend(backend), max, solution, limit)
 
     def solutions(
         self, limit: int | None = None, all: bool = False, backend: str = "auto", seed: int | None = None

@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from polyfit.errors import PolyfitError, plural
+from polyfit.errors import plural
 from polyfit.commands import guarded
 
 VERDICTS = {
