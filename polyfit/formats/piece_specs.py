@@ -135,7 +135,7 @@ def _one_piece(same: list[_Mention]) -> _Mention:
             raise PolyfitError(f"{first!r} is named twice, so its piece {name!r} would be used twice")
         raise PolyfitError(
             f"piece {name!r} is in both {first!r} and {second!r}, so it would be used twice; leave "
-            "it out of one (pick that set's other pieces with SET:NAME), or give it a count with SET:NAME=N"
+            "it out of one by picking that set's other pieces with SET:NAME"
         )
     if len(singles) > 1:
         first, second = singles[0], singles[1]
