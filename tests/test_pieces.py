@@ -233,7 +233,10 @@ def test_unknown_piece_lists_the_pieces_of_its_set(spec, name):
 @pytest.mark.parametrize(
     "spec, words",
     [
-        ("pentominoes,tetrominoes", "piece 'I' is in both 'pentominoes' and 'tetrominoes'"),
+        (
+            "tetrominoes,one-sided-tetrominoes:L",
+            "'tetrominoes' and 'one-sided-tetrominoes:L' both have a piece named 'L' of 4 cells",
+        ),
         ("tetrominoes:O,tetrominoes", "piece 'O' is in both 'tetrominoes:O' and 'tetrominoes'"),
         ("soma,soma", "'soma' is named twice"),
         ("twins", "'twins' has two pieces named 'a'"),

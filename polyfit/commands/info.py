@@ -23,7 +23,16 @@ def add_commands(app: typer.Typer, ctx) -> None:
     ):
         """List the piece sets, or draw the pieces of one (as text, or a picture with --png).
 
+        Sets combine with commas; different pieces that share a name
+        then take their size after it (tetrominoes,pentominoes: I4 and
+        I5, L4 and L5, T4 and T5). SET:NAME picks one piece by its
+        set's own name (tetrominoes:I); SET:NAME=N gives it a count,
+        also next to its whole set, in either order
+        (pentominoes:F=0..2,pentominoes).
+
         Example: polyfit pieces pentominoes
+
+        Example: polyfit pieces tetrominoes,pentominoes
 
         Example: polyfit pieces soma --png soma.png
         """
