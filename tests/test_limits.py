@@ -19,7 +19,7 @@ def polyfit(*args, env=None, timeout=120):
     import os
 
     result = subprocess.run(
-        [sys.executable, "-m", "polyfit", *args], cwd=ROOT, capture_output=True, text=True,
+        [sys.executable, "-m", "polyfit", *args], cwd=ROOT.parent, capture_output=True, text=True,
         timeout=timeout, env={**os.environ, **(env or {})},
     )
     assert "Traceback" not in result.stderr, result.stderr

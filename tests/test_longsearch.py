@@ -146,7 +146,8 @@ def test_workers_exit_when_their_parent_is_killed():
     # to its parent closed before the deadline.
     args = ["solve", BOARDS / "6x10.txt", "--count", "--jobs", "2", "--depth", "1", "--backend", "dlx-python", "--quiet"]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "polyfit", *map(str, args)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        [sys.executable, "-m", "polyfit", *map(str, args)], cwd=str(ROOT.parent),
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     workers: set[int] = set()
     try:

@@ -66,7 +66,7 @@ def plugins(tmp_path_factory):
     return folder
 
 
-def polyfit(plugins, *args, cwd=ROOT):
+def polyfit(plugins, *args, cwd=ROOT.parent):
     result = subprocess.run(
         [sys.executable, "-m", "polyfit", "--plugins-dir", str(plugins), *args],
         cwd=cwd, capture_output=True, text=True, timeout=120,
@@ -76,7 +76,7 @@ def polyfit(plugins, *args, cwd=ROOT):
 
 
 def test_plugins_that_exit_or_interrupt_at_import_are_reported(plugins):
-    result = polyfit(plugins, "solve", "shapes/pentomino/3x20.txt", "--count")
+    result = polyfit(plugins, "solve", str(ROOT / "shapes/pentomino/3x20.txt"), "--count")
     assert result.returncode == 0
     assert "2 distinct solutions, 8 in all" in result.stdout
     assert "exits.py failed to load: SystemExit(3)" in result.stderr
@@ -91,7 +91,7 @@ def test_a_broken_piece_set_is_named_and_the_others_are_listed(plugins):
     assert result.returncode == 0
     assert "pentominoes" in result.stdout and "badset" in result.stdout
     assert "piece set 'badset' of plugin 'bad' failed: ZeroDivisionError" in result.stderr
-    used = polyfit(plugins, "solve", "shapes/pentomino/3x20.txt", "--pieces", "badset")
+    used = polyfit(plugins, "solve", str(ROOT / "shapes/pentomino/3x20.txt"), "--pieces", "badset")
     assert used.returncode == 2
     assert used.stderr.strip().splitlines()[-1].startswith("polyfit: error: piece set 'badset' of plugin 'bad'")
     wrong = polyfit(plugins, "pieces", "notpieces")
@@ -99,7 +99,7 @@ def test_a_broken_piece_set_is_named_and_the_others_are_listed(plugins):
 
 
 def test_a_failing_backend_is_named(plugins):
-    result = polyfit(plugins, "solve", "shapes/pentomino/3x20.txt", "--count", "--backend", "boom")
+    result = polyfit(plugins, "solve", str(ROOT / "shapes/pentomino/3x20.txt"), "--count", "--backend", "boom")
     assert result.returncode == 2
     assert "polyfit: error: backend 'boom' of plugin 'bad' failed: RuntimeError('kaput')" in result.stderr
     listing = polyfit(plugins, "backends")
@@ -112,6 +112,6 @@ def test_a_failing_reader_and_exporter_are_named(plugins, tmp_path):
     result = polyfit(plugins, "solve", str(board), "--pieces", "monomino")
     assert result.returncode == 2
     assert "shape reader 'sniffy' of plugin 'bad' failed: ZeroDivisionError" in result.stderr
-    out = polyfit(plugins, "solve", "shapes/pentomino/3x20.txt", "--limit", "1", "-o", str(tmp_path / "x.bad"))
+    out = polyfit(plugins, "solve", str(ROOT / "shapes/pentomino/3x20.txt"), "--limit", "1", "-o", str(tmp_path / "x.bad"))
     assert out.returncode == 2
     assert "exporter 'badout' of plugin 'bad' failed: ZeroDivisionError" in out.stderr
