@@ -38,6 +38,8 @@ def test_the_written_board_has_one_distinct_solution(app, tmp_path, board, befor
     assert data["status"] == "added" and data["solutions_before"] == before
     assert data["solutions_after"] == 1 and data["out"] == str(out)
     assert solve_count(app, out)["distinct"] == 1
+    checked = run(app, "check", out, "--json")
+    assert checked.exit_code == 0 and json.loads(checked.stdout)["verdict"] == "unique"
     # The pieces named are drawn in the file as their letters, in the cells named.
     text = out.read_text()
     art = [line for line in text.splitlines() if not line.startswith(";")]
