@@ -26,8 +26,6 @@ from polyfit.formats.textart import draw_solution
 from polyfit.plugins import get_plugin_manager
 from polyfit.puzzle import solve
 from polyfit.puzzle.board import Board
-from polyfit.puzzle.check import FORCED_LIMIT, Check
-from polyfit.puzzle import hint as hints
 from polyfit.puzzle.solve import Counts, Found
 from polyfit.registry import Registry
 
@@ -155,25 +153,29 @@ class Puzzle(solve.Puzzle):
 
         return longsearch.run(self, self.backend(backend), count=True, jobs=jobs).finish()
 
-    def check(self, backend: str = "auto", forced_limit: int = FORCED_LIMIT) -> Check:
+    def check(self, backend: str = "auto", forced_limit: int | None = None):
         """Where the puzzle stands for a designer: ``verdict`` ``"unique"``, ``"multiple"`` or
         ``"none"``, with the ``reasons`` (lint, a proof of impossibility, or the search),
         placements per piece, the placements every solution shares (``forced``, when there
         are at most ``forced_limit`` distinct solutions) and a ``difficulty`` score. The search
         stops at the second distinct solution unless the forced placements need them all."""
-        from polyfit.puzzle.check import check
+        from polyfit.puzzle.check import FORCED_LIMIT, check
 
         return check(self.board, self.pieces, lambda problem: self.backend(backend), puzzle=self,
-                     forced_limit=forced_limit)
+                     forced_limit=FORCED_LIMIT if forced_limit is None else forced_limit)
+
     def hint(self, max: int | None = None, solution: int = 1, backend: str = "auto",
-             limit: int = hints.SOLUTION_LIMIT) -> hints.Hint:
+             limit: int | None = None):
         """The fewest pieces of solution number ``solution`` (as :meth:`solutions` numbers
         them) to pre-place so that one distinct solution remains, as a ``Hint``: ``added``
         (piece name, cells), ``proven`` (every smaller set was ruled out) or only minimal,
         ``text`` (the new board file), ``solutions_after`` (its fresh count: 1). ``max``
         bounds the size of the sets tried exhaustively; puzzles with more than ``limit``
         solutions (symmetric copies included) are refused."""
-        return hints.hint(self, self.backend(backend), max, solution, limit)
+        from polyfit.puzzle import hint as hints
+
+        return hints.hint(self, self.backend(backend), max, solution,
+                          hints.SOLUTION_LIMIT if limit is None else limit)
 
     def solutions(
         self, limit: int | None = None, all: bool = False, backend: str = "auto", seed: int | None = None
@@ -196,17 +198,17 @@ class Puzzle(solve.Puzzle):
 
 
 def check(board: Board, pieces=None, *, mirror: bool = False, backend: str = "auto",
-          plugins: Registry | None = None, forced_limit: int = FORCED_LIMIT) -> Check:
+          plugins: Registry | None = None, forced_limit: int | None = None):
     """:meth:`Puzzle.check` for a board and pieces that may not even make a puzzle: an area
     that no choice of the pieces matches is a verdict (``"none"``), not an error."""
-    from polyfit.puzzle.check import check as check_puzzle
+    from polyfit.puzzle.check import FORCED_LIMIT, check as check_puzzle
 
     chosen = _pieces_for(board, pieces, plugins)
     if mirror:
         chosen = [replace(p, mirror=True) for p in chosen]
     engines = plugins or registry()
     return check_puzzle(board, chosen, lambda problem: engines.backend(backend, problem),
-                        forced_limit=forced_limit)
+                        forced_limit=FORCED_LIMIT if forced_limit is None else forced_limit)
 
 
 @dataclass(frozen=True, eq=False)

@@ -6,7 +6,6 @@ search runs serially with no process set-up at all.
 
 from __future__ import annotations
 
-import hashlib
 import json
 
 from polyfit.xc.dlxformat import format_dlx
@@ -66,6 +65,8 @@ def plan(puzzle, processes: int, depth: int | None = None) -> list[Job]:
 
 def problem_digest(problem) -> str:
     """A SHA-256 of an exact cover problem, written in Knuth's format."""
+    import hashlib  # here, not at every start
+
     return hashlib.sha256(format_dlx(problem).encode()).hexdigest()
 
 
@@ -74,4 +75,6 @@ def split_digest(problem: str, jobs: list[dict]) -> str:
     Job files, their results and checkpoints carry it, so that nothing of another split (of
     another problem, or of the same one at another depth) is ever added to their counts."""
     text = problem + json.dumps(jobs, sort_keys=True)
+    import hashlib
+
     return hashlib.sha256(text.encode()).hexdigest()

@@ -7,7 +7,6 @@ serial search and solutions print in the same order for any number of workers.
 
 from __future__ import annotations
 
-import ctypes
 import multiprocessing
 import os
 import signal
@@ -163,6 +162,8 @@ def die_with(parent: int) -> None:
     thread that forked us) exits; elsewhere a thread watches for the parent to change."""
     if sys.platform.startswith("linux"):
         try:
+            import ctypes  # in the worker, not in every start of polyfit
+
             libc = ctypes.CDLL(None, use_errno=True)
             asked = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
         except (OSError, AttributeError):
