@@ -27,6 +27,7 @@ _NAMES = {
     "backends": "polyfit.api",
     "board_pieces": "polyfit.api",
     "check": "polyfit.api",
+    "generate": "polyfit.api",
     "load": "polyfit.api",
     "piece_sets": "polyfit.api",
     "pieces": "polyfit.api",

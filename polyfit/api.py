@@ -211,6 +211,39 @@ def check(board: Board, pieces=None, *, mirror: bool = False, backend: str = "au
                         forced_limit=FORCED_LIMIT if forced_limit is None else forced_limit)
 
 
+def generate(pieces, within, solutions=1, count: int = 1, seed: int = 0,
+             symmetric: str | None = None, *, backend: str = "auto", known=(),
+             seconds: float | None = None, plugins: Registry | None = None) -> Iterator[Board]:
+    """Boards inside ``within`` that ``pieces`` fill in exactly ``solutions`` distinct ways
+    (a number, or a range ``"1..3"``), as ``polyfit generate`` finds them: up to ``count``,
+    pairwise not congruent, the same ones in the same order for the same ``seed``.
+
+    ``pieces``: a spec or a list of pieces; ``within``: a box size (``"8x8"``, ``"3x3x4"``:
+    rows x columns x layers), a :class:`Board`, or a board file; ``symmetric``: ``"mirror"``,
+    ``"rotation"`` or ``"any"`` for shapes with that symmetry of the outline; ``known``: cell
+    sets not to yield again (up to congruence); ``seconds``: a time budget. Each board has
+    ``; pieces:`` (when ``pieces`` is a spec) and ``; solutions:`` metadata."""
+    import time
+
+    from polyfit.puzzle.generate import box_cells, generate as search, parse_target
+
+    engines = plugins or registry()
+    if pieces is None:
+        raise PolyfitError("generate needs pieces: a spec such as 'pentominoes' or a list")
+    chosen = _pieces_for(None, pieces, plugins)
+    if isinstance(within, Board):
+        outline = within.cells
+    else:
+        outline = box_cells(str(within)) if isinstance(within, str) else None
+        if outline is None:
+            outline = read_board(within, plugins=plugins).cells
+    metadata = {"pieces": pieces} if isinstance(pieces, str) else {}
+    deadline = None if seconds is None else time.monotonic() + seconds
+    for found in search(chosen, outline, lambda problem: engines.backend(backend, problem),
+                        parse_target(solutions), count, seed, symmetric, known, metadata, deadline):
+        yield found.board
+
+
 @dataclass(frozen=True, eq=False)
 class Solution:
     """One solution of a puzzle: which piece covers which cells."""
