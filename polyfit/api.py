@@ -116,14 +116,16 @@ class Puzzle(solve.Puzzle):
     ``pieces`` is a spec (``"pentominoes"``), a list of :class:`polyfit.Piece`, or ``None`` for
     the board's own ``; pieces:`` line. Making the puzzle generates every placement, prunes those
     no solution can use and finds the symmetry group; counting and solving run a backend.
+    ``reduce=False`` searches every option, also those the reduction proves useless
+    (``puzzle.reduction`` says how many it found and whether they were removed).
     """
 
     def __init__(self, board: Board, pieces=None, *, mirror: bool = False,
-                 plugins: Registry | None = None, break_symmetry: bool = True):
+                 plugins: Registry | None = None, break_symmetry: bool = True, reduce: bool = True):
         chosen = _pieces_for(board, pieces, plugins)
         if mirror:
             chosen = [replace(p, mirror=True) for p in chosen]
-        super().__init__(board, chosen, break_symmetry=break_symmetry)
+        super().__init__(board, chosen, break_symmetry=break_symmetry, reduce=reduce)
 
     def __repr__(self) -> str:
         return (

@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from polyfit.errors import PolyfitError
+from polyfit.errors import PolyfitError, plural
 from polyfit.formats.solution_set import SolutionSet
 from polyfit.files import check_writable, output_file
 from polyfit.puzzle.solve import Counts, Puzzle
@@ -99,6 +99,14 @@ def describe_stats(puzzle: Puzzle, counts: Counts, backend) -> str:
         )
     else:
         lines.append(f"symmetry: group of order {len(puzzle.symmetries)}; no piece restricted")
+    reduction = puzzle.reduction
+    if reduction is not None and reduction.removed:
+        total = reduction.removed + len(reduction.kept)
+        done = "removed" if reduction.pays else "left in: too few to pay"
+        lines.append(
+            f"reduction: {reduction.removed} of {total} options can be in no solution "
+            f"({plural(reduction.rounds, 'round')}); {done}"
+        )
     lines.append(
         f"exact cover: {len(cover.problem.items)} items, {len(cover.problem.options)} options"
     )

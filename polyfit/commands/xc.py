@@ -13,6 +13,7 @@ from polyfit.xc.dlxformat import format_dlx, read_dlx
 from polyfit.errors import PolyfitError, plural
 from polyfit.files import check_writable, write_output_text
 from polyfit.xc.problem import SearchStats
+from polyfit.xc.reduce import reduce as reduce_options
 from polyfit.commands import EXIT_INTERRUPTED, guarded
 from polyfit.commands.solve import load_puzzle
 
@@ -26,6 +27,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
         limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Stop after N solutions."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON."),
         backend: str = typer.Option("auto", "--backend", "-b", help="Solver backend."),
+        reduce: bool = typer.Option(False, "--reduce", help="First remove the options no solution can hold (same solutions; a different search tree)."),
     ):
         """Solve a generic exact cover problem (N-queens, Sudoku, ...) in Knuth's DLX format.
 
@@ -36,6 +38,12 @@ def add_commands(app: typer.Typer, ctx) -> None:
         if not file.is_file():
             raise PolyfitError(f"no such file: {file}")
         problem, lines = read_dlx(file)
+        if reduce:
+            reduction = reduce_options(problem)
+            problem = reduction.problem
+            lines = [lines[k] for k in reduction.kept]
+            typer.echo(f"reduction: {reduction.removed} of {reduction.removed + len(reduction.kept)} options removed "
+                       f"({plural(reduction.rounds, 'round')})", err=True)
         engine = ctx.registry.backend(backend, problem)
         stats = SearchStats()
         found = []

@@ -10,6 +10,7 @@ from polyfit.puzzle.board import Board
 from polyfit.puzzle.cover import Cover, build_cover
 from polyfit.errors import PolyfitError, plural
 from polyfit.xc.problem import SearchStats
+from polyfit.xc.reduce import Reduction, reduce as reduce_options
 from polyfit.puzzle.placements import PlacementStats, area_problem, place
 from polyfit.puzzle.preplaced import preplace
 from polyfit.puzzle.symmetry import configuration_symmetries, puzzle_symmetries
@@ -45,7 +46,7 @@ class Counts:
 class Puzzle:
     """A board and its pieces, with placements generated and pruned and the cover built."""
 
-    def __init__(self, board: Board, pieces, *, prune=True, break_symmetry=True):
+    def __init__(self, board: Board, pieces, *, prune=True, break_symmetry=True, reduce=True):
         if not pieces:
             raise PolyfitError("no pieces given")
         dims = {len(p.cells[0]) for p in pieces}
@@ -84,6 +85,12 @@ class Puzzle:
         )
         # Every placement: the searched ones, then the pre-placed ones (cover.fixed).
         self.placements = self.cover.placements
+        self.reduction: Reduction | None = None
+        if reduce:
+            self.reduction = reduce_options(self.cover.problem)
+            if self.reduction.pays:
+                self.cover.problem = self.reduction.problem
+                self.cover.option_placement = [self.cover.option_placement[k] for k in self.reduction.kept]
 
     def _check_area(self, free) -> None:
         board, pieces = self.board, self.pieces

@@ -1,0 +1,202 @@
+/* Option reduction before the search: the C twin of polyfit/xc/reduce.py (same rule, same
+ * result). An option is removed when choosing it would leave some needed item (a primary item
+ * that must be covered at least once) without a single option compatible with it; the pass is
+ * repeated until nothing more goes. See reduce.py for the rule and why it never changes a count.
+ *
+ * reduce(n_items, starts, items, exclusive, needed, alive) -> rounds
+ *   starts: int32 buffer, n_options + 1 offsets into items; items: int32 buffer of item indices;
+ *   exclusive, needed: one byte per item; alive: writable byte per option (1 = kept), updated.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    Py_buffer view;
+    int held;
+} Buffer;
+
+static int get(PyObject *obj, Buffer *b, int writable, Py_ssize_t itemsize, const char *what)
+{
+    if (PyObject_GetBuffer(obj, &b->view, writable ? PyBUF_WRITABLE : PyBUF_SIMPLE) < 0)
+        return -1;
+    b->held = 1;
+    if (b->view.len % itemsize != 0) {
+        PyErr_Format(PyExc_ValueError, "%s: buffer length is not a multiple of %zd", what, itemsize);
+        return -1;
+    }
+    return 0;
+}
+
+static void release(Buffer *b)
+{
+    if (b->held)
+        PyBuffer_Release(&b->view);
+    b->held = 0;
+}
+
+static PyObject *reduce_options(PyObject *self, PyObject *args)
+{
+    Py_ssize_t n_items;
+    PyObject *starts_obj, *items_obj, *exclusive_obj, *needed_obj, *alive_obj;
+    Buffer sb = {0}, ib = {0}, eb = {0}, nb = {0}, ab = {0};
+    uint64_t *S = NULL, *clash = NULL;
+    Py_ssize_t *nz_start = NULL, *mine = NULL;
+    int32_t *nz = NULL, *size = NULL;
+    long rounds = 0;
+    PyObject *result = NULL;
+
+    if (!PyArg_ParseTuple(args, "nOOOOO", &n_items, &starts_obj, &items_obj, &exclusive_obj,
+                          &needed_obj, &alive_obj))
+        return NULL;
+    if (get(starts_obj, &sb, 0, 4, "starts") < 0 || get(items_obj, &ib, 0, 4, "items") < 0
+        || get(exclusive_obj, &eb, 0, 1, "exclusive") < 0 || get(needed_obj, &nb, 0, 1, "needed") < 0
+        || get(alive_obj, &ab, 1, 1, "alive") < 0)
+        goto done;
+
+    const int32_t *starts = sb.view.buf, *items = ib.view.buf;
+    const unsigned char *exclusive = eb.view.buf, *needed = nb.view.buf;
+    unsigned char *alive = ab.view.buf;
+    Py_ssize_t n_options = ab.view.len, n_entries = ib.view.len / 4;
+
+    if (n_items < 0 || n_items > INT32_MAX || sb.view.len / 4 != n_options + 1
+        || eb.view.len != n_items || nb.view.len != n_items || n_entries > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "reduce: buffer sizes do not agree");
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < n_options; k++) {
+        if (starts[k] < 0 || starts[k] > starts[k + 1] || starts[k + 1] > n_entries) {
+            PyErr_SetString(PyExc_ValueError, "reduce: option offsets out of range");
+            goto done;
+        }
+    }
+    if (starts[0] != 0) {
+        PyErr_SetString(PyExc_ValueError, "reduce: option offsets must start at 0");
+        goto done;
+    }
+    for (Py_ssize_t e = 0; e < n_entries; e++) {
+        if (items[e] < 0 || items[e] >= n_items) {
+            PyErr_SetString(PyExc_ValueError, "reduce: item index out of range");
+            goto done;
+        }
+    }
+
+    /* S[j]: the live options of item j, a bitset of W words; nz[j]: the words of S[j] that
+     * were ever nonzero (a superset of the nonzero ones as options die). */
+    Py_ssize_t W = (n_options + 63) / 64;
+    S = calloc((size_t)n_items * (size_t)W + 1, sizeof *S);
+    clash = calloc((size_t)W + 1, sizeof *clash);
+    nz_start = calloc((size_t)n_items + 1, sizeof *nz_start);
+    nz = malloc(((size_t)n_entries + 1) * sizeof *nz);
+    size = calloc((size_t)n_items + 1, sizeof *size);
+    mine = malloc(((size_t)n_items + 1) * sizeof *mine);
+    if (!S || !clash || !nz_start || !nz || !size || !mine) {
+        PyErr_NoMemory();
+        goto done;
+    }
+
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t k = 0; k < n_options; k++)
+        if (alive[k])
+            for (int32_t e = starts[k]; e < starts[k + 1]; e++) {
+                S[(size_t)items[e] * W + k / 64] |= (uint64_t)1 << (k % 64);
+                size[items[e]]++;
+            }
+    Py_ssize_t n_nz = 0;
+    for (Py_ssize_t j = 0; j < n_items; j++) {
+        nz_start[j] = n_nz;
+        const uint64_t *row = S + (size_t)j * W;
+        for (Py_ssize_t w = 0; w < W; w++)
+            if (row[w])
+                nz[n_nz++] = (int32_t)w;
+    }
+    nz_start[n_items] = n_nz;
+    for (Py_ssize_t i = 0; i < n_items; i++)
+        mine[i] = -1;
+    int hopeless = 0;
+    for (Py_ssize_t i = 0; i < n_items; i++)
+        if (needed[i] && size[i] == 0)
+            hopeless = 1;
+
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        rounds++;
+        for (Py_ssize_t k = 0; k < n_options; k++) {
+            if (!alive[k])
+                continue;
+            int dead = hopeless;
+            if (!dead) {
+                /* clash: every live option sharing an exclusive item with option k. */
+                for (int32_t e = starts[k]; e < starts[k + 1]; e++) {
+                    int32_t i = items[e];
+                    mine[i] = k;
+                    if (!exclusive[i])
+                        continue;
+                    const uint64_t *row = S + (size_t)i * W;
+                    for (Py_ssize_t q = nz_start[i]; q < nz_start[i + 1]; q++)
+                        clash[nz[q]] |= row[nz[q]];
+                }
+                /* Option k dies if some needed item outside it has only clashing options. */
+                for (Py_ssize_t j = 0; j < n_items && !dead; j++) {
+                    if (!needed[j] || mine[j] == k)
+                        continue;
+                    const uint64_t *row = S + (size_t)j * W;
+                    int starved = 1;
+                    for (Py_ssize_t q = nz_start[j]; q < nz_start[j + 1]; q++)
+                        if (row[nz[q]] & ~clash[nz[q]]) {
+                            starved = 0;
+                            break;
+                        }
+                    dead = starved;
+                }
+                for (int32_t e = starts[k]; e < starts[k + 1]; e++) {
+                    int32_t i = items[e];
+                    if (!exclusive[i])
+                        continue;
+                    for (Py_ssize_t q = nz_start[i]; q < nz_start[i + 1]; q++)
+                        clash[nz[q]] = 0;
+                }
+            }
+            if (dead) {
+                alive[k] = 0;
+                changed = 1;
+                for (int32_t e = starts[k]; e < starts[k + 1]; e++) {
+                    int32_t i = items[e];
+                    S[(size_t)i * W + k / 64] &= ~((uint64_t)1 << (k % 64));
+                    if (--size[i] == 0 && needed[i])
+                        hopeless = 1;
+                }
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+    result = PyLong_FromLong(rounds);
+
+done:
+    free(S);
+    free(clash);
+    free(nz_start);
+    free(nz);
+    free(size);
+    free(mine);
+    release(&sb);
+    release(&ib);
+    release(&eb);
+    release(&nb);
+    release(&ab);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"reduce", reduce_options, METH_VARARGS,
+     "reduce(n_items, starts, items, exclusive, needed, alive) -> rounds: remove options that "
+     "leave a needed item without a compatible option, to a fixed point."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_reduce", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__reduce(void) { return PyModule_Create(&module); }

@@ -1,0 +1,139 @@
+"""Option reduction before the search: it removes only options no solution holds, the C pass and
+its Python twin agree step for step, and no count changes."""
+
+from __future__ import annotations
+
+from array import array
+
+import pytest
+from hypothesis import given, settings
+
+import polyfit
+from polyfit.puzzle.solve import Puzzle
+from polyfit.xc.problem import ExactCoverProblem
+from polyfit.xc.reduce import _reduce, item_roles, reduce, reduce_python
+
+from helpers import ROOT, brute_force, general_problems, native, problems, run_cli
+
+
+def solutions_after(reduction):
+    """The reduced problem's solutions, as sets of the original option indices."""
+    return {frozenset(reduction.kept[k] for k in s) for s in brute_force(reduction.problem)}
+
+
+@settings(max_examples=300, deadline=None)
+@given(problems())
+def test_reduction_keeps_every_solution_of_plain_problems(problem):
+    reduction = reduce(problem, native=False)
+    assert solutions_after(reduction) == brute_force(problem)
+
+
+@settings(max_examples=300, deadline=None)
+@given(general_problems())
+def test_reduction_keeps_every_solution_with_multiplicities_and_colours(problem):
+    reduction = reduce(problem, native=False)
+    assert solutions_after(reduction) == brute_force(problem)
+
+
+@settings(max_examples=300, deadline=None)
+@given(general_problems())
+def test_the_c_pass_is_the_python_twin(problem):
+    native("dlx-c")  # the C extensions built (required under POLYFIT_REQUIRE_C=1)
+    if _reduce is None:
+        pytest.skip("the C extension polyfit.xc._reduce did not build")
+    twin, c = reduce(problem, native=False), reduce(problem, native=True)
+    assert (c.kept, c.rounds) == (twin.kept, twin.rounds)
+
+
+def test_a_starved_item_removes_the_option():
+    # Choosing option 0 (a b) leaves c only options 1 (a c) and 3 (b c), which clash with it;
+    # choosing option 3 leaves a only options 0 and 1, which clash with it.
+    problem = ExactCoverProblem(["a", "b", "c"], [], [(0, 1), (0, 2), (1,), (1, 2)])
+    reduction = reduce(problem)
+    assert reduction.kept == [1, 2] and reduction.removed == 2
+    assert brute_force(problem) == {frozenset({1, 2})}
+
+
+def test_an_item_no_option_covers_leaves_nothing():
+    problem = ExactCoverProblem(["a", "b"], [], [(0,), (0,)])
+    assert reduce(problem).kept == [] and reduce(problem, native=False).kept == []
+
+
+def test_roles_follow_bounds_and_colours():
+    problem = ExactCoverProblem(["a", "b", "c"], ["x", "y"], [(0, 3), (1, 4), (2, 4)],
+                                [(1, 1), (0, 1), (1, 3)], [(0, 0), (0, 1), (0, 1)], ["red"])
+    exclusive, needed = item_roles(problem)
+    assert list(exclusive) == [1, 1, 0, 1, 0]  # c may be covered thrice, y is coloured
+    assert list(needed) == [1, 0, 1, 0, 0]
+
+
+def test_the_c_pass_refuses_inconsistent_buffers():
+    if _reduce is None:
+        pytest.skip("the C extension polyfit.xc._reduce did not build")
+    alive = bytearray(b"\x01\x01")
+    with pytest.raises(ValueError):
+        _reduce.reduce(2, array("i", [0, 1]), array("i", [0]), b"\x01\x01", b"\x01\x01", alive)
+    with pytest.raises(ValueError):
+        _reduce.reduce(2, array("i", [0, 1, 2]), array("i", [0, 5]), b"\x01\x01", b"\x01\x01", alive)
+    with pytest.raises(ValueError):
+        _reduce.reduce(2, array("i", [0, 2, 1]), array("i", [0, 1]), b"\x01\x01", b"\x01\x01", alive)
+
+
+BOARDS = [
+    ("shapes/soma/castle.vox", None, 3),
+    ("shapes/pentomino/scott.txt", None, 65),
+    ("shapes/pentomino/8x8-corners.txt", None, None),
+    ("shapes/pentomino/3x20.txt", None, 2),
+]
+
+
+@pytest.mark.parametrize("path, pieces, distinct", BOARDS, ids=[b[0] for b in BOARDS])
+def test_counts_are_the_same_with_and_without_reduction(path, pieces, distinct):
+    loaded = polyfit.load(ROOT / path, pieces=pieces)
+    plain = Puzzle(loaded.board, loaded.pieces, reduce=False)
+    reduced = Puzzle(loaded.board, loaded.pieces)
+    assert reduced.reduction.removed > 0
+    backend = loaded.backend("dlx-c")
+    a, b = plain.count(backend), reduced.count(backend)
+    assert (a.distinct, a.distinct_rotations, a.total) == (b.distinct, b.distinct_rotations, b.total)
+    if distinct is not None:
+        assert b.distinct == distinct
+    # The removed options are placements: no solution of the plain search uses one.
+    gone = set(plain.cover.option_placement) - set(reduced.cover.option_placement)
+    if reduced.reduction.pays:
+        assert gone
+    for found in plain.search(backend, type(a)()):
+        assert not gone & set(found.placements)
+
+
+def test_burr_pieces_with_multiplicities_keep_their_count():
+    """SolidSixPieceBurrs, BurrTools' example: 25 burr pieces each used 0 to 6 times; the
+    reduction removes four options of five and the count stays 588 distinct, 12597 in all."""
+    shapes = ROOT / "shapes" / "burrs"
+    puzzle = polyfit.load(shapes / "solid-six-piece-burrs.vox")
+    assert puzzle.reduction.pays and puzzle.reduction.removed == 1221
+    counts = puzzle.count(jobs=1)
+    assert (counts.distinct, counts.total) == (588, 12597)
+
+
+def test_stats_report_the_reduction():
+    out = run_cli(["solve", str(ROOT / "shapes/soma/castle.vox"), "--count", "--stats"])
+    assert out.exit_code == 0
+    assert "reduction: 60 of 152 options can be in no solution (3 rounds); removed" in out.stdout
+    assert "exact cover: 34 items, 92 options" in out.stdout
+
+
+def test_xc_reduce_finds_the_same_solutions(tmp_path):
+    # Choosing 'a b c' leaves d only options that clash with it: that option goes.
+    text = "a b c d\na b c\na b\nc d\na c\nb d\na d\nb\nc\n"
+    path = tmp_path / "small.dlx"
+    path.write_text(text)
+    plain = run_cli(["xc", str(path)])
+    reduced = run_cli(["xc", str(path), "--reduce"])
+    assert plain.exit_code == reduced.exit_code == 0
+    def blocks(out):  # each solution as its sorted option lines
+        return sorted(sorted(b.strip().split("\n")) for b in out.split("\n\n") if b.strip() and "solution" not in b)
+
+    assert blocks(plain.stdout) == blocks(reduced.stdout)
+    assert len(blocks(plain.stdout)) == 3
+    assert "reduction: 1 of 8 options removed (2 rounds)" in reduced.output
