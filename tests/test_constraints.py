@@ -32,8 +32,12 @@ def counts_of(puzzle, backend):
 
 
 def needs_capable(backend, puzzle):
-    if not puzzle.cover.problem.needs <= backend.capabilities:
-        pytest.skip(f"{backend.name} does not take {sorted(puzzle.cover.problem.needs)}")
+    problem = puzzle.cover.problem
+    if not problem.needs <= backend.capabilities:
+        pytest.skip(f"{backend.name} does not take {sorted(problem.needs)}")
+    reason = getattr(backend, "problem_reason", lambda p: None)(problem)
+    if reason is not None:
+        pytest.skip(f"{backend.name} does not take this problem: {reason}")
 
 
 # -- Scott, Haselgrove, Slothouber-Graatsma, Conway ---------------------------------------------

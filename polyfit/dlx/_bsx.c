@@ -51,16 +51,20 @@ static void Bsx_dealloc(Bsx *s)
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
-/* Search(primary, items, opt_start, opt_items, mode=-1): the options as lists of item indices
- * (CSR: option k has items opt_items[opt_start[k] .. opt_start[k+1]-1]; items below `primary`
- * are primary). mode: -1 to choose, 0 by counts, 1 by popcount (the tests run both). The
- * lists are checked here and the bitsets built by bsx_build(). */
+/* Search(primary, items, opt_start, opt_items, mode=-1, cap_lo=None, cap_hi=None, cap_start=None,
+ * cap_items=None): the options as lists of item indices (CSR: option k has items
+ * opt_items[opt_start[k] .. opt_start[k+1]-1]; items below `primary` are primary). mode: -1 to
+ * choose, 0 by counts, 1 by popcount (the tests run both). The capacity items (see
+ * _bsx_build.h), when given: their bounds, and each option's (CSR, indices into cap_lo). The
+ * lists are checked here and the bitsets built by bsx_build() and build_caps(). */
 static int Bsx_init(Bsx *s, PyObject *args, PyObject *kwds)
 {
     int primary, items, mode = MODE_AUTO;
-    PyObject *start_obj, *items_obj;
-    static char *names[] = {"primary", "items", "opt_start", "opt_items", "mode", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOO|i", names, &primary, &items, &start_obj, &items_obj, &mode))
+    PyObject *start_obj, *items_obj, *lo_obj = Py_None, *hi_obj = Py_None, *cs_obj = Py_None, *ci_obj = Py_None;
+    static char *names[] = {"primary", "items", "opt_start", "opt_items", "mode", "cap_lo", "cap_hi",
+                            "cap_start", "cap_items", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOO|iOOOO", names, &primary, &items, &start_obj,
+                                     &items_obj, &mode, &lo_obj, &hi_obj, &cs_obj, &ci_obj))
         return -1;
     if (s->item_options != NULL) {
         PyErr_SetString(PyExc_RuntimeError, "cannot re-initialise");
@@ -68,6 +72,11 @@ static int Bsx_init(Bsx *s, PyObject *args, PyObject *kwds)
     }
     if (mode < MODE_AUTO || mode > MODE_POPCOUNT) {
         PyErr_SetString(PyExc_ValueError, "mode must be -1 (choose), 0 (counts) or 1 (popcount)");
+        return -1;
+    }
+    int with_caps = lo_obj != Py_None;
+    if (with_caps != (hi_obj != Py_None) || with_caps != (cs_obj != Py_None) || with_caps != (ci_obj != Py_None)) {
+        PyErr_SetString(PyExc_ValueError, "cap_lo, cap_hi, cap_start and cap_items go together");
         return -1;
     }
     Py_ssize_t nstart, nall;
@@ -89,6 +98,36 @@ static int Bsx_init(Bsx *s, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "bad option item index");
     if (ok)
         ok = bsx_build(s, primary, items, options, start, all, nall, mode) == 0;
+    if (ok && with_caps) {
+        Py_ssize_t nlo, nhi, ncs, nci;
+        s->cap_lo = copy_buffer(lo_obj, &nlo);
+        s->cap_hi = s->cap_lo ? copy_buffer(hi_obj, &nhi) : NULL;
+        s->cap_start = s->cap_hi ? copy_buffer(cs_obj, &ncs) : NULL;
+        s->cap_item = s->cap_start ? copy_buffer(ci_obj, &nci) : NULL;
+        ok = s->cap_item != NULL;
+        if (ok && (nlo != nhi || nlo > INT32_MAX || ncs != (Py_ssize_t)options + 1 || s->cap_start[0] != 0
+                   || s->cap_start[options] != nci)) {
+            PyErr_SetString(PyExc_ValueError, "inconsistent capacity lists");
+            ok = 0;
+        }
+        for (int32_t c = 0; ok && c < (int32_t)nlo; c++)
+            if (s->cap_lo[c] < 0 || s->cap_hi[c] < 1 || s->cap_lo[c] > s->cap_hi[c]) {
+                PyErr_SetString(PyExc_ValueError, "capacity bounds need 0 <= lo <= hi, hi >= 1");
+                ok = 0;
+            }
+        for (int32_t k = 0; ok && k < options; k++)
+            if (s->cap_start[k] > s->cap_start[k + 1]) {
+                PyErr_SetString(PyExc_ValueError, "inconsistent capacity lists");
+                ok = 0;
+            }
+        for (Py_ssize_t t = 0; ok && t < nci; t++)
+            if (s->cap_item[t] < 0 || s->cap_item[t] >= nlo) {
+                PyErr_SetString(PyExc_ValueError, "bad capacity item index");
+                ok = 0;
+            }
+        if (ok)
+            ok = build_caps(s, (int32_t)nlo) == 0;
+    }
     if (ok) {
         s->level = 0;
         s->phase = FORWARD;
@@ -96,6 +135,51 @@ static int Bsx_init(Bsx *s, PyObject *args, PyObject *kwds)
     PyMem_RawFree(start);
     PyMem_RawFree(all);
     return ok ? 0 : -1;
+}
+
+/* Is the cover at level lv a solution: has every capacity item reached its low bound? */
+static inline int caps_met(const Bsx *s, int32_t lv)
+{
+    const int32_t *used = s->cap_used + (size_t)lv * s->caps;
+    for (int32_t c = 0; c < s->caps; c++)
+        if (used[c] < s->cap_lo[c])
+            return 0;
+    return 1;
+}
+
+/* Kill the options of `row` in level lv's live set (packed, full by popcount, counts by counts),
+ * after choose() has made it. Returns the options killed. */
+static long long kill_row(Bsx *s, int32_t lv, const uint64_t *row)
+{
+    const int32_t words = s->words_per_set;
+    int32_t *index = s->live_index + (size_t)lv * words;
+    uint64_t *bits = s->live_bits + (size_t)lv * words;
+    uint64_t *live = s->live + (size_t)lv * words;
+    int32_t *counts = s->counts + (size_t)lv * s->counts_per_level;
+    long long killed = 0;
+    int32_t m = 0;
+    for (int32_t t = 0; t < s->live_words[lv]; t++) {
+        uint64_t x = bits[t], dead = x & row[index[t]];
+        if (dead) {
+            killed += bit_count(dead);
+            x &= ~dead;
+            if (s->by_popcount) {
+                live[index[t]] = x;
+            } else {
+                while (dead) {
+                    int32_t k = index[t] * 64 + __builtin_ctzll(dead);
+                    dead &= dead - 1;
+                    for (int32_t e = s->option_start[k]; e < s->option_start[k + 1]; e++)
+                        counts[s->option_item[e]]--;
+                }
+            }
+        }
+        index[m] = index[t];
+        bits[m] = x;
+        m += x != 0;
+    }
+    s->live_words[lv] = m;
+    return killed;
 }
 
 static int record(Bsx *s)
@@ -217,6 +301,16 @@ static inline __attribute__((always_inline)) long long choose(Bsx *s, int32_t lv
     const uint64_t *chosen_items = s->option_primary + (size_t)o * s->words_per_item_set;
     for (int32_t i = 0; i < s->words_per_item_set; i++)
         child_covered[i] = covered[i] | chosen_items[i];
+    if (s->caps) {
+        const int32_t *used = s->cap_used + (size_t)lv * s->caps;
+        int32_t *child_used = s->cap_used + (size_t)(lv + 1) * s->caps;
+        memcpy(child_used, used, (size_t)s->caps * 4);
+        for (int32_t e = s->cap_start[o]; e < s->cap_start[o + 1]; e++) {
+            int32_t c = s->cap_item[e];
+            if (++child_used[c] == s->cap_hi[c])
+                killed += kill_row(s, lv + 1, s->cap_options + (size_t)c * words);
+        }
+    }
     return killed;
 }
 
@@ -233,6 +327,12 @@ static inline __attribute__((always_inline)) int search(Bsx *s, long long wanted
 
 forward: {
     int32_t i = best_item(s, lv);
+    if (i < 0 && s->caps && !caps_met(s, lv)) {
+        lv--; /* every primary item covered, but some capacity item too few times */
+        if (lv < 0)
+            goto done;
+        goto next;
+    }
     if (i < 0) {
         s->level = lv;
         if (record(s) < 0) {

@@ -15,6 +15,14 @@
  *   - candidate_*: the branching item's live options, packed, and the next word to try;
  *   - covered: the covered primary items;
  *   - counts: each item's number of live options (by counts only).
+ *
+ * Multiplicities (Algorithm M's bounds), for problems where every option covers an item that
+ * must be covered exactly once: those items are the primary ones here and the search is
+ * Algorithm X over them. An item that may be covered up to hi > 1 times is a *capacity* item,
+ * left out of the option lists (it makes no conflict): cap_options holds each one's options,
+ * cap_start/cap_item each option's capacity items, cap_lo/cap_hi the bounds, and cap_used the
+ * uses per level. When an item reaches hi, its other options die; a cover of every primary
+ * item is a solution when every capacity item has reached its lo.
  */
 #ifndef POLYFIT_BSX_BUILD_H
 #define POLYFIT_BSX_BUILD_H
@@ -54,6 +62,9 @@ typedef struct {
     uint64_t *covered;           /* levels x words_per_item_set */
     int32_t *counts;             /* levels x counts_per_level (by counts only) */
     int32_t *choice;             /* levels: the option chosen at each */
+    int32_t caps;                /* capacity items (see the top) */
+    int32_t *cap_lo, *cap_hi, *cap_start, *cap_item, *cap_used;
+    uint64_t *cap_options;       /* caps x words_per_set */
     int32_t level, phase;
     long long nodes, updates, solutions;
     Found found; /* solutions of the current batch */
@@ -65,7 +76,8 @@ static void bsx_free_arrays(Bsx *s)
                       s->item_nonzero_bits, s->conflicts, s->option_primary, s->option_start,
                       s->option_item, s->option_rows, s->live, s->live_index, s->live_bits,
                       s->live_words, s->candidate_index, s->candidate_bits, s->candidate_words,
-                      s->candidate_next, s->covered, s->counts, s->choice, s->found.data};
+                      s->candidate_next, s->covered, s->counts, s->choice, s->found.data,
+                      s->cap_lo, s->cap_hi, s->cap_start, s->cap_item, s->cap_used, s->cap_options};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         PyMem_RawFree(arrays[k]);
 }
@@ -290,6 +302,25 @@ static int bsx_build(Bsx *s, int32_t primary, int32_t items, int32_t options, co
     if (ok)
         set_root(s);
     return ok ? 0 : -1;
+}
+
+/* The capacity items' option rows, from each option's list, and their uses per level (none at
+ * the root). Only options that can ever be chosen are in the rows. 0, or -1 with MemoryError. */
+static int build_caps(Bsx *s, int32_t caps)
+{
+    const size_t w = (size_t)s->words_per_set;
+    s->caps = caps;
+    s->cap_options = PyMem_RawCalloc((size_t)(caps > 0 ? caps : 1) * w, 8);
+    s->cap_used = PyMem_RawCalloc((size_t)s->levels * (size_t)(caps > 0 ? caps : 1), 4);
+    if (!s->cap_options || !s->cap_used) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int32_t k = 0; k < s->options; k++)
+        if (has_bit(s->live, k))
+            for (int32_t e = s->cap_start[k]; e < s->cap_start[k + 1]; e++)
+                s->cap_options[(size_t)s->cap_item[e] * w + (size_t)(k / 64)] |= UINT64_C(1) << (k % 64);
+    return 0;
 }
 
 #endif

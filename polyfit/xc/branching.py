@@ -72,3 +72,44 @@ def fewest_branches(
             if count <= 0:
                 break
     return best, least
+
+
+class CapacityForm:
+    """A problem with multiplicities, as the bitset searches take it: Algorithm X over the items
+    that must be covered exactly once, with the others as limits.
+
+    Primary items with bounds ``1..1`` are *exact*: numbered first, the only ones branched on.
+    Items ``0..1`` may be covered once: they join the secondary items (an option covering one
+    rules out the others, and nothing branches on them). Items with ``hi > 1`` are *capacity*
+    items, left out of the options: choosing an option uses each of its capacity items once;
+    at ``hi`` uses the item's other options die, and a cover of the exact items is a solution
+    when every capacity item has reached its ``lo``. This finds every solution once exactly
+    when each option that can be chosen covers an exact item; ``reason`` says why not otherwise.
+    """
+
+    def __init__(self, problem):
+        n_primary, n = len(problem.primary), len(problem.items)
+        exact = [i for i in range(n_primary) if problem.bound(i) == (1, 1)]
+        once = [i for i in range(n_primary) if problem.bound(i) == (0, 1)]
+        capacity = [i for i in range(n_primary) if problem.bound(i)[1] > 1]
+        order = exact + once + list(range(n_primary, n))
+        number = {item: k for k, item in enumerate(order)}
+        cap_number = {item: c for c, item in enumerate(capacity)}
+        self.primary = len(exact)
+        self.items = len(order)
+        self.cap_lo = [problem.bound(i)[0] for i in capacity]
+        self.cap_hi = [problem.bound(i)[1] for i in capacity]
+        self.options: list[tuple[int, ...]] = []
+        self.option_caps: list[tuple[int, ...]] = []
+        self.reason: str | None = None
+        for k, option in enumerate(problem.options):
+            mapped = tuple(number[i] for i in option if i in number)
+            if self.reason is None and any(i < n_primary for i in option) and not any(
+                j < self.primary for j in mapped
+            ):
+                self.reason = (
+                    f"option {k} covers no item that must be covered exactly once, "
+                    "which Algorithm X over those items cannot choose"
+                )
+            self.options.append(mapped)
+            self.option_caps.append(tuple(cap_number[i] for i in option if i in cap_number))
