@@ -35,7 +35,7 @@ class Outputs:
     glb: Optional[Path] = None
     threemf: Optional[Path] = None
     obj: Optional[Path] = None
-    unit: float = 15.0
+    unit: Optional[float] = None  # mm; None: the default (a --pdf sheet: the largest that fits)
     gap: float = 0.2
     force: bool = False
     svg: Optional[Path] = None
@@ -43,6 +43,7 @@ class Outputs:
     kerf: float = 0.0
     pdf: Optional[Path] = None
     paper: str = "a4"
+    sheet_unit: Optional[float] = None  # the --pdf cell edge chosen to fit the page
 
     @property
     def models(self) -> dict:
@@ -63,7 +64,12 @@ class Outputs:
     def sizes(self) -> Sizes:
         from polyfit.render.meshes import Sizes
 
-        return Sizes(unit=self.unit, gap=self.gap)
+        return Sizes(unit=self.mm, gap=self.gap)
+
+    @property
+    def mm(self) -> float:
+        """The cell edge for models and cut files."""
+        return DEFAULT_UNIT if self.unit is None else self.unit
 
     @property
     def modifiers(self) -> bool:
@@ -81,9 +87,12 @@ class Outputs:
             self.sizes()
         self.check_vector(dim)
         if self.pdf and board_cells is not None:
-            from polyfit.render.sheet import check_fits
+            from polyfit.render.sheet import check_fits, fitting_unit
 
-            check_fits(board_cells, self.unit, self.paper, title)
+            if self.unit is None:
+                self.sheet_unit = fitting_unit(board_cells, DEFAULT_UNIT, self.paper, title)
+            else:
+                check_fits(board_cells, self.unit, self.paper, title)
         if self.png:
             check_view(dim, self.view)
             check_writable(self.png, self.force)
@@ -107,7 +116,7 @@ class Outputs:
             if self.cut:
                 if dim != 2:
                     raise PolyfitError("--cut draws flat pieces for a laser cutter; these are 3D (--stl makes printable solids)")
-                check_sizes(self.unit, self.kerf)
+                check_sizes(self.mm, self.kerf)
             else:
                 check_view(dim, self.view)
             check_writable(self.svg, self.force)
@@ -115,7 +124,7 @@ class Outputs:
             from polyfit.render.sheet import PAPERS, reportlab_canvas
 
             reportlab_canvas()  # installed? say so before the search
-            check_sizes(self.unit, 0.0)
+            check_sizes(self.mm, 0.0)
             if self.paper not in PAPERS:
                 raise PolyfitError(f"unknown paper {self.paper!r} for --paper; choose one of {', '.join(PAPERS)}")
             check_writable(self.pdf, self.force)
@@ -127,9 +136,9 @@ class Outputs:
         done = []
         if self.svg and self.cut:
             shapes = cut_shapes(solutions.pieces, cut.copies_used(solutions.solutions[0]))
-            text = cut_svg(shapes, self.unit, self.kerf, f"{solutions.board}: pieces to cut")
+            text = cut_svg(shapes, self.mm, self.kerf, f"{solutions.board}: pieces to cut")
             save_svg(text, self.svg, self.force)
-            done.append(f"wrote {self.svg} ({plural(len(shapes), 'piece')} to cut, {self.unit:g} mm a cell, "
+            done.append(f"wrote {self.svg} ({plural(len(shapes), 'piece')} to cut, {self.mm:g} mm a cell, "
                         f"kerf {self.kerf:g} mm)")
         elif self.svg:
             text = solutions_svg(solutions.board_cells, solutions.pieces, solutions.solutions, self.style(),
@@ -137,10 +146,12 @@ class Outputs:
             save_svg(text, self.svg, self.force)
             done.append(f"wrote {self.svg}")
         if self.pdf:
-            from polyfit.render.sheet import write_sheet
+            from polyfit.render.sheet import fitting_unit, write_sheet
 
-            pages = write_sheet(solutions, self.pdf, self.unit, self.paper, self.force)
-            done.append(f"wrote {self.pdf} ({plural(pages, 'page')}, {self.paper.upper() if self.paper == 'a4' else self.paper})")
+            unit = self.unit or self.sheet_unit or fitting_unit(solutions.board_cells, DEFAULT_UNIT, self.paper)
+            pages = write_sheet(solutions, self.pdf, unit, self.paper, self.force)
+            paper = self.paper.upper() if self.paper == "a4" else self.paper
+            done.append(f"wrote {self.pdf} ({plural(pages, 'page')}, {paper}, {unit:g} mm a cell)")
         return done
 
     def write(self, solutions: SolutionSet) -> list[str]:
@@ -178,6 +189,8 @@ class Outputs:
         return done
 
 
+DEFAULT_UNIT = 15.0  # mm
+
 # Shared option declarations, so solve and render describe them in the same words.
 PNG = typer.Option(None, "--png", help="Draw the solutions to this PNG file (several make a contact sheet).")
 VIEW = typer.Option(None, "--view", help="How --png draws a 3D board: iso (default), exploded or layers.")
@@ -188,7 +201,7 @@ STL = typer.Option(None, "--stl", help="Write one STL per piece of the first sol
 GLB = typer.Option(None, "--glb", help="Write the first solution as a coloured assembly (glTF binary).")
 THREEMF = typer.Option(None, "--3mf", help="Write the first solution as a coloured assembly (3MF).")
 OBJ = typer.Option(None, "--obj", help="Write the first solution as OBJ with vertex colours.")
-UNIT = typer.Option(15.0, "--unit", help="Cell edge in millimetres for the models, --cut and --pdf.")
+UNIT = typer.Option(None, "--unit", help="Cell edge in millimetres for the models and --cut (default 15) and --pdf (default: 15, or less to fit the page).")
 GAP = typer.Option(0.2, "--gap", help="Clearance between pieces in millimetres (each face moves in by half).")
 SVG = typer.Option(None, "--svg", help="Draw the solutions to this SVG file, as --png does (with --cut: the pieces for a laser cutter).")
 CUT = typer.Option(False, "--cut", help="Make --svg a laser-cutting file: each piece one closed outline in millimetres (--unit a cell), laid apart.")

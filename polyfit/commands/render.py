@@ -28,7 +28,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
         glb: Optional[Path] = out.GLB,
         threemf: Optional[Path] = out.THREEMF,
         obj: Optional[Path] = out.OBJ,
-        unit: float = out.UNIT,
+        unit: Optional[float] = out.UNIT,
         gap: float = out.GAP,
         svg: Optional[Path] = out.SVG,
         cut: bool = out.CUT,

@@ -71,8 +71,6 @@ def pack(items: list[list[tuple[float, float]]], width: float, height: float = m
                 if y + h > height:
                     break
                 spot = next((x for x in xs if x + w <= width and free(boxes, x, y, w, h, gap)), None)
-                if spot is None and y == 0 and not boxes:  # wider than the area: alone at the left
-                    spot = 0.0
                 if spot is not None:
                     best = ((y + h, spot), (choice, spot, y))
                     break

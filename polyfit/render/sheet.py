@@ -16,6 +16,7 @@ transformation between a shape and the page: a point ``x`` mm from the left is a
 from __future__ import annotations
 
 import io
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +33,7 @@ TITLE = 5.0  # mm: the page title's size
 NOTE = 3.2  # mm: text under the title
 SMALLEST_CELL = 3.0  # mm: solutions are not drawn smaller than this; they take more pages
 POINT = 72 / 25.4  # points per millimetre
+EVEN_ODD = 0  # reportlab's FILL_EVEN_ODD: holes stay holes
 
 
 def measures(cell: float, labels: bool = True) -> Measures:
@@ -64,10 +66,12 @@ class Pages:
         self.pages.append(page)
         return page
 
-    def check(self, tile: Tile) -> None:
+    def check(self, forms: list[Tile]) -> None:
+        """Refuse a thing none of whose forms fits on a page."""
         width = self.size[0] - 2 * MARGIN
         height = self.size[1] - 2 * MARGIN - TITLE * 1.2 - NOTE * 2 - GAP
-        if tile.width > width or tile.height > height:
+        if all(tile.width > width or tile.height > height for tile in forms):
+            tile = forms[0]
             raise PolyfitError(
                 f"{self.title}: a part of the sheet is {tile.width:.0f} x {tile.height:.0f} mm, but a page "
                 f"holds {width:.0f} x {height:.0f} mm: use a smaller --unit"
@@ -82,13 +86,15 @@ class Pages:
         if page is None:
             page = self.new_page(heading, note)
         for forms in items:
-            self.check(forms[0])
+            self.check(forms)
         left = list(items)
         while left:
             top = page.y + GAP
             area = (self.size[0] - 2 * MARGIN, self.size[1] - MARGIN - top)
             places = cut.pack([[(t.width, t.height) for t in forms] for forms in left], *area, GAP)
             if all(place is None for place in places):
+                if not page.used:  # not even on an empty page (the check should have said so)
+                    raise PolyfitError(f"{self.title}: the sheet does not fit the page: use a smaller --unit")
                 page = self.new_page(continued or heading)
                 continue
             bottom = page.y
@@ -100,6 +106,7 @@ class Pages:
                         page.scene.items.extend(tile.draw((MARGIN + x, top + y)))
                     bottom = max(bottom, top + y + tile.height)
             page.y = bottom
+            page.used = True
             left = [forms for forms, place in zip(left, places) if place is None]
             if left:
                 page = self.new_page(continued or heading)
@@ -110,21 +117,38 @@ def largest_first(shapes: list) -> list:
     return sorted(shapes, key=lambda shape: -len(shape[1]))
 
 
-def board_tiles(board_cells, start: dict, colours: dict, m: Measures, marked=frozenset()) -> list[Tile]:
-    """The empty board with the pre-placed pieces ``start`` drawn in: one tile for a 2D board,
-    one per layer (captioned) for a 3D figure."""
+def board_tiles(board_cells, start: dict, colours: dict, m: Measures, marked=frozenset()) -> list[list[Tile]]:
+    """The empty board with the pre-placed pieces ``start`` drawn in: for a 2D board, the
+    board as it is and turned a quarter (to fit the page); for a 3D figure, each layer
+    (captioned) as it is."""
     if len(board_cells[0]) == 2:
-        return [layout.grid_tile(flat.solution_labels(board_cells, start), colours, m, marked=marked)]
+        labels = flat.solution_labels(board_cells, start)
+        turned = {(c, -r): name for (r, c), name in labels.items()}
+        return [[layout.grid_tile(grid, colours, m, marked=marked) for grid in (labels, turned)]]
     box, grids = views3d.layer_labels(board_cells, views3d.cubes_of(start))
-    return [layout.sheet([layout.grid_tile(labels, colours, m, box, backdrop=True, marked=marked)], [caption], m)
+    return [[layout.sheet([layout.grid_tile(labels, colours, m, box, backdrop=True, marked=marked)], [caption], m)]
             for caption, labels in grids]
 
 
 def check_fits(board_cells, unit: float, paper: str = "a4", title: str = "the board") -> None:
     """Refuse, before any work, a board (or layer) too big for the page at ``unit``."""
     pages = Pages(paper, title)
-    for tile in board_tiles(board_cells, {}, {}, measures(unit)):
-        pages.check(tile)
+    for forms in board_tiles(board_cells, {}, {}, measures(unit)):
+        pages.check(forms)
+
+
+def fitting_unit(board_cells, most: float, paper: str = "a4", title: str = "the board") -> float:
+    """The largest whole number of millimetres up to ``most`` at which the board (or each
+    layer) fits the page; at least :data:`SMALLEST_CELL`."""
+    unit = float(most)
+    while True:
+        try:
+            check_fits(board_cells, unit, paper, title)
+            return unit
+        except PolyfitError:
+            if math.floor(unit - 1) < SMALLEST_CELL:
+                raise
+            unit = float(math.ceil(unit) - 1)
 
 
 def puzzle_pages(pages: Pages, solution_set, colours: dict, unit: float) -> None:
@@ -141,10 +165,10 @@ def puzzle_pages(pages: Pages, solution_set, colours: dict, unit: float) -> None
         note = f"True size: {unit:g} mm a cell. Cut out the {count} and fill the board."
         pieces = [[layout.grid_tile({tuple(c): name for c in form}, colours, m) for form in (cells, cut.turned(cells))]
                   for name, cells in largest_first(shapes)]
-        pages.flow([board] + pieces, solution_set.board, note=note, continued="Pieces (continued)")
+        pages.flow(board + pieces, solution_set.board, note=note, continued="Pieces (continued)")
         return
     note = f"Layer by layer, bottom first, true size: {unit:g} mm a cube. The {count} below."
-    page = pages.flow([[layer] for layer in board], solution_set.board, note=note)
+    page = pages.flow(board, solution_set.board, note=note)
     small = measures(min(unit, 8.0))
     tiles = [[layout.sheet([layout.iso_tile({tuple(c): name for c in cells}, colours, small)], [name], small)]
              for name, cells in shapes]
@@ -225,7 +249,7 @@ def paint(pdf, page: Scene) -> None:
                 pdf.setLineWidth(item.width * POINT)
                 pdf.setLineJoin(0)
             pdf.drawPath(outline_path(item.loops), stroke=int(bool(item.stroke)), fill=int(bool(item.fill)),
-                         fillMode=1)
+                         fillMode=EVEN_ODD)
         elif isinstance(item, Segments):
             pdf.setStrokeColorRGB(*(v / 255 for v in item.colour))
             pdf.setLineWidth(item.width * POINT)
@@ -233,7 +257,7 @@ def paint(pdf, page: Scene) -> None:
             pdf.lines([(*xy(a), *xy(b)) for a, b in item.segments])
         elif isinstance(item, Hatch):
             pdf.saveState()
-            pdf.clipPath(outline_path(item.loops), stroke=0, fill=0, fillMode=1)
+            pdf.clipPath(outline_path(item.loops), stroke=0, fill=0, fillMode=EVEN_ODD)
             points = [p for loop in item.loops for p in loop]
             pdf.setStrokeColorRGB(*(v / 255 for v in item.colour))
             pdf.setLineWidth(item.width * POINT)
