@@ -309,3 +309,17 @@ def test_cut_refuses_3d_pieces_and_svg_files_are_not_replaced(tmp_path):
     assert (tmp_path / "c.svg").read_text() == "mine"
     assert run_cli("pieces", "pentominoes", "--svg", tmp_path / "c.svg", "--force").exit_code == 0
     assert parse(tmp_path / "c.svg").tag == f"{SVG}svg"
+
+
+def test_a_bad_preplaced_field_in_saved_solutions_is_one_clear_error(tmp_path):
+    import json
+
+    saved = tmp_path / "s.json"
+    assert run_cli("solve", SCOTT, "--limit", "1", "-o", saved).exit_code == 0
+    data = json.loads(saved.read_text())
+    assert data["preplaced"] == [[3, 3], [3, 4], [4, 3], [4, 4]]
+    for value, what in (([[30, 30]], "has a cell that is not on the board"), ("x", "must be a list, not 'x'")):
+        data["preplaced"] = value
+        saved.write_text(json.dumps(data))
+        result = run_cli("render", saved, "--svg", tmp_path / "r.svg")
+        assert result.exit_code == 2 and result.output == f"polyfit: error: {saved}: field preplaced: {what}\n"
