@@ -148,7 +148,8 @@ class Outputs:
         if self.pdf:
             from polyfit.render.sheet import fitting_unit, write_sheet
 
-            unit = self.unit or self.sheet_unit or fitting_unit(solutions.board_cells, DEFAULT_UNIT, self.paper)
+            unit = self.unit if self.unit is not None else (
+                self.sheet_unit or fitting_unit(solutions.board_cells, DEFAULT_UNIT, self.paper))
             pages = write_sheet(solutions, self.pdf, unit, self.paper, self.force)
             paper = self.paper.upper() if self.paper == "a4" else self.paper
             done.append(f"wrote {self.pdf} ({plural(pages, 'page')}, {paper}, {unit:g} mm a cell)")

@@ -48,7 +48,7 @@ class Page:
 
 
 class Pages:
-    """Pages filled from the top, things placed in rows across the page."""
+    """Pages filled from the top down, things packed by :func:`polyfit.render.cut.pack`."""
 
     def __init__(self, paper: str, title: str):
         self.paper = paper
@@ -80,8 +80,8 @@ class Pages:
     def flow(self, items: list[list[Tile]], heading: str, page: Page | None = None, note: str = "",
              continued: str = "", draw: bool = True) -> Page:
         """Place the items below what ``page`` holds (on a new page when None), each in the
-        first of its forms (a piece, the piece turned) that packs, as high and then as far left
-        as it goes; what does not fit goes on to new pages headed ``continued`` (else
+        one of its forms (a piece, the piece turned) that packs highest, as high and then as far
+        left as it goes; what does not fit goes on to new pages headed ``continued`` (else
         ``heading``)."""
         if page is None:
             page = self.new_page(heading, note)
