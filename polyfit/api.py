@@ -277,7 +277,8 @@ class Solution:
     def solution_set(self) -> SolutionSet:
         """This solution as exporters take it."""
         board = self.puzzle.board
-        return SolutionSet(board.label, board.cells, self.puzzle.pieces, [self.placements])
+        return SolutionSet(board.label, board.cells, self.puzzle.pieces, [self.placements],
+                           fixed=tuple(sorted(board.fixed_cells)))
 
     def png(self, path: str | os.PathLike | None = None, *, cell: int = 32, margin: int = 16,
             labels: bool = False, view: str | None = None) -> bytes | None:
@@ -292,7 +293,8 @@ class Solution:
         except ValueError as exc:
             raise PolyfitError(str(exc)) from None
         board = self.puzzle.board
-        image = solution_image(board.cells, self.puzzle.pieces, self.placements, style, view)
+        image = solution_image(board.cells, self.puzzle.pieces, self.placements, style, view,
+                               fixed=board.fixed_cells)
         if path is not None:
             check_writable(Path(path), force=False)
             save_png(image, Path(path))

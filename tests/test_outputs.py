@@ -122,7 +122,7 @@ def solve_args(option, target):
 SOLVE_OUTPUTS = [
     ("-o", "out.txt"), ("-o", "out.json"), ("-o", "out.png"), ("-o", "out.glb"),
     ("--png", "out.png"), ("--glb", "out.glb"), ("--3mf", "out.3mf"), ("--obj", "out.obj"),
-    ("--animate", "out.gif"), ("--stl", "stl"),
+    ("--animate", "out.gif"), ("--stl", "stl"), ("--svg", "out.svg"), ("--pdf", "out.pdf"),
 ]
 
 
@@ -189,6 +189,7 @@ def solutions_json(app, tmp_path):
 
 @pytest.mark.parametrize("option,name", [
     ("--png", "r.png"), ("--glb", "r.glb"), ("--3mf", "r.3mf"), ("--obj", "r.obj"), ("--stl", "stl"),
+    ("--svg", "r.svg"), ("--pdf", "r.pdf"),
 ])
 def test_render_outputs_are_refused_then_replaced_with_force(app, tmp_path, monkeypatch, solutions_json,
                                                              option, name):

@@ -25,7 +25,7 @@ README = ROOT / "README.md"
 # runs that need a file an earlier example wrote.
 UNCHECKED_COMMANDS = {"kit", "split", "run-job", "gallery", "export-dlx", "estimate"}
 UNCHECKED_OPTIONS = {"--png", "--stl", "--glb", "--3mf", "--obj", "--animate", "--output", "-o", "--out",
-                     "--checkpoint", "--resume", "--tray"}
+                     "--checkpoint", "--resume", "--tray", "--svg", "--pdf"}
 ELISION = "..."
 
 

@@ -19,7 +19,11 @@ def add_commands(app: typer.Typer, ctx) -> None:
         png: Optional[Path] = typer.Option(None, "--png", help="Draw the pieces to this PNG file instead (3D pieces in isometric view)."),
         cell: int = typer.Option(32, "--cell", min=4, help="Cell size in pixels for --png."),
         margin: int = typer.Option(16, "--margin", min=0, help="Margin around each piece in pixels."),
-        force: bool = typer.Option(False, "--force", help="Overwrite an existing --png file."),
+        svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the pieces to this SVG file (as --png; with --cut, for a laser cutter)."),
+        cut: bool = typer.Option(False, "--cut", help="Make --svg a laser-cutting file: each piece one closed outline in millimetres, laid apart."),
+        unit: float = typer.Option(15.0, "--unit", help="Cell edge in millimetres for --cut."),
+        kerf: float = typer.Option(0.0, "--kerf", help="With --cut: the laser's kerf in millimetres; outlines move out by half of it."),
+        force: bool = typer.Option(False, "--force", help="Overwrite an existing --png or --svg file."),
     ):
         """List the piece sets, or draw the pieces of one (as text, or a picture with --png).
 
@@ -35,10 +39,16 @@ def add_commands(app: typer.Typer, ctx) -> None:
         Example: polyfit pieces tetrominoes,pentominoes
 
         Example: polyfit pieces soma --png soma.png
+
+        Example: polyfit pieces pentominoes --svg cut.svg --cut --unit 20 --kerf 0.2
         """
         from polyfit.formats.textart import draw_pieces
 
         registry = ctx.registry
+        if svg is not None or cut or kerf:
+            write_pieces_svg(ctx, name, svg, cut, unit, kerf, cell, margin, force)
+            if png is None:
+                return
         if png is not None:
             from polyfit.files import check_writable
             from polyfit.render.pictures import pieces_image, save_png
@@ -79,6 +89,33 @@ def add_commands(app: typer.Typer, ctx) -> None:
             typer.echo(f"{backend_name.ljust(width)}  {status}; supports: {caps}; {backend.summary}")
 
     add_plugin_listing(app, ctx)
+
+
+def write_pieces_svg(ctx, name, svg, cut: bool, unit: float, kerf: float, cell: int, margin: int,
+                     force: bool) -> None:
+    """``polyfit pieces SET --svg FILE [--cut]``: the piece sheet, or the pieces to cut."""
+    from polyfit.files import check_writable
+    from polyfit.render.cut import check_sizes
+    from polyfit.render.style import Style
+    from polyfit.render.svg import cut_shapes, cut_svg, pieces_svg, save_svg
+
+    if svg is None:
+        raise PolyfitError("--cut and --kerf make the --svg file a laser-cutting file; add --svg FILE")
+    if kerf and not cut:
+        raise PolyfitError("--kerf sets the laser's kerf for --cut; add --cut")
+    if name is None:
+        raise PolyfitError("--svg draws one piece set: name it, e.g. polyfit pieces pentominoes --svg pieces.svg")
+    if cut:
+        check_sizes(unit, kerf)
+    check_writable(svg, force)
+    pieces = ctx.resolve_pieces(name)
+    if cut:
+        shapes = cut_shapes(pieces)
+        save_svg(cut_svg(shapes, unit, kerf, f"{name}: pieces to cut"), svg, force)
+        typer.echo(f"wrote {svg} ({plural(len(shapes), 'piece')} to cut, {unit:g} mm a cell, kerf {kerf:g} mm)")
+    else:
+        save_svg(pieces_svg(pieces, Style(cell=cell, margin=margin), name), svg, force)
+        typer.echo(f"wrote {svg}")
 
 
 def describe_plugins(ctx) -> str:

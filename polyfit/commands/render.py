@@ -28,20 +28,27 @@ def add_commands(app: typer.Typer, ctx) -> None:
         glb: Optional[Path] = out.GLB,
         threemf: Optional[Path] = out.THREEMF,
         obj: Optional[Path] = out.OBJ,
-        unit: float = out.UNIT,
+        unit: Optional[float] = out.UNIT,
         gap: float = out.GAP,
+        svg: Optional[Path] = out.SVG,
+        cut: bool = out.CUT,
+        kerf: float = out.KERF,
+        pdf: Optional[Path] = out.PDF,
+        paper: str = out.PAPER,
         force: bool = typer.Option(False, "--force", help="Overwrite existing output files."),
     ):
-        """Draw or model solutions saved as JSON: --png FILE, --stl DIR, --glb, --3mf, --obj.
+        """Draw or model solutions saved as JSON: --png, --svg, --pdf FILE, --stl DIR, --glb, --3mf, --obj.
 
         Example: polyfit render solutions.json --png solutions.png --labels
         """
-        outputs = out.Outputs(png, view, cell, margin, labels, stl, glb, threemf, obj, unit, gap, force)
+        outputs = out.Outputs(png, view, cell, margin, labels, stl, glb, threemf, obj, unit, gap, force,
+                              svg, cut, kerf, pdf, paper)
         if not outputs.wanted:
-            raise PolyfitError("nothing to write: give --png FILE, --stl DIR, --glb, --3mf or --obj FILE")
+            raise PolyfitError("nothing to write: give --png, --svg or --pdf FILE, --stl DIR, --glb, --3mf or --obj FILE")
         solution_set = read_solution_set(solutions)
         if limit is not None:
             solution_set.solutions = solution_set.solutions[:limit]
-        outputs.check(len(solution_set.board_cells[0]), [p.name for p in solution_set.pieces])
+        outputs.check(len(solution_set.board_cells[0]), [p.name for p in solution_set.pieces],
+                      solution_set.board_cells, solution_set.board)
         for line in outputs.write(solution_set):
             typer.echo(line)

@@ -160,8 +160,13 @@ def add_commands(app: typer.Typer, ctx) -> None:
         glb: Optional[Path] = out.GLB,
         threemf: Optional[Path] = out.THREEMF,
         obj: Optional[Path] = out.OBJ,
-        unit: float = out.UNIT,
+        unit: Optional[float] = out.UNIT,
         gap: float = out.GAP,
+        svg: Optional[Path] = out.SVG,
+        cut: bool = out.CUT,
+        kerf: float = out.KERF,
+        pdf: Optional[Path] = out.PDF,
+        paper: str = out.PAPER,
         animate: Optional[Path] = typer.Option(None, "--animate", help="Write an animated GIF of the search: placements and backtracks up to the first solution."),
         steps: int = typer.Option(200, "--steps", min=2, help="At most this many frames for --animate (the last steps before the solution)."),
         jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Split the search into jobs run on N local processes (default for --count: every core when the estimate says the search is long)."),
@@ -177,8 +182,10 @@ def add_commands(app: typer.Typer, ctx) -> None:
         literature quotes), 'in all' counts every rotated and reflected copy.
 
         Pictures and models: --png FILE draws the printed solutions (--limit N or --all make a
-        contact sheet; 3D boards in --view iso, exploded or layers); --stl DIR, --glb, --3mf and
-        --obj model the first one; --animate FILE.gif shows the search at work.
+        contact sheet; 3D boards in --view iso, exploded or layers), --svg FILE the same in
+        vectors (--svg FILE --cut: the pieces for a laser cutter, --unit mm a cell, --kerf);
+        --pdf FILE a printable puzzle sheet; --stl DIR, --glb, --3mf and --obj model the first
+        one; --animate FILE.gif shows the search at work.
 
         Example: polyfit solve shapes/pentomino/6x10.txt --count
 
@@ -189,11 +196,13 @@ def add_commands(app: typer.Typer, ctx) -> None:
         stage = "placements"
         try:
             puzzle = load_puzzle(ctx, board, pieces, mirror)
-            pictures = out.Outputs(png, view, cell, margin, labels, stl, glb, threemf, obj, unit, gap, force)
-            if pictures.wanted:
-                if count:
-                    raise PolyfitError("--count prints no solutions to draw; drop --count or use --limit N")
-                pictures.check(puzzle.board.dim, [p.name for p in puzzle.pieces])
+            pictures = out.Outputs(png, view, cell, margin, labels, stl, glb, threemf, obj, unit, gap, force,
+                                   svg, cut, kerf, pdf, paper)
+            if pictures.wanted and count:
+                raise PolyfitError("--count prints no solutions to draw; drop --count or use --limit N")
+            if pictures.wanted or pictures.modifiers:
+                pictures.check(puzzle.board.dim, [p.name for p in puzzle.pieces], puzzle.board.cells,
+                               puzzle.board.label)
             if animate is not None:
                 from polyfit.render.animate import check_animatable
 
@@ -263,6 +272,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
             puzzle.pieces,
             [solution_json(puzzle, p) for p in printed],
             {} if stopped_early else {"distinct": counts.distinct, "total": counts.total},
+            tuple(sorted(puzzle.board.fixed_cells)),
         )
         if exporter is not None:
             # The exporter writes a new file of its own; polyfit puts it in place, over an

@@ -12,7 +12,7 @@ from polyfit.hookspecs import hookimpl
 def export_png(solutions, path) -> None:
     from polyfit.render.pictures import save_png, solutions_image
 
-    image = solutions_image(solutions.board_cells, solutions.pieces, solutions.solutions)
+    image = solutions_image(solutions.board_cells, solutions.pieces, solutions.solutions, fixed=solutions.fixed)
     save_png(image, path)
 
 

@@ -12,3 +12,4 @@ class SolutionSet:
     pieces: list  # polyfit.puzzle.pieces.Piece objects
     solutions: list[dict] = field(default_factory=list)  # each: {piece name: cells}
     counts: dict = field(default_factory=dict)  # e.g. distinct and total, when known
+    fixed: tuple = ()  # the board's pre-placed cells: pictures mark the pieces on them

@@ -27,6 +27,8 @@ def export_json(solutions: SolutionSet, path: Path) -> None:
         ],
         **solutions.counts,
     }
+    if solutions.fixed:
+        data["preplaced"] = [list(c) for c in solutions.fixed]
     write_output_text(path, json.dumps(data) + "\n")
 
 
@@ -78,7 +80,10 @@ def read_solution_set(path: Path) -> SolutionSet:
     counts = {k: fields.whole(k) for k in ("distinct", "total") if fields.has(k)}
     if len(counts) == 2:
         fields.at_most("distinct", "total", counts)
-    return SolutionSet(board, board_cells, pieces, solutions, counts)
+    fixed = read_cells(fields, "preplaced", dim) if fields.has("preplaced") else ()
+    if not on_board.issuperset(fixed):
+        raise fields.error("preplaced", "has a cell that is not on the board")
+    return SolutionSet(board, board_cells, pieces, solutions, counts, fixed)
 
 
 def read_cells(fields, name: str, dim: int | None) -> tuple:

@@ -6,5 +6,9 @@
 - :mod:`polyfit.render.pictures`: the one place that picks a renderer for a solution;
 - :mod:`polyfit.render.animate`: the search at work, as an animated GIF;
 - :mod:`polyfit.render.meshes` and :mod:`polyfit.render.bevel`: watertight, bevelled solids
-  and trays for printing.
+  and trays for printing;
+- :mod:`polyfit.render.outline`, :mod:`polyfit.render.scene`, :mod:`polyfit.render.svg`:
+  vector pictures (each piece one polygon) drawn from the same layout as the PNGs;
+- :mod:`polyfit.render.cut` and :mod:`polyfit.render.sheet`: pieces laid out for a laser
+  cutter, and the printable puzzle sheet (PDF, reportlab).
 """

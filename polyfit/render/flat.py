@@ -91,12 +91,14 @@ def cell_origin(cell, box, style: Style) -> tuple[int, int]:
 # -- painting -------------------------------------------------------------------------------
 
 
-def draw_grid(labels: dict, colours: dict, style: Style, box=None, backdrop=False) -> Image.Image:
+def draw_grid(labels: dict, colours: dict, style: Style, box=None, backdrop=False,
+              marked=frozenset()) -> Image.Image:
     """One board (or one layer, or one piece): cells filled, borders and grid lines drawn.
 
     ``box`` (row_min, row_max, col_min, col_max) fixes the drawn area, so that layers of one
     figure line up; by default it is the cells' bounding box. With ``backdrop``, the box's
-    other cells are shaded faintly.
+    other cells are shaded faintly. The pieces named in ``marked`` (pre-placed ones) are
+    hatched.
     """
     box = box or bounds(labels)
     image = Image.new("RGB", grid_size(box, style), BACKGROUND)
@@ -107,11 +109,11 @@ def draw_grid(labels: dict, colours: dict, style: Style, box=None, backdrop=Fals
             for c in range(c0, c1 + 1):
                 x, y = cell_origin((r, c), box, style)
                 draw.rectangle((x, y, x + style.cell, y + style.cell), fill=BACKDROP, outline=BACKDROP_GRID)
-    paint_grid(draw, labels, colours, style, box, (0, 0))
+    paint_grid(draw, labels, colours, style, box, (0, 0), marked)
     return image
 
 
-def paint_grid(draw, labels, colours, style: Style, box, offset) -> None:
+def paint_grid(draw, labels, colours, style: Style, box, offset, marked=frozenset()) -> None:
     ox, oy = offset
     size = style.cell
 
@@ -129,6 +131,12 @@ def paint_grid(draw, labels, colours, style: Style, box, offset) -> None:
             (xa, ya), (xb, yb) = corner(a), corner(b)
             line_colour = EMPTY_GRID if name is None else grid_line_colour(colours[name])
             draw.line((xa, ya, xb, yb), fill=line_colour, width=1)
+    for cell, name in labels.items():
+        if name is not None and name in marked:
+            x, y = corner(cell)
+            square = [(x, y), (x + size - 1, y), (x + size - 1, y + size - 1), (x, y + size - 1)]
+            for segment in hatch_lines(square, hatch_spacing(size)):
+                draw.line(segment, fill=ink_on(colours[name]), width=hatch_width(size))
     half = style.border // 2
     for a, b, thick, _ in edges:
         if thick:
@@ -147,7 +155,7 @@ def paint_grid(draw, labels, colours, style: Style, box, offset) -> None:
                 continue  # not even the piece's name fits: a label must not cover the borders
             text, text_font = fitted
             x, y = corner(cell)
-            ink = INK if luminance(colours[name]) > 0.3 else BACKGROUND
+            ink = ink_on(colours[name])
             draw.text((x + size / 2, y + size / 2), text, fill=ink, font=text_font, anchor="mm")
 
 
@@ -170,6 +178,41 @@ def fitted_label(name: str, cell: int, room: int):
     return None
 
 
+def hatch_spacing(cell: float) -> float:
+    """Pre-placed pieces are hatched: diagonal lines this far apart (for a cell this big)."""
+    return max(4, cell / 4)
+
+
+def hatch_width(cell: float) -> int:
+    return max(1, round(cell / 24))
+
+
+def ink_on(fill: RGB) -> RGB:
+    """Labels and hatching that show on a piece's colour: dark ink on light colours, white on
+    dark ones."""
+    return INK if luminance(fill) > 0.3 else BACKGROUND
+
+
+def hatch_lines(polygon, spacing: float) -> list[tuple]:
+    """The hatching of a convex polygon ``[(x, y), ...]``: pieces of the lines ``x + y = k *
+    spacing`` (rising to the right on the page) inside it. The lines are the same for every
+    polygon, so the hatching of neighbouring cells runs on unbroken."""
+    sums = [x + y for x, y in polygon]
+    segments = []
+    k = math.ceil(min(sums) / spacing)
+    while k * spacing <= max(sums):
+        c = k * spacing
+        xs = []  # where the line x + y = c crosses the polygon's sides
+        for (xa, ya), (xb, yb) in zip(polygon, polygon[1:] + polygon[:1]):
+            sa, sb = xa + ya - c, xb + yb - c
+            if (sa <= 0 <= sb or sb <= 0 <= sa) and sa != sb:
+                xs.append(xa + (xb - xa) * sa / (sa - sb))
+        if xs and max(xs) > min(xs):
+            segments.append((min(xs), c - min(xs), max(xs), c - max(xs)))
+        k += 1
+    return segments
+
+
 def grid_line_colour(fill: RGB) -> RGB:
     """Thin lines inside a piece: a shade of its colour, visible but quieter than borders."""
     return shade(fill, 0.72) if luminance(fill) > 0.08 else shade(fill, 1.35)
@@ -184,9 +227,17 @@ def solution_labels(board_cells, solution: dict) -> dict:
     return labels
 
 
-def draw_solution(board_cells, solution: dict, colours: dict, style: Style = Style()):
-    """A 2D solution: each piece in its colour, thick borders between pieces and around."""
-    return draw_grid(solution_labels(board_cells, solution), colours, style)
+def preplaced(solution: dict, fixed) -> frozenset:
+    """The labels of a solution's pre-placed pieces: those lying on the board's pre-placed
+    cells ``fixed`` (no other piece can cover those cells)."""
+    fixed = {tuple(c) for c in fixed}
+    return frozenset(name for name, cells in solution.items() if cells and {tuple(c) for c in cells} <= fixed)
+
+
+def draw_solution(board_cells, solution: dict, colours: dict, style: Style = Style(), marked=frozenset()):
+    """A 2D solution: each piece in its colour, thick borders between pieces and around; the
+    pieces named in ``marked`` (pre-placed) hatched."""
+    return draw_grid(solution_labels(board_cells, solution), colours, style, marked=marked)
 
 
 # -- sheets ---------------------------------------------------------------------------------
@@ -194,6 +245,17 @@ def draw_solution(board_cells, solution: dict, colours: dict, style: Style = Sty
 
 def caption_height(style: Style) -> int:
     return round(max(12, style.cell * 0.5) * 1.5)
+
+
+def sheet_columns(n: int, tile_w: float, tile_h: float) -> int:
+    """How many columns make a grid of ``n`` tiles closest to 4:3."""
+    best = None
+    for cols in range(1, n + 1):
+        rows = math.ceil(n / cols)
+        score = abs(math.log((cols * tile_w) / (rows * tile_h) / (4 / 3)))
+        if best is None or score < best[0] - 1e-9:
+            best = (score, cols)
+    return best[1]
 
 
 def sheet(tiles: list[Image.Image], captions: list[str], style: Style, columns=None):
@@ -204,15 +266,7 @@ def sheet(tiles: list[Image.Image], captions: list[str], style: Style, columns=N
     tile_h = max(t.height for t in tiles)
     text_h = caption_height(style) if any(captions) else 0
     n = len(tiles)
-    if columns is None:
-        best = None
-        for cols in range(1, n + 1):
-            rows = math.ceil(n / cols)
-            ratio = (cols * tile_w) / (rows * (tile_h + text_h))
-            score = abs(math.log(ratio / (4 / 3)))
-            if best is None or score < best[0] - 1e-9:
-                best = (score, cols)
-        columns = best[1]
+    columns = columns or sheet_columns(n, tile_w, tile_h + text_h)
     rows = math.ceil(n / columns)
     image = Image.new("RGB", (columns * tile_w, rows * (tile_h + text_h)), BACKGROUND)
     draw = ImageDraw.Draw(image)
@@ -234,20 +288,23 @@ def piece_caption(piece) -> str:
     return f"{piece.name} x{lo}" if lo == hi else f"{piece.name} ({lo}..{hi})"
 
 
-def draw_pieces(pieces, colours: dict, style: Style = Style()):
-    """Each 2D piece on its own, captioned with its name, laid out in a grid."""
-    tiles, captions = [], []
-    # Pieces share one tile size, so a sheet of them reads as a set.
+def piece_boxes(pieces) -> list[tuple[dict, tuple]]:
+    """``(labels, box)`` for each 2D piece: its cells labelled with its name, centred in a
+    square box that all the pieces share, so a sheet of them reads as a set."""
     height = max(max(c[0] for c in p.cells) for p in pieces) + 1
     width = max(max(c[1] for c in p.cells) for p in pieces) + 1
     side = max(height, width)
+    boxes = []
     for piece in pieces:
-        labels = {c: piece.name for c in piece.cells}
         rows = max(c[0] for c in piece.cells) + 1
         cols = max(c[1] for c in piece.cells) + 1
-        # centre the piece in a side x side box
         r0 = -((side - rows) // 2)
         c0 = -((side - cols) // 2)
-        tiles.append(draw_grid(labels, colours, style, (r0, r0 + side - 1, c0, c0 + side - 1)))
-        captions.append(piece_caption(piece))
-    return sheet(tiles, captions, style)
+        boxes.append(({c: piece.name for c in piece.cells}, (r0, r0 + side - 1, c0, c0 + side - 1)))
+    return boxes
+
+
+def draw_pieces(pieces, colours: dict, style: Style = Style()):
+    """Each 2D piece on its own, captioned with its name, laid out in a grid."""
+    tiles = [draw_grid(labels, colours, style, box) for labels, box in piece_boxes(pieces)]
+    return sheet(tiles, [piece_caption(p) for p in pieces], style)

@@ -2,7 +2,7 @@
 
 2D boards are drawn flat (:mod:`polyfit.render.flat`); 3D boards in one of the views of
 :mod:`polyfit.render.views3d` (isometric by default). Several solutions make one contact sheet, each
-captioned with its number. The ``png`` exporter (registered in :mod:`polyfit.formats.png`) means
+captioned with its number. Pre-placed pieces (on the board's ``fixed`` cells) are hatched. The ``png`` exporter (registered in :mod:`polyfit.formats.png`) means
 ``polyfit solve BOARD --output out.png`` works like the ``--png`` flag with default options.
 """
 
@@ -32,25 +32,27 @@ def check_view(dim: int, view: str | None) -> str:
 
 
 def solution_image(board_cells, pieces, solution: dict, style: Style = Style(), view=None,
-                   colours=None):
-    """One solution ``{piece name: cells}`` as a picture."""
+                   colours=None, fixed=()):
+    """One solution ``{piece name: cells}`` as a picture; the pieces on the pre-placed cells
+    ``fixed`` are hatched."""
     colours = colours or solution_colours(pieces, [solution])
     dim = len(board_cells[0])
     view = check_view(dim, view)
+    marked = flat.preplaced(solution, fixed)
     if dim == 2:
-        return flat.draw_solution(board_cells, solution, colours, style)
-    return views3d.draw_solution(board_cells, solution, colours, style, view)
+        return flat.draw_solution(board_cells, solution, colours, style, marked)
+    return views3d.draw_solution(board_cells, solution, colours, style, view, marked)
 
 
 def solutions_image(board_cells, pieces, solutions: list, style: Style = Style(), view=None,
-                    first_number: int = 1):
+                    first_number: int = 1, fixed=()):
     """One solution alone, or several on a contact sheet captioned with their numbers."""
     if not solutions:
         raise PolyfitError("no solution to draw")
     colours = solution_colours(pieces, solutions)  # one colour per piece across the sheet
     if len(solutions) == 1:
-        return solution_image(board_cells, pieces, solutions[0], style, view, colours)
-    tiles = [solution_image(board_cells, pieces, s, style, view, colours) for s in solutions]
+        return solution_image(board_cells, pieces, solutions[0], style, view, colours, fixed)
+    tiles = [solution_image(board_cells, pieces, s, style, view, colours, fixed) for s in solutions]
     captions = [f"Solution {k}" for k in range(first_number, first_number + len(tiles))]
     return flat.sheet(tiles, captions, style)
 

@@ -106,11 +106,13 @@ def exploded_offsets(cubes: dict, spread: float = 1.0) -> dict:
 # -- painting -------------------------------------------------------------------------------
 
 
-def draw_iso(cubes: dict, colours: dict, style: Style = Style(), offsets=None, extent=None):
+def draw_iso(cubes: dict, colours: dict, style: Style = Style(), offsets=None, extent=None,
+             marked=frozenset()):
     """An isometric picture of cubes ``{(z, row, col): piece name}``.
 
     ``extent`` (cells) fixes the canvas to fit those cells instead, so that pictures of a
-    figure being built all have the figure's size.
+    figure being built all have the figure's size. The pieces named in ``marked`` (pre-placed
+    ones) are hatched.
     """
     faces = iso_faces(cubes, offsets)
     big = style.cell * SUPERSAMPLE
@@ -139,6 +141,9 @@ def draw_iso(cubes: dict, colours: dict, style: Style = Style(), offsets=None, e
         fill = shade(colours[name], factor)
         xy = [(x - min_x + pad, y - min_y + pad) for x, y in (project(p, big) for p in polygon)]
         draw.polygon(xy, fill=fill)
+        if name in marked:
+            for segment in flat.hatch_lines(xy, flat.hatch_spacing(big)):
+                draw.line(segment, fill=flat.ink_on(fill), width=flat.hatch_width(big))
         for a, b, is_thick in edges:
             if not is_thick:
                 draw.line((xy[a], xy[b]), fill=flat.grid_line_colour(fill), width=thin)
@@ -151,37 +156,51 @@ def draw_iso(cubes: dict, colours: dict, style: Style = Style(), offsets=None, e
     return image.resize((width // SUPERSAMPLE, height // SUPERSAMPLE), Image.Resampling.LANCZOS)
 
 
-def draw_exploded(cubes: dict, colours: dict, style: Style = Style(), spread: float = 1.8):
+def draw_exploded(cubes: dict, colours: dict, style: Style = Style(), spread: float = 1.8,
+                  marked=frozenset()):
     """The pieces of a 3D solution moved apart from its centre, each along its own offset."""
-    return draw_iso(cubes, colours, style, exploded_offsets(cubes, spread))
+    return draw_iso(cubes, colours, style, exploded_offsets(cubes, spread), marked=marked)
 
 
-def draw_layers(board_cells, cubes: dict, colours: dict, style: Style = Style()):
-    """One flat grid per z-layer, bottom first, left to right, as Soma books print them."""
+def layer_labels(board_cells, cubes: dict) -> tuple[tuple, list]:
+    """The layers of a 3D board, bottom first, as flat grids sharing one box: ``(box,
+    [(caption, {(row, col): piece name or None}), ...])``."""
     board = [tuple(c) for c in board_cells]
     box = flat.bounds([c[1:] for c in board])
-    tiles, captions = [], []
     layers = sorted({c[0] for c in board})
+    grids = []
     for z in layers:
-        labels = {c[1:]: cubes.get(c) for c in board if c[0] == z}
-        tiles.append(flat.draw_grid(labels, colours, style, box, backdrop=True))
-        captions.append(f"z={z}" + (" (bottom)" if z == layers[0] and len(layers) > 1 else ""))
-    return flat.sheet(tiles, captions, style, columns=len(tiles) if len(tiles) <= 5 else None)
+        caption = f"z={z}" + (" (bottom)" if z == layers[0] and len(layers) > 1 else "")
+        grids.append((caption, {c[1:]: cubes.get(c) for c in board if c[0] == z}))
+    return box, grids
+
+
+def layer_columns(layers: int):
+    """Layers side by side in one row, up to five; more make a sheet."""
+    return layers if layers <= 5 else None
+
+
+def draw_layers(board_cells, cubes: dict, colours: dict, style: Style = Style(), marked=frozenset()):
+    """One flat grid per z-layer, bottom first, left to right, as Soma books print them."""
+    box, grids = layer_labels(board_cells, cubes)
+    tiles = [flat.draw_grid(labels, colours, style, box, backdrop=True, marked=marked) for _, labels in grids]
+    return flat.sheet(tiles, [caption for caption, _ in grids], style, columns=layer_columns(len(tiles)))
 
 
 def cubes_of(solution: dict) -> dict:
     return {tuple(c): name for name, cells in solution.items() for c in cells}
 
 
-def draw_solution(board_cells, solution: dict, colours: dict, style: Style = Style(), view="iso"):
-    """A 3D solution in one of :data:`VIEWS`."""
+def draw_solution(board_cells, solution: dict, colours: dict, style: Style = Style(), view="iso",
+                  marked=frozenset()):
+    """A 3D solution in one of :data:`VIEWS`; the pieces named in ``marked`` hatched."""
     cubes = cubes_of(solution)
     if view == "iso":
-        return draw_iso(cubes, colours, style)
+        return draw_iso(cubes, colours, style, marked=marked)
     if view == "exploded":
-        return draw_exploded(cubes, colours, style)
+        return draw_exploded(cubes, colours, style, marked=marked)
     if view == "layers":
-        return draw_layers(board_cells, cubes, colours, style)
+        return draw_layers(board_cells, cubes, colours, style, marked)
     raise ValueError(f"unknown view {view!r}")
 
 
