@@ -40,6 +40,38 @@ def image(sym: Symmetry, placement: Placement) -> Placement:
     return Placement(sym.piece_map[placement.piece], cells)
 
 
+class PlacementKeys:
+    """The placements as (piece, cell mask) keys, to map them all through a symmetry quickly.
+
+    Cell ``i`` (in sorted order) is bit ``i`` of a mask; a symmetry maps a placement by mapping
+    its piece and adding up the bits its cells go to, with no tuples built or sorted.
+    """
+
+    def __init__(self, placements: list[Placement]):
+        self.cells = sorted({c for p in placements for c in p.cells})
+        index = {c: i for i, c in enumerate(self.cells)}
+        self.index = index
+        self.pieces = [p.piece for p in placements]
+        self.cell_indices = [[index[c] for c in p.cells] for p in placements]
+        self.lookup = {}
+        for k, (piece, cells) in enumerate(zip(self.pieces, self.cell_indices)):
+            mask = 0
+            for i in cells:
+                mask |= 1 << i
+            self.lookup[piece, mask] = k
+
+    def image(self, sym: Symmetry) -> list[int]:
+        index, lookup, piece_map = self.index, self.lookup, sym.piece_map
+        bit = [1 << index[sym(c)] for c in self.cells]
+        table = []
+        for piece, cells in zip(self.pieces, self.cell_indices):
+            mask = 0
+            for i in cells:
+                mask |= bit[i]
+            table.append(lookup[piece_map[piece], mask])
+        return table
+
+
 @dataclass
 class Cover:
     problem: ExactCoverProblem
@@ -52,22 +84,21 @@ class Cover:
     orbit_sizes: dict[int, int] = field(default_factory=dict)
 
     def __post_init__(self):
-        self._index = {p: i for i, p in enumerate(self.placements)}
         self._tables: dict[Symmetry, list[int]] = {}
+        self._placement_keys: PlacementKeys | None = None
 
     def table(self, sym: Symmetry) -> list[int]:
         """Where ``sym`` sends each placement, as a list of placement indices (built once)."""
         table = self._tables.get(sym)
         if table is None:
-            index = self._index
-            cells = {c: sym(c) for c in {c for p in self.placements for c in p.cells}}
-            pieces = sym.piece_map
-            table = [
-                index[Placement(pieces[p.piece], tuple(sorted([cells[c] for c in p.cells])))]
-                for p in self.placements
-            ]
+            table = self._keys().image(sym)
             self._tables[sym] = table
         return table
+
+    def _keys(self) -> "PlacementKeys":
+        if self._placement_keys is None:
+            self._placement_keys = PlacementKeys(self.placements)
+        return self._placement_keys
 
     def map_placement(self, sym: Symmetry, index: int) -> int:
         return self.table(sym)[index]
