@@ -94,15 +94,18 @@ class ExactCoverProblem:
         """
         order = list(range(len(self.options)))
         random.Random(seed).shuffle(order)
-        problem = ExactCoverProblem(
+        return self.with_options(order), order
+
+    def with_options(self, chosen: list[int]) -> "ExactCoverProblem":
+        """The same items with the options ``chosen`` (indices), in that order."""
+        return ExactCoverProblem(
             list(self.primary),
             list(self.secondary),
-            [self.options[k] for k in order],
+            [self.options[k] for k in chosen],
             list(self.bounds),
-            [self.colours[k] for k in order] if self.colours else [],
+            [self.colours[k] for k in chosen] if self.colours else [],
             list(self.colour_names),
         )
-        return problem, order
 
 
 @dataclass

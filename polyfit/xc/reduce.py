@@ -129,12 +129,5 @@ def reduce(problem: ExactCoverProblem, native: bool | None = None) -> Reduction:
     run = reduce_native if use_native else reduce_python
     alive, rounds = run(problem.options, n_items, exclusive, needed)
     kept = [k for k, a in enumerate(alive) if a]
-    reduced = ExactCoverProblem(
-        list(problem.primary),
-        list(problem.secondary),
-        [problem.options[k] for k in kept],
-        list(problem.bounds),
-        [problem.colours[k] for k in kept] if problem.colours else [],
-        list(problem.colour_names),
-    )
+    reduced = problem.with_options(kept)
     return Reduction(reduced, kept, len(problem.options) - len(kept), rounds)
