@@ -627,8 +627,10 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None) -
     lines.append(f'    <voxel x="{size[0]}" y="{size[1]}" z="{size[2]}" type="0" name="{_attr(title)}">{_voxel_string(board_voxels, size)}</voxel>')
     lines.append("  </shapes>")
     lines.append("  <problems>")
-    state = ' state="2" assemblies="{0}" solutions="{0}" time="0"'.format(len(solutions)) if solutions else ""
-    lines.append(f'    <problem name="{_attr(title)}"{state}>')
+    # No solve state: BurrTools then keeps the saved assemblies and, when it solves the
+    # problem, adds its own (burrTxt2 cannot resume a problem marked solved without its
+    # assembler's state).
+    lines.append(f'    <problem name="{_attr(title)}">')
     lines.append("      <shapes>")
     for k, piece in enumerate(pieces):
         lo, hi = piece.count
