@@ -313,7 +313,7 @@ class Registry:
             raise PolyfitError(f"{path} is a directory, not a board file")
         try:
             with path.open("rb") as f:
-                head = f.read(64)
+                head = f.read(4096)  # enough for a sniffer to look past a header
         except OSError as exc:
             raise cannot("read", path, exc) from None
         for entry in self.readers.values():

@@ -47,6 +47,13 @@ def test_a_file_of_many_figures_is_counted_as_a_table(app):
     assert lines[-1] == "7 boards, 7 with solutions"
 
 
+def test_bundgaard_is_known_by_content_after_a_long_preamble(tmp_path):
+    path = tmp_path / "collection.txt"
+    path.write_text("Figures from my notebook, in Bundgaard's notation; two sets of pieces not needed.\n\n"
+                    + (SOMA / "figures.std").read_text())
+    assert [b.name for b in polyfit.read_boards(path)][:2] == ["Soma cube", "Castle"]
+
+
 def test_figures_are_picked_by_number_name_or_soma_number(app):
     for pick in ("2", "Castle", "002", "SOMA002"):
         result = run(app, "solve", SOMA / "figures.std", "--figure", pick, "--count")

@@ -174,8 +174,9 @@ read_bundgaard.read_all = read_bundgaard_all
 
 
 def sniff_bundgaard(head: bytes) -> bool:
+    """A line starting with ``/SOMA`` in the first bytes (text art has no ``/``)."""
     text = head.lstrip(b"\xef\xbb\xbf")
-    return any(line.lstrip().startswith(MAGIC.encode()) for line in text.splitlines()[:4])
+    return any(line.lstrip().startswith(MAGIC.encode()) for line in text.splitlines())
 
 
 # -- yass ---------------------------------------------------------------------------------------
@@ -200,7 +201,6 @@ def parse_yass(text: str, path="<text>") -> Board:
         raise ParseError(path, 1, 1, "the file draws no figure (slices of rows, top slice first)")
     cells: dict = {}
     where: dict = {}
-    plain = False
     for k, rows in enumerate(slices):
         for row, (number, line) in enumerate(rows):
             for col, char in enumerate(line):
@@ -210,7 +210,6 @@ def parse_yass(text: str, path="<text>") -> Board:
                     raise ParseError(path, number, col + 1, f"unexpected character {char!r}")
                 cell = (len(slices) - 1 - k, row, col)
                 cells[cell] = YASS.get(char)
-                plain = plain or cells[cell] is None
                 where[cell] = (number, col + 1)
     return _board(cells, where, name, path, {}, solved=False)
 
