@@ -103,6 +103,7 @@ def make_seeds(work: Path) -> list[Seed]:
     soma = (shapes / "burrtools" / "soma.xmpuzzle").read_bytes()
     seeds.append(Seed("xmpuzzle", "p.xmpuzzle", gzip.compress(soma, mtime=0), ["solve", "{}", "--problem", "2", "--count"]))
     seeds.append(Seed("xmpuzzle", "p.xmpuzzle", soma, ["convert", "{}", "{dir}/out.txt", "--problem", "Castle"]))
+    seeds.append(Seed("xmpuzzle", "p.xmpuzzle", (burr / "coloured-soma.xmpuzzle").read_bytes(), ["solve", "{}", "--count"]))
     seeds.append(Seed("bundgaard", "f.std", (shapes / "soma" / "figures.std").read_bytes(), ["solve", "{}", "--figure", "2", "--count"]))
     seeds.append(Seed("bundgaard", "f.txt", (shapes / "soma" / "figures.std").read_bytes(), ["solve", "{}", "--list"]))
     seeds.append(Seed("yass", "f.soma", (shapes / "soma" / "cube-t-placed.soma").read_bytes(), ["solve", "{}", "--limit", "1"]))

@@ -48,6 +48,23 @@ def test_variable_voxels_and_min_max_pieces_count_as_the_same_board_in_text_art(
     assert (a.distinct, a.total) == (b.distinct, b.total) == (312, 2496)  # burrTxt2: 312
 
 
+def test_colour_rules_restrict_where_pieces_go_and_count_as_burrtools_counts():
+    """Counts from burrTxt2 0.7.1 on the same files: 262 and 203."""
+    flat = polyfit.load(DATA / "coloured.xmpuzzle")
+    assert list(flat.board.allowed) == ["X"]  # the only coloured piece
+    assert len(flat.board.allowed["X"]) == 2  # its centre on one of the two cells of colour 2
+    counts = flat.count()
+    assert (counts.distinct, counts.total, len(flat.symmetries)) == (262, 524, 2)
+    cube = polyfit.load(DATA / "coloured-soma.xmpuzzle")
+    assert len(cube.board.allowed["P"]) == 8  # its corner in one of the cube's corners
+    counts = cube.count()
+    assert (counts.distinct, counts.distinct_rotations, counts.total) == (203, 406, 9744)
+    uncoloured = polyfit.load(BURR / "soma.xmpuzzle")  # V has colour 1, the cube none: no rule
+    assert uncoloured.board.allowed == {}
+    with pytest.raises(PolyfitError, match="colour rules"):
+        burrtools.xmpuzzle_text(cube.board, cube.pieces)
+
+
 def test_gzip_and_plain_xml_read_the_same(tmp_path):
     packed = tmp_path / "soma.xmpuzzle"
     packed.write_bytes(gzip.compress((BURR / "soma.xmpuzzle").read_bytes()))
@@ -132,9 +149,6 @@ BAD = {
     "voxel string of the wrong length": (GOOD.replace(">####__</voxel>", ">####_</voxel>").encode(), "shape 1: its voxel string has 5 voxels, but x*y*z = 3*2*1 = 6"),
     "unknown shape id": (GOOD.replace('<shape id="6" count="1"/>', '<shape id="16" count="1"/>').encode(), "problem 1 uses shape 16, but the file has shapes 0 to 8"),
     "entities": (b'<?xml version="1.0"?>\n<!DOCTYPE lol [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;">]>\n<puzzle version="2">&b;</puzzle>', "a DOCTYPE or entity declaration"),
-    "colour rule": (GOOD.replace('<result id="7"/>', '<result id="7"/><bitmap><pair piece="0" result="1"/></bitmap>')
-                    .replace('name="Cube">#', 'name="Cube">#1').replace('<color red="200" green="40" blue="40"/>', '<color red="200" green="40" blue="40"/><color red="1" green="1" blue="1"/>').encode(),
-                    "piece colour 1 may not go on result colour 1"),
     "not a puzzle": (b'<?xml version="1.0"?>\n<svg></svg>', "not a BurrTools puzzle"),
     "no result": (GOOD.replace('<result id="7"/>', "").encode(), "problem 1 has no <result id=...>"),
     "bad character": (GOOD.replace(">####__</voxel>", ">###x__</voxel>").encode(), "unexpected 'x' in its voxels"),

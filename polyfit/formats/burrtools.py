@@ -17,9 +17,11 @@ with pieces that may be turned over (a flat piece turned in space is its mirror 
 plane); others are 3D, and pieces are never mirrored, as in BurrTools. Cells are
 ``(y, x)`` in 2D and ``(z, y, x)`` in 3D.
 
-Colour rules are kept when they cannot change anything (no colours, or every colour pair the
-problem uses is allowed); a problem that really restricts where colours go is refused, by
-name, as polyfit has no colour constraints.
+Colour rules become restrictions on where a coloured piece may go: each of its placements
+whose voxels all keep the rule (a piece voxel of colour p on a result voxel of colour r is
+allowed when either is neutral, 0, or the ``<bitmap>`` pairs them) is kept in
+:attr:`Board.allowed`, and only the board's symmetries that map allowed placements onto allowed
+placements count solutions as the same.
 
 The XML is read with expat, refusing any ``<!DOCTYPE`` (so no entity can expand), and gzip is
 decompressed only up to polyfit's ``file-bytes`` limit. Every problem is a
@@ -351,22 +353,32 @@ def _cell(voxel, flat: bool):
     return (y, x) if flat else (z, y, x)
 
 
-def _check_colours(puzzle: XmPuzzle, problem: Problem, number: int, shapes) -> None:
-    if puzzle.colours == 0:
-        return
-    result = puzzle.shapes[problem.result]
-    result_colours = {c for _, c in result.voxels.values() if c}
-    for part in problem.parts:
-        for state, colour in puzzle.shapes[part.shape].voxels.values():
-            if not colour:
+def _colour_rule(puzzle: XmPuzzle, problem: Problem):
+    """BurrTools' rule: a piece voxel of colour p may go on a result voxel of colour r when
+    either is 0 (neutral) or the bitmap has the pair (both numbered from 0 there)."""
+    return lambda p, r: p == 0 or r == 0 or (p - 1, r - 1) in problem.pairs
+
+
+def _allowed(shape: Shape, result: dict, rule, cell_of) -> frozenset | None:
+    """The placements (sorted board cells) of a coloured piece that keep the colour rule, or
+    None when its colours restrict nothing."""
+    voxels = [(v, colour) for v, (state, colour) in shape.voxels.items() if state == "#"]
+    if not any(colour for _, colour in voxels):
+        return None
+    allowed, every = set(), set()
+    for matrix in ROTATIONS[:PROPER]:
+        turned = [(rotate(matrix, v), colour) for v, colour in voxels]
+        first = turned[0][0]
+        for anchor in result:
+            shift = tuple(a - b for a, b in zip(anchor, first))
+            placed = [(tuple(a + b for a, b in zip(v, shift)), colour) for v, colour in turned]
+            if not all(v in result for v, _ in placed):
                 continue
-            for target in sorted(result_colours):
-                if (colour - 1, target - 1) not in problem.pairs:
-                    raise ParseError(
-                        puzzle.path, problem.line, problem.column,
-                        f"problem {number} has colour constraints (piece colour {colour} may not go "
-                        f"on result colour {target}): polyfit cannot solve puzzles with colour rules",
-                    )
+            cells = tuple(sorted(cell_of(v) for v, _ in placed))
+            every.add(cells)
+            if all(rule(colour, result[v]) for v, colour in placed):
+                allowed.add(cells)
+    return None if allowed == every else frozenset(allowed)
 
 
 def _names(puzzle: XmPuzzle, problem: Problem) -> dict[int, str]:
@@ -402,7 +414,6 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
     used = [puzzle.shapes[p.shape] for p in problem.parts if p.count[1] > 0]
     if not used:
         raise ParseError(path, problem.line, problem.column, f"problem {number} has no pieces")
-    _check_colours(puzzle, problem, number, used)
     flat = _flat([result] + used)
     filled = [_cell(v, flat) for v in result.cells("#")]
     variable = [_cell(v, flat) for v in result.cells("+")]
@@ -436,6 +447,18 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
         least = sum(p.size * p.count[0] for _, p in pieces)
         if len(every) - least > problem.max_holes and len(variable) > problem.max_holes and least != most:
             raise ParseError(path, problem.line, problem.column, f"problem {number} limits the holes to {problem.max_holes} (maxHoles): polyfit cannot limit them")
+    allowed = {}
+    if puzzle.colours:
+        rule = _colour_rule(puzzle, problem)
+        result_colours = {v: colour for v, (_, colour) in result.voxels.items()}
+
+        def cell_of(voxel):
+            return shift(_cell(voxel, flat))
+
+        for shape_id, piece in pieces:
+            places = _allowed(puzzle.shapes[shape_id], result_colours, rule, cell_of)
+            if places is not None:
+                allowed[piece.name] = places
     name = problem.name or result.name or f"{Path(path).stem} problem {number}"
     board = Board(
         tuple(sorted(shift(c) for c in every)),
@@ -444,6 +467,7 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
         path,
         frozenset(shift(c) for c in variable),
         pieces=tuple(p for _, p in pieces),
+        allowed=allowed,
     )
     return board, Layout(flat, offset, pieces)
 
@@ -600,6 +624,8 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None) -
     saved as assemblies."""
     if board.fixed:
         raise PolyfitError(f"{board.label} has pre-placed pieces, which BurrTools cannot express; remove them (or convert the board without them)")
+    if board.allowed:
+        raise PolyfitError(f"{board.label} has colour rules, which polyfit does not write")
     pieces = list(pieces)
     dim = board.dim
     flat = dim == 2

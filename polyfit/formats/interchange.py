@@ -189,4 +189,7 @@ def write_board(source: Source, path, name: str | None = None, force: bool = Fal
     """Write ``source`` to ``path`` in the format its suffix (or ``name``) says; the files
     written (the board, and any pieces file beside it). Nothing is overwritten without ``force``."""
     path = Path(path)
-    return writer_for(path, name)(source, path, force)
+    write = writer_for(path, name)
+    if source.board.allowed:
+        raise PolyfitError(f"{source.board.label} has colour rules (some pieces may only go some ways), which no format polyfit writes can hold")
+    return write(source, path, force)
