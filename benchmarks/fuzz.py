@@ -1,7 +1,7 @@
 """Fuzzing polyfit's readers through its command line: mutated inputs, each run in a fork.
 
 Every reader is fed mutations of valid files (boards, voxel text, pieces files, MagicaVoxel,
-DLX, and the JSON files polyfit writes for itself: checkpoints, job files, job results, saved
+BurrTools .xmpuzzle (plain and gzip), the Soma notations (Bundgaard's, yass), DLX, and the JSON files polyfit writes for itself: checkpoints, job files, job results, saved
 solutions). Each input runs the real CLI entry point in a forked child with a time and memory
 cap, and must end in exit 0 or in one line ``polyfit: error: ...`` with exit 2: never a
 traceback, a signal or a hang.
@@ -96,6 +96,17 @@ def make_seeds(work: Path) -> list[Seed]:
     cube = [(z, r, c) for z in range(3) for r in range(3) for c in range(3)]
     seeds.append(Seed("magicavoxel", "m.vox", write_magicavoxel(cube, 200), ["export-dlx", "{}", "--pieces", "soma"]))
     seeds.append(Seed("magicavoxel", "m.vox", write_magicavoxel(cube[:9], 150), ["export-dlx", "{}", "--pieces", "trominoes"]))
+    import gzip
+
+    burr = ROOT / "tests" / "data" / "burrtools"
+    seeds.append(Seed("xmpuzzle", "p.xmpuzzle", (burr / "optional.xmpuzzle").read_bytes(), ["solve", "{}", "--count"]))
+    soma = (shapes / "burrtools" / "soma.xmpuzzle").read_bytes()
+    seeds.append(Seed("xmpuzzle", "p.xmpuzzle", gzip.compress(soma, mtime=0), ["solve", "{}", "--problem", "2", "--count"]))
+    seeds.append(Seed("xmpuzzle", "p.xmpuzzle", soma, ["convert", "{}", "{dir}/out.txt", "--problem", "Castle"]))
+    seeds.append(Seed("xmpuzzle", "p.xmpuzzle", (burr / "coloured-soma.xmpuzzle").read_bytes(), ["solve", "{}", "--count"]))
+    seeds.append(Seed("bundgaard", "f.std", (shapes / "soma" / "figures.std").read_bytes(), ["solve", "{}", "--figure", "2", "--count"]))
+    seeds.append(Seed("bundgaard", "f.txt", (shapes / "soma" / "figures.std").read_bytes(), ["solve", "{}", "--list"]))
+    seeds.append(Seed("yass", "f.soma", (shapes / "soma" / "cube-t-placed.soma").read_bytes(), ["solve", "{}", "--limit", "1"]))
     # Files polyfit writes for itself.
     board = work / "3x20.txt"
     board.write_bytes((shapes / "pentomino" / "3x20.txt").read_bytes())

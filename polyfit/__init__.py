@@ -32,6 +32,7 @@ _NAMES = {
     "piece_sets": "polyfit.api",
     "pieces": "polyfit.api",
     "read_board": "polyfit.api",
+    "read_boards": "polyfit.api",
     "registry": "polyfit.api",
     "ParseError": "polyfit.errors",
     "PolyfitError": "polyfit.errors",

@@ -68,25 +68,35 @@ def backend(name: str = "auto", problem=None):
     return registry().backend(name, problem)
 
 
-def read_board(path: str | os.PathLike, *, plugins: Registry | None = None) -> Board:
+def read_board(path: str | os.PathLike, *, plugins: Registry | None = None, select: str | None = None) -> Board:
     """A board file in any format a reader is registered for (text art, voxel text,
-    MagicaVoxel, or a plugin's)."""
-    return (plugins or registry()).read_shape(Path(path))
+    MagicaVoxel, BurrTools, the Soma notations, or a plugin's). ``select`` picks one board of a
+    file that holds many (a BurrTools problem, a Soma figure): its number from 1, or its name."""
+    return (plugins or registry()).read_shape(Path(path), select)
+
+
+def read_boards(path: str | os.PathLike, *, plugins: Registry | None = None) -> list[Board]:
+    """Every board of a file: the problems of a BurrTools puzzle, the figures of a Soma file,
+    or the one board of any other file."""
+    return (plugins or registry()).read_shapes(Path(path))
 
 
 def load(
     path: str | os.PathLike, pieces: str | list | None = None, mirror: bool = False, *,
-    plugins: Registry | None = None, break_symmetry: bool = True,
+    plugins: Registry | None = None, break_symmetry: bool = True, select: str | None = None,
 ) -> Puzzle:
-    """The puzzle in a board file, with the pieces its ``; pieces:`` line names, or ``pieces``
-    (a spec or a list of pieces). ``mirror=True`` lets every piece be turned over."""
-    board = read_board(path, plugins=plugins)
+    """The puzzle in a board file, with the pieces its ``; pieces:`` line names (or the file
+    holds), or ``pieces`` (a spec or a list of pieces). ``mirror=True`` lets every piece be
+    turned over; ``select`` picks a board of a file with many (see :func:`read_board`)."""
+    board = read_board(path, plugins=plugins, select=select)
     return Puzzle(board, pieces, mirror=mirror, plugins=plugins, break_symmetry=break_symmetry)
 
 
 def board_pieces(board: Board, *, plugins: Registry | None = None) -> list:
     """The pieces a board's ``; pieces:`` line names (a pieces file named there is looked for
     next to the board first); a bad spec is an error at that line and column."""
+    if board.pieces:
+        return list(board.pieces)  # the file holds its pieces (a BurrTools puzzle, a Soma figure)
     spec = board.metadata.get("pieces")
     if not spec:
         raise PolyfitError(
@@ -326,5 +336,6 @@ __all__ = [
     "piece_sets",
     "pieces",
     "read_board",
+    "read_boards",
     "registry",
 ]

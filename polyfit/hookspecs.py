@@ -37,6 +37,9 @@ def register_shape_readers(register):
     Call ``register(name, suffixes, read, sniff)``: ``suffixes`` a tuple like ``(".txt",)``,
     ``read(path) -> polyfit.puzzle.board.Board`` raising :class:`polyfit.errors.ParseError` on bad
     input, and ``sniff(head: bytes) -> bool`` (or None) to recognise a file by its first bytes.
+    A reader of files that hold many boards (BurrTools problems, Soma figures) also takes
+    ``read(path, select=...)`` (a number from 1, or a name) and carries ``read.read_all(path)``
+    returning every board; the board may hold its pieces in :attr:`Board.pieces`.
     """
 
 

@@ -27,6 +27,8 @@ DEFAULT_PLUGINS = (
     "polyfit.dlx.plugin",
     "polyfit.formats.textart",
     "polyfit.formats.magicavoxel",
+    "polyfit.formats.burrtools",
+    "polyfit.formats.soma_notation",
     "polyfit.formats.solutions_json",
     "polyfit.formats.png",
     "polyfit.formats.models",

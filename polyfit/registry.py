@@ -38,6 +38,12 @@ def guarded(function, what: str):
     return call
 
 
+def _read_all(entry):
+    """A reader of files with many boards offers ``read.read_all(path)``, and takes
+    ``read(path, select=...)``; other readers return None here."""
+    return getattr(getattr(entry.read, "__wrapped__", entry.read), "read_all", None)
+
+
 def is_built_in(plugin: str) -> bool:
     return plugin.startswith("polyfit.")
 
@@ -274,8 +280,32 @@ class Registry:
             )
             return False
 
-    def read_shape(self, path):
-        """Read a board file with the reader its first bytes or its suffix call for."""
+    def read_shape(self, path, select: str | None = None):
+        """Read a board file with the reader its first bytes or its suffix call for;
+        ``select`` picks one board (a number from 1, or a name) of a file that holds many."""
+        entry = self.reader_for(path)
+        if select is None:
+            return entry.read(Path(path))
+        many = _read_all(entry)
+        if many is None:
+            raise PolyfitError(f"{path}: a {entry.name} file holds one board; there is none to pick")
+        return entry.read(Path(path), select=select)
+
+    def read_shapes(self, path) -> list:
+        """Every board of a file: the many of a file that holds many (BurrTools problems, Soma
+        figures), or the one."""
+        entry = self.reader_for(path)
+        many = _read_all(entry)
+        if many is None:
+            return [entry.read(Path(path))]
+        return guarded(many, f"shape reader {entry.name!r} of plugin {entry.plugin!r}")(Path(path))
+
+    def holds_many(self, path) -> bool:
+        """Is the file of a kind that may hold many boards?"""
+        return _read_all(self.reader_for(path)) is not None
+
+    def reader_for(self, path) -> ReaderEntry:
+        """The reader a board file's first bytes or its suffix call for."""
         path = Path(path)
         if not path.exists():
             raise PolyfitError(f"no such board file: {path}")
@@ -283,15 +313,15 @@ class Registry:
             raise PolyfitError(f"{path} is a directory, not a board file")
         try:
             with path.open("rb") as f:
-                head = f.read(64)
+                head = f.read(4096)  # enough for a sniffer to look past a header
         except OSError as exc:
             raise cannot("read", path, exc) from None
         for entry in self.readers.values():
             if entry.sniff is not None and self._sniffs(entry, head):
-                return entry.read(path)
+                return entry
         for entry in self.readers.values():
             if path.suffix.lower() in entry.suffixes:
-                return entry.read(path)
+                return entry
         suffixes = sorted({s for e in self.readers.values() for s in e.suffixes})
         raise PolyfitError(
             f"{path}: no reader for {path.suffix or 'files without a suffix'!r}; "

@@ -1,6 +1,7 @@
 """A short fuzz campaign through the command line (benchmarks/fuzz.py runs the long one).
 
-Mutations of valid boards, voxel text, pieces files, piece specs, MagicaVoxel and DLX files,
+Mutations of valid boards, voxel text, pieces files, piece specs, MagicaVoxel, BurrTools,
+Bundgaard and yass files, DLX files,
 checkpoints, job files, job results and saved solutions must each end in exit 0 or in one line
 ``polyfit: error: ...`` with exit 2: no traceback, no signal, no hang.
 """
@@ -24,6 +25,6 @@ def test_mutated_inputs_end_cleanly(tmp_path):
     assert counts["ok"] > 0 and counts["error"] > 0, dict(counts)  # both endings were reached
     kinds = {o.kind for o in report.outcomes}
     assert kinds == {"board", "voxel text", "pieces file", "piece spec", "magicavoxel", "dlx",
-                     "checkpoint", "job file", "job result", "solutions"}
+                     "checkpoint", "job file", "job result", "solutions", "xmpuzzle", "bundgaard", "yass"}
     shown = "\n\n".join(f"{f.result} ({f.kind}, {f.mutation}): {f.detail}" for f in report.failures()[:5])
     assert not report.failures(), f"{dict(counts)}\n{report.table()}\n\n{shown}"

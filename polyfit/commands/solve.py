@@ -24,11 +24,48 @@ def load_board(ctx, board_path: Path):
     return api.read_board(board_path, plugins=ctx.registry)
 
 
-def load_puzzle(ctx, board_path: Path, pieces_spec: Optional[str], mirror: bool = False, break_symmetry=True):
-    """The puzzle: the board file and ``--pieces`` (or the board's '; pieces:' line)."""
+def load_puzzle(ctx, board_path: Path, pieces_spec: Optional[str], mirror: bool = False, break_symmetry=True,
+                select: Optional[str] = None):
+    """The puzzle: the board file and ``--pieces`` (or the board's '; pieces:' line, or the
+    pieces the file holds); ``select`` picks a board of a file with many."""
     from polyfit import api
 
-    return api.load(board_path, pieces_spec or None, mirror, plugins=ctx.registry, break_symmetry=break_symmetry)
+    return api.load(board_path, pieces_spec or None, mirror, plugins=ctx.registry, break_symmetry=break_symmetry,
+                    select=select)
+
+
+def list_boards(ctx, board_path: Path) -> str:
+    """``--list``: the boards of a file, numbered, as --problem and --figure pick them."""
+    from polyfit import api
+
+    boards = api.read_boards(board_path, plugins=ctx.registry)
+    lines = [f"{board_path.name}: {len(boards)} board" + ("" if len(boards) == 1 else "s")]
+    for number, board in enumerate(boards, start=1):
+        optional = f" ({len(board.optional)} optional)" if board.optional else ""
+        if board.pieces:
+            pieces = ", ".join(p.name + ("" if p.count == (1, 1) else "=" + "..".join(dict.fromkeys(map(str, p.count)))) for p in board.pieces)
+        else:
+            pieces = board.metadata.get("pieces", "given with --pieces")
+        fixed = f", {len(board.fixed)} pre-placed" if board.fixed else ""
+        lines.append(f"{number:>3}  {board.label}: {board.dim}D, {len(board.cells)} cells{optional}{fixed}; pieces: {pieces}")
+    return "\n".join(lines)
+
+
+def count_all(ctx, board_path: Path, pieces_spec, mirror: bool, backend: str) -> tuple[str, list]:
+    """``--count`` on a file with many boards: each one counted, as a table."""
+    from polyfit import api
+
+    rows = []
+    for board in api.read_boards(board_path, plugins=ctx.registry):
+        puzzle = api.Puzzle(board, pieces_spec or None, mirror=mirror, plugins=ctx.registry)
+        counts = puzzle.count(backend)
+        rows.append((board.label, counts))
+    width = max(len(label) for label, _ in rows)
+    lines = [f"{'board':<{width}}  {'distinct':>9}  {'rotations':>9}  {'in all':>9}"]
+    for label, counts in rows:
+        lines.append(f"{label:<{width}}  {counts.distinct:>9}  {counts.distinct_rotations:>9}  {counts.total:>9}")
+    lines.append(f"{len(rows)} boards, {sum(1 for _, c in rows if c.distinct)} with solutions")
+    return "\n".join(lines), rows
 
 
 def summary(puzzle: Puzzle, counts: Counts, backend) -> dict:
@@ -136,7 +173,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
     @app.command()
     @guarded
     def solve(
-        board: Path = typer.Argument(..., help="Board file (text art)."),
+        board: Path = typer.Argument(..., help="Board file (text art, voxel text, MagicaVoxel, BurrTools .xmpuzzle, Soma notations)."),
         pieces: Optional[str] = typer.Option(
             None, "--pieces", "-p", help="Piece set(s): a set name, 'set,set:piece,...' or a pieces file. Default: the board's '; pieces:' line."
         ),
@@ -175,6 +212,9 @@ def add_commands(app: typer.Typer, ctx) -> None:
         resume: Optional[Path] = typer.Option(None, "--resume", help="With --count: go on from the checkpoint FILE, skipping the jobs it has (and keep saving to it)."),
         depth: Optional[int] = typer.Option(None, "--depth", min=1, max=12, help="Split into the branches at this depth of the search tree (default: about 8 jobs per process)."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+        problem: Optional[str] = typer.Option(None, "--problem", help="A BurrTools .xmpuzzle's problem: its number (from 1) or name (default: the first)."),
+        figure: Optional[str] = typer.Option(None, "--figure", help="A Soma file's figure: its number (from 1) or name (default: the first; --count counts them all)."),
+        list_: bool = typer.Option(False, "--list", help="List the boards of the file (BurrTools problems, Soma figures) and stop."),
     ):
         """Find every way the pieces fill BOARD; print them, or count them with --count.
 
@@ -190,12 +230,32 @@ def add_commands(app: typer.Typer, ctx) -> None:
         Example: polyfit solve shapes/pentomino/6x10.txt --count
 
         Example: polyfit solve shapes/soma/castle.vox --limit 1 --png castle.png
+
+        Example: polyfit solve puzzle.xmpuzzle --list (then --problem N or NAME)
         """
         from polyfit import longsearch  # loaded when a solve runs, not at every start
 
+        if problem is not None and figure is not None:
+            raise PolyfitError("give --problem or --figure, not both")
+        select = problem if problem is not None else figure
+        if list_:
+            typer.echo(list_boards(ctx, board))
+            return
+        if count and select is None and ctx.registry.holds_many(board):
+            from polyfit import api
+
+            if len(api.read_boards(board, plugins=ctx.registry)) > 1:
+                table, rows = count_all(ctx, board, pieces, mirror, backend)
+                if as_json:
+                    typer.echo(json.dumps({"boards": [
+                        {"board": label, "distinct": c.distinct, "distinct_rotations": c.distinct_rotations, "total": c.total}
+                        for label, c in rows]}))
+                else:
+                    typer.echo(table)
+                return
         stage = "placements"
         try:
-            puzzle = load_puzzle(ctx, board, pieces, mirror)
+            puzzle = load_puzzle(ctx, board, pieces, mirror, select=select)
             pictures = out.Outputs(png, view, cell, margin, labels, stl, glb, threemf, obj, unit, gap, force,
                                    svg, cut, kerf, pdf, paper)
             if pictures.wanted and count:

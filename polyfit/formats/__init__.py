@@ -7,6 +7,11 @@ Readers turn files into boards and pieces; exporters write solutions
 - :mod:`polyfit.formats.pieces_file` and :mod:`polyfit.formats.piece_specs`: pieces files and
   the ``--pieces`` spec;
 - :mod:`polyfit.formats.magicavoxel`: binary MagicaVoxel ``.vox`` files;
+- :mod:`polyfit.formats.burrtools`: BurrTools ``.xmpuzzle`` puzzles (problems with their pieces),
+  read and written with assemblies;
+- :mod:`polyfit.formats.soma_notation`: Soma figures in Bundgaard's notation and yass's ``.soma``;
+- :mod:`polyfit.formats.interchange`: a board and its pieces written in each of those formats
+  (``polyfit convert``);
 - :mod:`polyfit.formats.solutions_json`: solutions as JSON, written and read back;
 - :mod:`polyfit.formats.png` and :mod:`polyfit.formats.models`: pictures and 3D models
   (STL, GLB, 3MF, OBJ), whose libraries load only when a file is written.

@@ -26,6 +26,12 @@ class Board:
     fixed: tuple = ()  # pre-placed pieces: (name, cells, (line, column) of the first cell)
     # Where each metadata value was written: key -> (line, column), for errors about it.
     metadata_at: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    # The pieces, for files that hold them with the board (BurrTools, the Soma notations);
+    # empty when the pieces are named by a '; pieces:' line or given apart.
+    pieces: tuple = field(default=(), compare=False, hash=False, repr=False)
+    # Where some pieces may go, by piece name: the sorted cells of each placement allowed (a
+    # BurrTools colour rule); pieces not named may go anywhere.
+    allowed: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def __post_init__(self):
         where = self.path or self.name or "the board"

@@ -230,7 +230,7 @@ def new_board(puzzle: Puzzle, placements, pieces_spec: str | None = None) -> Boa
         covered.update(p.cells)
     return Board(board.cells, board.name, metadata, board.path,
                  frozenset(c for c in board.optional if c not in covered), tuple(fixed),
-                 dict(board.metadata_at))
+                 dict(board.metadata_at), pieces=board.pieces, allowed=board.allowed)
 
 
 def board_text(board: Board, comment: str = "") -> str:

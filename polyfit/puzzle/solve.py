@@ -69,6 +69,12 @@ class Puzzle:
             for (lo, hi), piece in zip(self.counts, self.pieces)
         ]
         result = place(free, self.pieces, prune, self.counts, board.optional)
+        if board.allowed:  # some pieces may only go some ways (colour rules)
+            names = [p.name for p in self.pieces]
+            result.placements = [
+                p for p in result.placements
+                if names[p.piece] not in board.allowed or p.cells in board.allowed[names[p.piece]]
+            ]
         self.placement_stats: PlacementStats = result.stats
         self.symmetries = configuration_symmetries(
             puzzle_symmetries(board.cells, self.pieces), board, self.pieces

@@ -78,8 +78,9 @@ def puzzle_symmetries(board_cells, pieces) -> list[Symmetry]:
 def configuration_symmetries(symmetries, board, pieces) -> list[Symmetry]:
     """The symmetries that also respect a board's optional cells and pre-placed pieces: each
     optional cell goes to an optional cell, each pre-placed piece onto a pre-placed copy of the
-    piece its placements become."""
-    if not board.optional and not board.fixed:
+    piece its placements become, and the placements a piece is allowed (``board.allowed``) onto
+    those allowed the piece it becomes."""
+    if not board.optional and not board.fixed and not board.allowed:
         return list(symmetries)
     index = {p.name: i for i, p in enumerate(pieces)}
     fixed = {(name, frozenset(cells)) for name, cells, _ in board.fixed}
@@ -87,9 +88,23 @@ def configuration_symmetries(symmetries, board, pieces) -> list[Symmetry]:
     for sym in symmetries:
         if {sym(c) for c in board.optional} != board.optional:
             continue
+        if board.allowed and not _keeps_allowed(sym, board.allowed, pieces):
+            continue
         if all(
             (pieces[sym.piece_map[index[name]]].name, frozenset(sym(c) for c in cells)) in fixed
             for name, cells, _ in board.fixed
         ):
             result.append(sym)
     return result
+
+
+def _keeps_allowed(sym, allowed, pieces) -> bool:
+    for i, piece in enumerate(pieces):
+        image = pieces[sym.piece_map[i]].name
+        if (piece.name in allowed) != (image in allowed):
+            return False
+        if piece.name in allowed:
+            moved = {tuple(sorted(sym(c) for c in cells)) for cells in allowed[piece.name]}
+            if moved != allowed[image]:
+                return False
+    return True

@@ -1,0 +1,715 @@
+"""BurrTools ``.xmpuzzle`` files: read their problems as boards with pieces, write them back.
+
+An ``.xmpuzzle`` is XML, usually gzip-compressed: ``<puzzle version="2">`` holds a
+``<gridType type="0"/>`` (0 is the cube grid, the only one polyfit's lattices have), the
+``<colors>``, the ``<shapes>`` (``<voxel x= y= z= type="0">`` strings with one character per
+voxel, x fastest, then y, then z: ``_`` empty, ``#`` filled, ``+`` variable, each optionally
+followed by a colour number) and the ``<problems>``. A ``<problem>`` lists its pieces
+(``<shape id= count=>`` or ``min= max=``), its goal (``<result id=>``), its colour rules
+(``<bitmap>`` of ``<pair piece= result=>``: which piece colour may sit on which result colour)
+and, once solved, ``<solutions>`` whose ``<assembly>`` gives each piece's position and
+transformation (or ``x`` when a piece is left out).
+
+Here each problem is a :class:`~polyfit.puzzle.board.Board`: the result's ``#`` voxels are its
+cells, its ``+`` voxels the optional cells, and :attr:`Board.pieces` the problem's pieces with
+their counts. Problems whose pieces and result all lie in one z layer are read as 2D boards
+with pieces that may be turned over (a flat piece turned in space is its mirror image in the
+plane); others are 3D, and pieces are never mirrored, as in BurrTools. Cells are
+``(y, x)`` in 2D and ``(z, y, x)`` in 3D.
+
+Colour rules become restrictions on where a coloured piece may go: each of its placements
+whose voxels all keep the rule (a piece voxel of colour p on a result voxel of colour r is
+allowed when either is neutral, 0, or the ``<bitmap>`` pairs them) is kept in
+:attr:`Board.allowed`, and only the board's symmetries that map allowed placements onto allowed
+placements count solutions as the same.
+
+The XML is read with expat, refusing any ``<!DOCTYPE`` (so no entity can expand), and gzip is
+decompressed only up to polyfit's ``file-bytes`` limit. Every problem is a
+:class:`~polyfit.errors.ParseError` naming the line and column (of the decompressed XML).
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import zlib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from xml.parsers import expat
+
+from polyfit.errors import ParseError, PolyfitError, UnknownNameError, plural
+from polyfit.files import read_bytes
+from polyfit.hookspecs import hookimpl
+from polyfit.limits import check, limit, number_problem
+from polyfit.puzzle.board import Board
+from polyfit.puzzle.pieces import Piece
+
+SUFFIX = ".xmpuzzle"
+GRIDS = {
+    0: "cubes",
+    1: "triangular prisms",
+    2: "spheres",
+    3: "rhombic dodecahedra",
+    4: "tetrahedra and octahedra",
+}
+NAMES = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+UNPLACED = "x"
+
+
+# -- the 24 rotations, numbered as BurrTools numbers its transformations of the cube grid ------
+
+
+def _multiply(a, b):
+    return tuple(tuple(sum(a[i][k] * b[k][j] for k in range(3)) for j in range(3)) for i in range(3))
+
+
+def _rotations():
+    """Transformation ``4 * a + k`` turns a shape ``k`` quarter turns about the x axis (y to z),
+    then points the x axis at the ``a``-th of +x, +z, -x, -z, +y, -y; transformations 24 to 47
+    are the same after a reflection in x (BurrTools places pieces with the first 24 only)."""
+    identity = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
+    about_x = ((1, 0, 0), (0, 0, -1), (0, 1, 0))
+    x_to_z = ((0, 0, -1), (0, 1, 0), (1, 0, 0))
+    x_to_y = ((0, -1, 0), (1, 0, 0), (0, 0, 1))
+    x_to_minus_y = ((0, 1, 0), (-1, 0, 0), (0, 0, 1))
+    bases = [identity, x_to_z, _multiply(x_to_z, x_to_z), _multiply(x_to_z, _multiply(x_to_z, x_to_z)),
+             x_to_y, x_to_minus_y]
+    turns = [identity]
+    for _ in range(3):
+        turns.append(_multiply(turns[-1], about_x))
+    proper = [_multiply(base, turn) for base in bases for turn in turns]
+    flip = ((-1, 0, 0), (0, 1, 0), (0, 0, 1))
+    return tuple(proper + [_multiply(m, flip) for m in proper])
+
+
+ROTATIONS = _rotations()
+PROPER = 24  # BurrTools' assemblies use transformations 0..23
+
+
+def rotate(matrix, point):
+    return tuple(sum(matrix[i][k] * point[k] for k in range(3)) for i in range(3))
+
+
+# -- XML, safely -------------------------------------------------------------------------------
+
+
+@dataclass
+class Node:
+    tag: str
+    attrs: dict
+    line: int
+    column: int
+    children: list = field(default_factory=list)
+    parts: list = field(default_factory=list)  # the text inside, in pieces
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)
+
+    def find(self, tag):
+        return [c for c in self.children if c.tag == tag]
+
+
+def _decompress(data: bytes, path) -> bytes:
+    """The XML of a gzip file, refusing more than the ``file-bytes`` limit of output."""
+    most = limit("file-bytes")
+    out = bytearray()
+    rest = data
+    while rest:
+        inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        try:
+            chunk = inflater.decompress(rest, most + 1 - len(out))
+            while inflater.unconsumed_tail and len(out) + len(chunk) <= most:
+                chunk += inflater.decompress(inflater.unconsumed_tail, most + 1 - len(out) - len(chunk))
+        except zlib.error as exc:
+            raise ParseError(path, 1, 1, f"bad gzip data ({exc})") from None
+        out += chunk
+        if len(out) > most:
+            check("file-bytes", len(out), f"{path} (decompressed)")
+        if not inflater.eof:
+            raise ParseError(path, 1, 1, "the gzip data is truncated (the file ends before its end)")
+        rest = inflater.unused_data
+        if rest and not rest.startswith(b"\x1f\x8b"):
+            break  # trailing garbage after the member, as gzip itself tolerates
+    return bytes(out)
+
+
+def _xml_tree(data: bytes, path) -> Node:
+    if data[:2] == b"\x1f\x8b":
+        data = _decompress(data, path)
+    parser = expat.ParserCreate()
+    stack: list[Node] = []
+    root: list[Node] = []
+
+    def where():
+        return parser.CurrentLineNumber, parser.CurrentColumnNumber + 1
+
+    def refuse(*_):
+        line, column = where()
+        raise ParseError(path, line, column, "a DOCTYPE or entity declaration: .xmpuzzle files have none, and polyfit does not expand them")
+
+    def start(tag, attrs):
+        line, column = where()
+        node = Node(tag, attrs, line, column)
+        if stack:
+            stack[-1].children.append(node)
+        else:
+            root.append(node)
+        stack.append(node)
+        if len(stack) > 64:
+            raise ParseError(path, line, column, "the XML is nested too deeply")
+
+    def end(tag):
+        stack.pop()
+
+    def text(chars):
+        if stack:
+            stack[-1].parts.append(chars)
+
+    parser.StartDoctypeDeclHandler = refuse
+    parser.EntityDeclHandler = refuse
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = text
+    try:
+        parser.Parse(data, True)
+    except expat.ExpatError as exc:
+        message = expat.ErrorString(exc.code)
+        raise ParseError(path, exc.lineno, exc.offset + 1, f"not well-formed XML: {message}") from None
+    except RecursionError:
+        raise ParseError(path, 1, 1, "the XML is nested too deeply") from None
+    return root[0]
+
+
+# -- the puzzle's parts --------------------------------------------------------------------------
+
+
+@dataclass
+class Shape:
+    size: tuple[int, int, int]
+    voxels: dict  # (x, y, z) -> (state '#' or '+', colour)
+    name: str
+    hotspot: tuple[int, int, int]
+    line: int
+    column: int
+
+    def cells(self, state="#"):
+        return sorted(v for v, (s, _) in self.voxels.items() if s == state)
+
+
+@dataclass
+class Part:
+    shape: int
+    count: tuple[int, int]
+
+
+@dataclass
+class Problem:
+    name: str
+    parts: list
+    result: int
+    pairs: set
+    max_holes: int | None
+    assemblies: list  # (text, line, column)
+    line: int
+    column: int
+
+
+@dataclass
+class XmPuzzle:
+    shapes: list
+    problems: list
+    colours: int
+    path: str
+
+
+def _number(node: Node, key: str, path, low=0, high=None, default=None) -> int:
+    text = node.attrs.get(key)
+    if text is None:
+        if default is not None:
+            return default
+        raise ParseError(path, node.line, node.column, f"<{node.tag}> needs a '{key}' attribute")
+    problem = number_problem(text, low, high)
+    if problem is not None:
+        raise ParseError(path, node.line, node.column, f"<{node.tag}> {key}={text[:40]!r}: {problem}")
+    return int(text)
+
+
+_VOXEL = re.compile(r"([_#+])([0-9]*)")
+
+
+def _shape(node: Node, path, index: int) -> Shape:
+    size = tuple(_number(node, axis, path, 1, 10_000) for axis in "xyz")
+    _number(node, "type", path, 0, 0)
+    volume = size[0] * size[1] * size[2]
+    check("box", volume, f"{path}:{node.line}:{node.column}: shape {index}")
+    text = re.sub(r"\s+", "", node.text)
+    voxels = {}
+    position = 0
+    at = 0
+    for match in _VOXEL.finditer(text):
+        if match.start() != at:
+            break
+        at = match.end()
+        state, colour = match.group(1), match.group(2)
+        if colour and (len(colour) > 3 or int(colour) > 63):
+            raise ParseError(path, node.line, node.column, f"shape {index}: colour {colour[:10]} is over BurrTools' 63")
+        if position >= volume:
+            position += 1
+            continue
+        if state != "_":
+            x = position % size[0]
+            y = position // size[0] % size[1]
+            z = position // (size[0] * size[1])
+            voxels[(x, y, z)] = (state, int(colour or 0))
+        position += 1
+    if at != len(text):
+        bad = text[at]
+        raise ParseError(path, node.line, node.column, f"shape {index}: unexpected {bad!r} in its voxels (they are '_', '#' or '+', each with an optional colour number)")
+    if position != volume:
+        raise ParseError(
+            path, node.line, node.column,
+            f"shape {index}: its voxel string has {plural(position, 'voxel')}, but x*y*z = "
+            f"{size[0]}*{size[1]}*{size[2]} = {volume}",
+        )
+    hotspot = tuple(int(node.attrs.get(k, "0")) if re.fullmatch(r"-?[0-9]{1,6}", node.attrs.get(k, "0")) else 0 for k in ("hx", "hy", "hz"))
+    return Shape(size, voxels, node.attrs.get("name", ""), hotspot, node.line, node.column)
+
+
+def _problem(node: Node, path, shapes: int, number: int) -> Problem:
+    parts = []
+    result = None
+    pairs = set()
+    assemblies = []
+    for child in node.children:
+        if child.tag == "shapes":
+            for part in child.find("shape"):
+                shape = _number(part, "id", path)
+                if shape >= shapes:
+                    raise ParseError(path, part.line, part.column, f"problem {number} uses shape {shape}, but the file has shapes 0 to {shapes - 1}")
+                if "count" in part.attrs:
+                    lo = hi = _number(part, "count", path)
+                elif "min" in part.attrs or "max" in part.attrs:
+                    lo, hi = _number(part, "min", path), _number(part, "max", path)
+                    if lo > hi:
+                        raise ParseError(path, part.line, part.column, f"min {lo} is above max {hi}")
+                else:
+                    lo = hi = 1
+                parts.append(Part(shape, (lo, hi)))
+        elif child.tag == "result":
+            result = _number(child, "id", path)
+            if result >= shapes:
+                raise ParseError(path, child.line, child.column, f"problem {number}'s result is shape {result}, but the file has shapes 0 to {shapes - 1}")
+        elif child.tag == "bitmap":
+            for pair in child.find("pair"):
+                pairs.add((_number(pair, "piece", path, 0, 62), _number(pair, "result", path, 0, 62)))
+        elif child.tag == "solutions":
+            for solution in child.find("solution"):
+                for assembly in solution.find("assembly"):
+                    assemblies.append((assembly.text, assembly.line, assembly.column))
+    if result is None:
+        raise ParseError(path, node.line, node.column, f"problem {number} has no <result id=...> (its goal shape)")
+    holes = _number(node, "maxHoles", path) if "maxHoles" in node.attrs else None
+    return Problem(node.attrs.get("name", ""), parts, result, pairs, holes, assemblies, node.line, node.column)
+
+
+def parse_puzzle(data: bytes, path="<bytes>") -> XmPuzzle:
+    """The shapes and problems of an ``.xmpuzzle`` file's bytes (gzip or plain XML)."""
+    root = _xml_tree(data, path)
+    if root.tag != "puzzle":
+        raise ParseError(path, root.line, root.column, f"not a BurrTools puzzle: the XML's root is <{root.tag}>, not <puzzle>")
+    version = root.attrs.get("version", "")
+    if version not in ("1", "2"):
+        raise ParseError(path, root.line, root.column, f"BurrTools puzzle version {version[:20]!r}: polyfit reads versions 1 and 2")
+    for grid in root.find("gridType"):
+        kind = _number(grid, "type", path, 0, 1000)
+        if kind != 0:
+            name = GRIDS.get(kind, "an unknown grid")
+            raise ParseError(path, grid.line, grid.column, f"grid type {kind} ({name}): polyfit solves puzzles of cubes (grid type 0) only")
+    colours = sum(len(c.find("color")) for c in root.find("colors"))
+    shapes = []
+    for holder in root.find("shapes"):
+        for node in holder.find("voxel"):
+            shapes.append(_shape(node, path, len(shapes)))
+    problems = []
+    for holder in root.find("problems"):
+        for node in holder.find("problem"):
+            problems.append(_problem(node, path, len(shapes), len(problems) + 1))
+    if not problems:
+        raise ParseError(path, root.line, root.column, "the puzzle has no problems (nothing to solve)")
+    return XmPuzzle(shapes, problems, colours, str(path))
+
+
+# -- problems as boards -------------------------------------------------------------------------
+
+
+def _flat(shapes) -> bool:
+    """Do the shapes (and each of them) lie in one z layer?"""
+    return all(len({z for _, _, z in s.voxels}) <= 1 for s in shapes)
+
+
+def _cell(voxel, flat: bool):
+    x, y, z = voxel
+    return (y, x) if flat else (z, y, x)
+
+
+def _colour_rule(puzzle: XmPuzzle, problem: Problem):
+    """BurrTools' rule: a piece voxel of colour p may go on a result voxel of colour r when
+    either is 0 (neutral) or the bitmap has the pair (both numbered from 0 there)."""
+    return lambda p, r: p == 0 or r == 0 or (p - 1, r - 1) in problem.pairs
+
+
+def _allowed(shape: Shape, result: dict, rule, cell_of) -> frozenset | None:
+    """The placements (sorted board cells) of a coloured piece that keep the colour rule, or
+    None when its colours restrict nothing."""
+    voxels = [(v, colour) for v, (state, colour) in shape.voxels.items() if state == "#"]
+    if not any(colour for _, colour in voxels):
+        return None
+    allowed, every = set(), set()
+    for matrix in ROTATIONS[:PROPER]:
+        turned = [(rotate(matrix, v), colour) for v, colour in voxels]
+        first = turned[0][0]
+        for anchor in result:
+            shift = tuple(a - b for a, b in zip(anchor, first))
+            placed = [(tuple(a + b for a, b in zip(v, shift)), colour) for v, colour in turned]
+            if not all(v in result for v, _ in placed):
+                continue
+            cells = tuple(sorted(cell_of(v) for v, _ in placed))
+            every.add(cells)
+            if all(rule(colour, result[v]) for v, colour in placed):
+                allowed.add(cells)
+    return None if allowed == every else frozenset(allowed)
+
+
+def _names(puzzle: XmPuzzle, problem: Problem) -> dict[int, str]:
+    names = {}
+    taken = set()
+    ids = list(dict.fromkeys(p.shape for p in problem.parts))
+    for shape in ids:
+        name = puzzle.shapes[shape].name
+        if len(name) == 1 and name in NAMES and name not in taken:
+            names[shape] = name
+            taken.add(name)
+    spare = iter(n for n in NAMES if n not in taken)
+    for shape in ids:
+        if shape not in names:
+            names[shape] = next(spare, f"S{shape}")
+    return names
+
+
+@dataclass
+class Layout:
+    """How a problem's shapes became a board: what to undo to read its assemblies."""
+
+    flat: bool
+    offset: tuple  # subtracted from every result cell
+    pieces: list  # (shape id, Piece)
+
+
+def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
+    """Problem ``number`` (1-based) as a board with its pieces."""
+    problem = puzzle.problems[number - 1]
+    path = puzzle.path
+    result = puzzle.shapes[problem.result]
+    used = [puzzle.shapes[p.shape] for p in problem.parts if p.count[1] > 0]
+    if not used:
+        raise ParseError(path, problem.line, problem.column, f"problem {number} has no pieces")
+    flat = _flat([result] + used)
+    filled = [_cell(v, flat) for v in result.cells("#")]
+    variable = [_cell(v, flat) for v in result.cells("+")]
+    if not filled and not variable:
+        raise ParseError(path, result.line, result.column, f"problem {number}'s result (shape {problem.result}) has no voxels")
+    every = filled + variable
+    offset = tuple(min(c[i] for c in every) for i in range(len(every[0])))
+
+    def shift(cell):
+        return tuple(a - b for a, b in zip(cell, offset))
+
+    names = _names(puzzle, problem)
+    counts: dict[int, tuple[int, int]] = {}
+    for part in problem.parts:
+        lo, hi = counts.get(part.shape, (0, 0))
+        counts[part.shape] = (lo + part.count[0], hi + part.count[1])
+    pieces = []
+    for shape_id, (lo, hi) in counts.items():
+        if hi == 0:
+            continue
+        shape = puzzle.shapes[shape_id]
+        if shape.cells("+"):
+            raise ParseError(path, shape.line, shape.column, f"shape {shape_id} is a piece of problem {number} but has variable ('+') voxels; only a result may")
+        cells = [_cell(v, flat) for v in shape.cells("#")]
+        if not cells:
+            raise ParseError(path, shape.line, shape.column, f"shape {shape_id} is a piece of problem {number} but has no filled voxels")
+        check("cells", len(cells), f"{path}: shape {shape_id}")
+        pieces.append((shape_id, Piece(names[shape_id], tuple(cells), flat, (lo, hi))))
+    if problem.max_holes is not None:
+        most = sum(p.size * p.count[1] for _, p in pieces)
+        least = sum(p.size * p.count[0] for _, p in pieces)
+        if len(every) - least > problem.max_holes and len(variable) > problem.max_holes and least != most:
+            raise ParseError(path, problem.line, problem.column, f"problem {number} limits the holes to {problem.max_holes} (maxHoles): polyfit cannot limit them")
+    allowed = {}
+    if puzzle.colours:
+        rule = _colour_rule(puzzle, problem)
+        result_colours = {v: colour for v, (_, colour) in result.voxels.items()}
+
+        def cell_of(voxel):
+            return shift(_cell(voxel, flat))
+
+        for shape_id, piece in pieces:
+            places = _allowed(puzzle.shapes[shape_id], result_colours, rule, cell_of)
+            if places is not None:
+                allowed[piece.name] = places
+    name = problem.name or result.name or f"{Path(path).stem} problem {number}"
+    board = Board(
+        tuple(sorted(shift(c) for c in every)),
+        name,
+        {"name": name, "source": f"{Path(path).name}, problem {number}"},
+        path,
+        frozenset(shift(c) for c in variable),
+        pieces=tuple(p for _, p in pieces),
+        allowed=allowed,
+    )
+    return board, Layout(flat, offset, pieces)
+
+
+def problem_names(puzzle: XmPuzzle) -> list[str]:
+    return [p.name or puzzle.shapes[p.result].name or "" for p in puzzle.problems]
+
+
+def select_problem(puzzle: XmPuzzle, select: str | None) -> int:
+    """The 1-based number of the problem ``select`` names: a number, or a problem's name."""
+    if select is None:
+        return 1
+    names = problem_names(puzzle)
+    text = select.strip()
+    if text in names:
+        return names.index(text) + 1
+    if re.fullmatch(r"[0-9]{1,9}", text) and 1 <= int(text) <= len(names):
+        return int(text)
+    valid = [str(k) for k in range(1, len(names) + 1)] + [n for n in names if n]
+    raise UnknownNameError("problem", text, valid)
+
+
+def read_xmpuzzle(path, select: str | None = None) -> Board:
+    """The problem ``select`` (a number from 1 or a name; default the first) of a file."""
+    puzzle = parse_puzzle(read_bytes(path), path)
+    return problem_board(puzzle, select_problem(puzzle, select))[0]
+
+
+def read_all(path) -> list[Board]:
+    """Every problem of a file, as boards (a problem polyfit cannot read is an error)."""
+    puzzle = parse_puzzle(read_bytes(path), path)
+    return [problem_board(puzzle, k)[0] for k in range(1, len(puzzle.problems) + 1)]
+
+
+read_xmpuzzle.read_all = read_all
+
+
+# -- assemblies ---------------------------------------------------------------------------------
+
+
+def _piece_voxels(piece: Piece, flat: bool):
+    """A piece's voxels as BurrTools sees them: (x, y, z) with the cells' least corner at 0."""
+    if flat:
+        return [(c, r, 0) for r, c in piece.cells]
+    return [(c, r, z) for z, r, c in piece.cells]
+
+
+def _board_cell(voxel, layout: Layout):
+    cell = _cell(voxel, layout.flat)
+    return tuple(a - b for a, b in zip(cell, layout.offset))
+
+
+def read_assemblies(path, select: str | None = None) -> list[dict]:
+    """The saved assemblies of a problem, each as ``{piece label: sorted cells}`` (labels as in
+    ``polyfit solve --json``: ``NAME``, or ``NAME#k`` for the k-th of several copies)."""
+    puzzle = parse_puzzle(read_bytes(path), path)
+    number = select_problem(puzzle, select)
+    board, layout = problem_board(puzzle, number)
+    problem = puzzle.problems[number - 1]
+    slots = []  # one per piece copy BurrTools numbers: (shape id, piece name)
+    for part in problem.parts:
+        slots.extend([part.shape] * part.count[1])
+    name_of = {shape_id: piece.name for shape_id, piece in layout.pieces}
+    result = []
+    for text, line, column in problem.assemblies:
+        tokens = text.split()
+        placements = []
+        k = 0
+        while k < len(tokens):
+            if tokens[k] == UNPLACED:
+                placements.append(None)
+                k += 1
+                continue
+            numbers = tokens[k : k + 4]
+            if len(numbers) < 4 or not all(re.fullmatch(r"-?[0-9]{1,9}", n) for n in numbers):
+                raise ParseError(path, line, column, "an assembly is four numbers (x y z transformation) or 'x' per piece")
+            placements.append(tuple(int(n) for n in numbers))
+            k += 4
+        if len(placements) != len(slots):
+            raise ParseError(path, line, column, f"an assembly places {len(placements)} pieces, the problem has {len(slots)}")
+        cells_of: list[tuple[str, tuple]] = []
+        for shape_id, placed in zip(slots, placements):
+            if placed is None:
+                continue
+            x, y, z, t = placed
+            if not 0 <= t < PROPER:
+                raise ParseError(path, line, column, f"transformation {t}: BurrTools' are 0 to {PROPER - 1}")
+            shape = puzzle.shapes[shape_id]
+            hx, hy, hz = shape.hotspot
+            cells = []
+            for vx, vy, vz in shape.cells("#"):
+                dx, dy, dz = rotate(ROTATIONS[t], (vx - hx, vy - hy, vz - hz))
+                cells.append(_board_cell((x + dx, y + dy, z + dz), layout))
+            cells_of.append((name_of[shape_id], tuple(sorted(cells))))
+        names = [n for n, _ in cells_of]
+        seen: dict[str, int] = {}
+        solution = {}
+        for name, cells in cells_of:
+            if names.count(name) > 1:
+                seen[name] = seen.get(name, 0) + 1
+                name = f"{name}#{seen[name]}"
+            solution[name] = cells
+        result.append(solution)
+    return result
+
+
+def _transformation(voxels, placed) -> tuple[int, tuple]:
+    """The BurrTools transformation and position that put ``voxels`` (a piece with its hotspot
+    at the origin) on the ``placed`` voxels."""
+    target = sorted(placed)
+    low = target[0]
+    for t in range(PROPER):
+        turned = [rotate(ROTATIONS[t], v) for v in voxels]
+        least = min(turned)
+        position = tuple(a - b for a, b in zip(low, least))
+        if sorted(tuple(a + b for a, b in zip(v, position)) for v in turned) == target:
+            return t, position
+    raise PolyfitError("a placement is not the piece turned in space (a mirror image?): it cannot be written for BurrTools")
+
+
+# -- writing ------------------------------------------------------------------------------------
+
+
+def _voxel_string(voxels: dict, size) -> str:
+    sx, sy, sz = size
+    return "".join(voxels.get((x, y, z), "_") for z in range(sz) for y in range(sy) for x in range(sx))
+
+
+def _attr(value: str) -> str:
+    return (
+        value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+        .replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
+    )
+
+
+def _box(voxels):
+    return tuple(max(v[i] for v in voxels) + 1 for i in range(3))
+
+
+def _check_turns(piece: Piece, dim: int) -> None:
+    """BurrTools turns pieces in space and never mirrors them: refuse what it would solve differently."""
+    other = replace(piece, mirror=not piece.mirror).orientations()
+    if set(other) == set(piece.orientations()):
+        return  # the piece is its own mirror image: whether it may be turned over does not matter
+    if dim == 3 and piece.mirror:
+        raise PolyfitError(f"piece {piece.name} may be turned over (mirrored), which BurrTools never does; add its mirror image as a piece of its own")
+    if dim == 2 and not piece.mirror:
+        raise PolyfitError(f"piece {piece.name} may not be turned over, but BurrTools turns flat pieces over in space")
+
+
+def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None) -> str:
+    """The XML of a puzzle with one problem: ``board`` filled by ``pieces`` (with their
+    counts); ``solutions`` (``{label: cells}`` as ``polyfit solve --json`` gives them) are
+    saved as assemblies."""
+    if board.fixed:
+        raise PolyfitError(f"{board.label} has pre-placed pieces, which BurrTools cannot express; remove them (or convert the board without them)")
+    if board.allowed:
+        raise PolyfitError(f"{board.label} has colour rules, which polyfit does not write")
+    pieces = list(pieces)
+    dim = board.dim
+    flat = dim == 2
+    for piece in pieces:
+        if piece.dim != dim:
+            raise PolyfitError(f"{board.label} is {dim}D but piece {piece.name} is {piece.dim}D")
+        _check_turns(piece, dim)
+
+    def voxel(cell):
+        return (cell[1], cell[0], 0) if flat else (cell[2], cell[1], cell[0])
+
+    lines = ['<?xml version="1.0"?>', '<puzzle version="2">', '  <gridType type="0"/>', "  <colors/>", "  <shapes>"]
+    piece_voxels = []
+    for piece in pieces:
+        voxels = _piece_voxels(piece, flat)
+        piece_voxels.append(voxels)
+        size = _box(voxels)
+        text = _voxel_string({v: "#" for v in voxels}, size)
+        lines.append(f'    <voxel x="{size[0]}" y="{size[1]}" z="{size[2]}" type="0" name="{_attr(piece.name)}">{text}</voxel>')
+    board_voxels = {voxel(c): ("+" if c in board.optional else "#") for c in board.cells}
+    low = tuple(min(v[i] for v in board_voxels) for i in range(3))
+    board_voxels = {tuple(a - b for a, b in zip(v, low)): s for v, s in board_voxels.items()}
+    size = _box(board_voxels)
+    title = name or board.name or board.label
+    lines.append(f'    <voxel x="{size[0]}" y="{size[1]}" z="{size[2]}" type="0" name="{_attr(title)}">{_voxel_string(board_voxels, size)}</voxel>')
+    lines.append("  </shapes>")
+    lines.append("  <problems>")
+    # No solve state: BurrTools then keeps the saved assemblies and, when it solves the
+    # problem, adds its own (burrTxt2 cannot resume a problem marked solved without its
+    # assembler's state).
+    lines.append(f'    <problem name="{_attr(title)}">')
+    lines.append("      <shapes>")
+    for k, piece in enumerate(pieces):
+        lo, hi = piece.count
+        count = f'count="{lo}"' if lo == hi else f'min="{lo}" max="{hi}"'
+        lines.append(f'        <shape id="{k}" {count}/>')
+    lines.append("      </shapes>")
+    lines.append(f'      <result id="{len(pieces)}"/>')
+    lines.append("      <bitmap/>")
+    if solutions:
+        lines.append("      <solutions>")
+        for number, solution in enumerate(solutions, start=1):
+            text = _assembly(solution, pieces, piece_voxels, voxel, low)
+            lines.append(f'        <solution asmNum="{number}"><assembly>{text}</assembly></solution>')
+        lines.append("      </solutions>")
+    lines.append("    </problem>")
+    lines.append("  </problems>")
+    lines.append("  <comment/>")
+    lines.append("</puzzle>")
+    return "\n".join(lines) + "\n"
+
+
+def _assembly(solution: dict, pieces, piece_voxels, voxel, low) -> str:
+    by_piece: dict[str, list] = {}
+    for label, cells in solution.items():
+        by_piece.setdefault(label.split("#")[0], []).append([tuple(c) for c in cells])
+    tokens = []
+    for piece, voxels in zip(pieces, piece_voxels):
+        placed = []
+        for cells in by_piece.pop(piece.name, []):
+            target = [tuple(a - b for a, b in zip(voxel(c), low)) for c in cells]
+            t, (x, y, z) = _transformation(voxels, target)
+            placed.append((x, y, z, t))
+        if len(placed) > piece.count[1]:
+            raise PolyfitError(f"a solution uses piece {piece.name} {len(placed)} times, more than its count allows")
+        placed.sort(key=lambda p: (p[3], p[0], p[1], p[2]))
+        tokens += [" ".join(str(n) for n in p) for p in placed]
+        tokens += [UNPLACED] * (piece.count[1] - len(placed))
+    if by_piece:
+        raise PolyfitError(f"a solution names pieces that are not in the puzzle: {', '.join(sorted(by_piece))}")
+    return " ".join(tokens)
+
+
+def xmpuzzle_bytes(board: Board, pieces, solutions=(), name: str | None = None) -> bytes:
+    """:func:`xmpuzzle_text`, gzip-compressed as BurrTools writes it."""
+    return gzip.compress(xmpuzzle_text(board, pieces, solutions, name).encode("utf-8"), mtime=0)
+
+
+def sniff(head: bytes) -> bool:
+    """Plain-XML puzzles are recognised by their content (gzip ones by the suffix)."""
+    text = head.lstrip(b"\xef\xbb\xbf").lstrip()
+    return text.startswith(b"<?xml") and b"<puzzle" in head
+
+
+@hookimpl
+def register_shape_readers(register):
+    register("xmpuzzle", (SUFFIX,), read_xmpuzzle, sniff)
