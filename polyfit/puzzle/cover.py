@@ -86,6 +86,7 @@ class Cover:
     def __post_init__(self):
         self._tables: dict[Symmetry, list[int]] = {}
         self._placement_keys: PlacementKeys | None = None
+        self._solution_tables: dict[int | None, tuple[list, list]] = {}
 
     def table(self, sym: Symmetry) -> list[int]:
         """Where ``sym`` sends each placement, as a list of placement indices (built once)."""
@@ -103,34 +104,46 @@ class Cover:
     def map_placement(self, sym: Symmetry, index: int) -> int:
         return self.table(sym)[index]
 
+    def _tables_of(self, anchor: int | None) -> tuple[list, list]:
+        """The tables of the symmetries a solution is compared under (the group but the identity,
+        or the stabilizer of its breaker placement ``anchor``), and of the reflections among
+        them: looked up once, not per solution."""
+        tables = self._solution_tables.get(anchor)
+        if tables is None:
+            syms = self.symmetries[1:] if anchor is None else self.stabilizers.get(anchor, [])
+            candidates = self.symmetries if anchor is None else syms
+            tables = ([self.table(sym) for sym in syms],
+                      [self.table(sym) for sym in candidates if not sym.is_proper])
+            self._solution_tables[anchor] = tables
+        return tables
+
+    def _anchor(self, solution) -> int | None:
+        if self.breaker is None:
+            return None
+        return next(i for i in solution if self.placements[i].piece == self.breaker)
+
     def classify(self, solution: tuple[int, ...]) -> tuple[bool, int]:
         """For a solution (placement indices): is it canonical, and how many does it stand for."""
-        group = self.symmetries
-        if self.breaker is None:
-            others, weight = group[1:], 1
-        else:
-            anchor = next(i for i in solution if self.placements[i].piece == self.breaker)
-            others, weight = self.stabilizers.get(anchor, []), self.orbit_sizes[anchor]
+        anchor = self._anchor(solution)
+        weight = 1 if anchor is None else self.orbit_sizes[anchor]
         key = sorted(solution)
-        for sym in others:
-            table = self.table(sym)
-            if sorted([table[i] for i in solution]) < key:
+        least = key[0]
+        for table in self._tables_of(anchor)[0]:
+            image = [table[i] for i in solution]
+            low = min(image)
+            # An image whose least placement is smaller sorts first: no need to sort it.
+            if low < least or (low == least and sorted(image) < key):
                 return False, weight
         return True, weight
 
     def mirror_symmetric(self, solution: tuple[int, ...]) -> bool:
         """Does some reflection in the group map this solution onto itself?"""
         key = frozenset(solution)
-        candidates = self.symmetries
-        if self.breaker is not None:
-            # A symmetry of the solution fixes its breaker placement: only those can.
-            anchor = next(i for i in solution if self.placements[i].piece == self.breaker)
-            candidates = self.stabilizers.get(anchor, [])
-        for sym in candidates:
-            if not sym.is_proper:
-                table = self.table(sym)
-                if frozenset([table[i] for i in solution]) == key:
-                    return True
+        # With a breaker, a symmetry of the solution fixes its breaker placement: only the
+        # stabilizer's reflections can.
+        for table in self._tables_of(self._anchor(solution))[1]:
+            if frozenset([table[i] for i in solution]) == key:
+                return True
         return False
 
     @property
