@@ -54,6 +54,10 @@ def summary(puzzle: Puzzle, counts: Counts, backend) -> dict:
     }
     if puzzle.impossible:
         data["impossible"] = puzzle.impossible
+    if counts.memo is not None:
+        data["cache"] = counts.memo
+    if counts.fixed is not None:
+        data["fixed"] = counts.fixed  # solutions each symmetry maps onto themselves (Burnside)
     return data
 
 
@@ -124,6 +128,49 @@ def draw(puzzle: Puzzle, placements) -> str:
     return draw_solution(puzzle.pieces, chosen, puzzle.labels(placements), empty)
 
 
+def memo_engine(ctx, puzzle: Puzzle, engine, asked: str, count: bool, memory, sample, split: bool):
+    """The backend to count or sample with: ``auto`` takes ``count-memo`` for a count the
+    estimate calls long (and no jobs asked for) when pieces repeat, and for ``--sample``;
+    ``--memory`` sizes its cache."""
+    from polyfit.dlx.memo import parse_memory
+    from polyfit.longsearch.planning import quick_estimate
+    from polyfit.puzzle.burnside import prefers_memo
+
+    if asked == "auto" and ctx.registry.backends.get("count-memo") is not None:
+        memo = ctx.registry.backends["count-memo"]
+        if memo.unavailable_reason() is None and not puzzle.cover.problem.has_colours:
+            if sample is not None or (count and not split and prefers_memo(puzzle, quick_estimate(puzzle))):
+                engine = memo
+    if sample is not None and not getattr(engine, "memoizes", False):
+        raise PolyfitError(f"--sample draws from the counts of a memoizing backend (count-memo, count-memo-python), not {engine.name}")
+    if memory is not None:
+        if not getattr(engine, "memoizes", False):
+            raise PolyfitError(f"--memory sizes the cache of count-memo; backend {engine.name} has none")
+        engine = engine.with_memory(parse_memory(memory))
+    return engine
+
+
+def print_sample(puzzle: Puzzle, engine, n: int, seed, as_json: bool, count: bool, limit) -> None:
+    """``--sample N``: N solutions drawn uniformly at random, as text art or JSON."""
+    if count or limit is not None:
+        raise PolyfitError("--sample prints N random solutions; drop --count and --limit")
+    drawn = puzzle.sample(engine, n, seed)
+    if as_json:
+        typer.echo(json.dumps({
+            "board": puzzle.board.label,
+            "seed": seed,
+            "backend": engine.name,
+            "solutions": [solution_json(puzzle, p) for p in drawn],
+        }))
+        return
+    for k, placements in enumerate(drawn, 1):
+        typer.echo(f"Random solution {k}:")
+        typer.echo(draw(puzzle, placements))
+        typer.echo()
+    if not drawn:
+        typer.echo(f"{puzzle.board.label}: no solution to draw")
+
+
 def add_commands(app: typer.Typer, ctx) -> None:
     @app.command()
     @guarded
@@ -162,6 +209,9 @@ def add_commands(app: typer.Typer, ctx) -> None:
         resume: Optional[Path] = typer.Option(None, "--resume", help="With --count: go on from the checkpoint FILE, skipping the jobs it has (and keep saving to it)."),
         depth: Optional[int] = typer.Option(None, "--depth", min=1, max=12, help="Split into the branches at this depth of the search tree (default: about 8 jobs per process)."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+        memory: Optional[str] = typer.Option(None, "--memory", help="Cache size for count-memo (e.g. 500M, 2G; default a quarter of RAM): past it, entries are replaced, never a wrong count."),
+        sample: Optional[int] = typer.Option(None, "--sample", min=1, help="Print N solutions drawn independently and uniformly at random among all of them (symmetric copies included)."),
+        seed: Optional[int] = typer.Option(None, "--seed", help="Seed for --sample: the same seed draws the same solutions."),
     ):
         """Find every way the pieces fill BOARD; print them, or count them with --count.
 
@@ -193,6 +243,10 @@ def add_commands(app: typer.Typer, ctx) -> None:
                 check_animatable(puzzle)
                 pictures.style()
             engine = ctx.registry.backend(backend, puzzle.cover.problem)
+            engine = memo_engine(ctx, puzzle, engine, backend, count, memory, sample, longsearch.asks_for_jobs(jobs, dask, checkpoint, resume, depth) or random is not None)
+            if sample is not None:
+                print_sample(puzzle, engine, sample, seed, as_json, count, limit)
+                return
             exporter = None
             if output is not None:
                 exporter = ctx.registry.exporter(output, output_format)

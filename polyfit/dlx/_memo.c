@@ -239,7 +239,7 @@ static int Memo_init(Memo *s, PyObject *args, PyObject *kwds)
     }
     uint64_t slot_bytes = 8 * (uint64_t)s->slot_words;
     uint64_t cap = memory > 0 ? (uint64_t)memory / slot_bytes : 0;
-    uint64_t cap_slots = FIRST_SLOTS;
+    uint64_t cap_slots = 2 * WINDOW; /* the least table, whatever the cap */
     while (cap_slots * 2 <= cap)
         cap_slots *= 2;
     s->cap_slots = cap_slots;
