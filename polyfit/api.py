@@ -177,6 +177,19 @@ class Puzzle(solve.Puzzle):
         return hints.hint(self, self.backend(backend), max, solution,
                           hints.SOLUTION_LIMIT if limit is None else limit)
 
+    def sample(self, n: int, seed: int | None = None, backend: str = "auto") -> list[Solution]:
+        """``n`` solutions drawn independently and uniformly at random among all of them
+        (symmetric copies included), the same ones for the same ``seed``; by a memoizing
+        backend (``auto``: ``count-memo``, or its Python twin without the C extension)."""
+        if backend == "auto":
+            memo = registry().backends.get("count-memo")
+            backend = "count-memo" if memo is not None and memo.unavailable_reason() is None else "count-memo-python"
+        engine = self.backend(backend)
+        if not getattr(engine, "memoizes", False):
+            raise PolyfitError(f"sample draws from the counts of a memoizing backend (count-memo), not {engine.name}")
+        drawn = self.sample_placements(engine, n, seed)
+        return [Solution(self, placements, k) for k, placements in enumerate(drawn, 1)]
+
     def solutions(
         self, limit: int | None = None, all: bool = False, backend: str = "auto", seed: int | None = None
     ) -> Iterator[Solution]:

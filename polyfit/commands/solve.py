@@ -154,7 +154,7 @@ def print_sample(puzzle: Puzzle, engine, n: int, seed, as_json: bool, count: boo
     """``--sample N``: N solutions drawn uniformly at random, as text art or JSON."""
     if count or limit is not None:
         raise PolyfitError("--sample prints N random solutions; drop --count and --limit")
-    drawn = puzzle.sample(engine, n, seed)
+    drawn = puzzle.sample_placements(engine, n, seed)
     if as_json:
         typer.echo(json.dumps({
             "board": puzzle.board.label,

@@ -194,7 +194,7 @@ class Puzzle:
             counts.seconds = time.perf_counter() - start
         return counts
 
-    def sample(self, backend, n: int, seed: int | None = None) -> list[tuple[int, ...]]:
+    def sample_placements(self, backend, n: int, seed: int | None = None) -> list[tuple[int, ...]]:
         """``n`` solutions (placement indices) drawn independently and uniformly at random
         among all of them, symmetric copies included, with a memoizing backend; the same ones
         for the same ``seed``. Empty when there is none."""
