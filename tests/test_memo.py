@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from helpers import ROOT, brute_force, built_in_registry, general_problems, native, problems, queens, run_cli
 
-from polyfit.dlx.memo import PythonMemoBackend, parse_memory, prepare
+from polyfit.dlx.memo import PythonMemoBackend, prepare
+from polyfit.puzzle.burnside import parse_memory
 from polyfit.errors import PolyfitError
 from polyfit.formats.textart import parse_board_text, read_text_board
 from polyfit.puzzle.solve import Puzzle

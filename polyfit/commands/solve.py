@@ -132,9 +132,8 @@ def memo_engine(ctx, puzzle: Puzzle, engine, asked: str, count: bool, memory, sa
     """The backend to count or sample with: ``auto`` takes ``count-memo`` for a count the
     estimate calls long (and no jobs asked for) when pieces repeat, and for ``--sample``;
     ``--memory`` sizes its cache."""
-    from polyfit.dlx.memo import parse_memory
     from polyfit.longsearch.planning import quick_estimate
-    from polyfit.puzzle.burnside import prefers_memo
+    from polyfit.puzzle.burnside import parse_memory, prefers_memo
 
     if asked == "auto" and ctx.registry.backends.get("count-memo") is not None:
         memo = ctx.registry.backends["count-memo"]

@@ -68,20 +68,6 @@ def default_memory() -> int:
         return 1 << 30
 
 
-def parse_memory(text: str) -> int:
-    """Bytes from ``500M``, ``2G``, ``1.5g``, ``65536`` (``K``, ``M``, ``G``, ``T``: powers of 1024)."""
-    units = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
-    value = text.strip().upper().removesuffix("B").removesuffix("I")
-    unit = value[-1:] if value[-1:] in units else ""
-    try:
-        number = float(value[: len(value) - len(unit)])
-    except ValueError:
-        raise PolyfitError(f"--memory {text!r}: give bytes, or a size such as 500M or 2G") from None
-    if not number > 0 or number * units[unit] < 1 or number * units[unit] > 1 << 50:
-        raise PolyfitError(f"--memory {text!r}: give bytes, or a size such as 500M or 2G")
-    return int(number * units[unit])
-
-
 @dataclass
 class Prepared:
     """A problem as the memo counters take it (see the module docstring for the kinds)."""
