@@ -110,6 +110,12 @@ def describe_stats(puzzle: Puzzle, counts: Counts, backend) -> str:
         f"search: {counts.search.nodes} nodes, {counts.search.updates} updates, "
         f"{counts.seconds:.3f} s on {backend.name}"
     )
+    if counts.memo is not None:
+        memo = counts.memo
+        lines.append(
+            f"cache: {memo.get('entries', 0)} entries, {memo.get('hits', 0)} hits, "
+            f"{memo.get('evictions', 0)} evictions, {memo.get('bytes', 0) / 2**20:.1f} MiB"
+        )
     return "\n".join(lines)
 
 

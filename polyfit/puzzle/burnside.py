@@ -144,12 +144,17 @@ def count_by_burnside(puzzle, backend, counts) -> None:
 
 
 def sample(puzzle, backend, n: int, seed: int | None) -> list[tuple[int, ...]]:
-    """``n`` solutions (placement indices, pre-placed ones last) drawn independently and
+    """``n`` solutions (placement indices in reading order, pre-placed ones last) drawn independently and
     uniformly at random among all solutions (symmetric copies included), reproducibly for a
     given ``seed``, with the counts of a memoizing ``backend``."""
     full = full_problem(puzzle)
     fixed = tuple(puzzle.cover.fixed)
-    return [tuple(full.placement[o] for o in options) + fixed for options in backend.sample(full.problem, n, seed)]
+
+    def reading_order(i):  # copies of a piece are then labelled in reading order
+        return min(puzzle.placements[i].cells)
+
+    drawn = backend.sample(full.problem, n, seed)
+    return [tuple(sorted((full.placement[o] for o in options), key=reading_order)) + fixed for options in drawn]
 
 
 def prefers_memo(puzzle, estimated_nodes: float) -> bool:
