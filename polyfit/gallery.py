@@ -54,9 +54,16 @@ def shape_files(shapes: Path) -> list[Path]:
     return files
 
 
-def first_solution_and_counts(puzzle: Puzzle, backend):
+def first_solution_and_counts(puzzle: Puzzle, backend, memo=None):
     """The first solution found (one per class, as ``polyfit solve`` prints it) and the
-    exact counts from a full search."""
+    exact counts from a full search, or from ``memo`` (a memoizing backend) when the search
+    would be long and pieces repeat, as ``polyfit solve --count`` chooses."""
+    from polyfit.longsearch.planning import quick_estimate
+    from polyfit.puzzle.burnside import prefers_memo
+
+    counted = None
+    if memo is not None and prefers_memo(puzzle, quick_estimate(puzzle)):
+        counted = puzzle.count(memo)
     counts = Counts()
     first = None
     for found in puzzle.search(backend, counts):
@@ -65,7 +72,9 @@ def first_solution_and_counts(puzzle: Puzzle, backend):
                 label: puzzle.placements[i].cells
                 for label, i in zip(puzzle.labels(found.placements), found.placements)
             }
-    return first, counts
+            if counted is not None:
+                break
+    return first, counted or counts
 
 
 def empty_board_image(board):
@@ -156,7 +165,9 @@ def build_gallery(registry, resolve_pieces, shapes: Path, out: Path, force: bool
         pieces = resolve_pieces(spec, path.parent)  # a pieces file is looked for beside it
         piece_sets.setdefault(spec, pieces)
         puzzle = Puzzle(board, pieces)
-        first, counts = first_solution_and_counts(puzzle, registry.backend("auto", puzzle.cover.problem))
+        memo = registry.backends.get("count-memo")
+        usable = memo is not None and memo.unavailable_reason() is None and not puzzle.cover.problem.has_colours
+        first, counts = first_solution_and_counts(puzzle, registry.backend("auto", puzzle.cover.problem), memo if usable else None)
         if first is None:
             image = empty_board_image(board)
         else:
