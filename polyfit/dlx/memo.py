@@ -3,7 +3,7 @@
 A partial cover leaves a set of still-uncovered items, and the number of ways to finish it
 depends on that set alone (and, for items with multiplicities, on how often each has been
 covered so far). Many partial covers leave the same set: the dominoes of a 10x10 board reach
-258,584,046,368 tilings through a few hundred thousand such sets. So the count of each state is
+258,584,046,368 tilings through about 17,000 such sets (with those of Burnside's lemma). So the count of each state is
 computed once and kept in a cache (the idea of Knuth's later counting programs and of Nishino
 et al., "Dancing with decision diagrams", 2017).
 
@@ -27,14 +27,15 @@ on the one with the fewest: either it stays free for good (closed), or one of it
 it. With no valid option left, the state is a solution when every multiplicity item reached its
 ``lo``. Each solution is reached along exactly one path, so the sums are exact.
 
-**The cache** holds at most about ``memory`` bytes. When full it replaces, among the few slots
-a key may live in, the entry whose count took the least work to find (here: the oldest entry);
-a count that was dropped is found again when asked, so the cap costs time, never correctness.
+**The cache** holds at most about ``memory`` bytes. When it is full, ``_memo.c`` replaces,
+among the few slots a key may live in, the entry whose count took the least work to find; this
+twin drops its oldest entry. A count that was dropped is found again when asked, so the cap
+costs time, never correctness.
 
-This module is the pure-Python twin of ``_memo.c`` (same states, same choices, same counts and
-node counts; Python integers, so no overflow); it also draws uniform random solutions for both
-(:func:`sample`): from a state, each branch is taken with probability proportional to the number
-of solutions below it.
+This module is the pure-Python twin of ``_memo.c`` (same states, same choices, same counts, and
+the same node counts while nothing is evicted; Python integers, so no overflow); it also draws
+uniform random solutions for both (:func:`sample`): from a state, each branch is taken with
+probability proportional to the number of solutions below it.
 """
 
 from __future__ import annotations
