@@ -145,12 +145,19 @@ class Puzzle(solve.Puzzle):
 
     def count(self, backend: str = "auto", jobs: int | None = None) -> Counts:
         """Count every solution exactly: ``distinct`` (one per symmetry class),
-        ``distinct_rotations`` (classes under rotations alone) and ``total``.
+        ``distinct_rotations`` (classes under rotations alone) and ``total``. With ``auto``,
+        a long count with repeated pieces runs on ``count-memo``, as on the command line.
 
         ``jobs``: processes to split the search over; ``None`` uses every core when a quick
         estimate says the search is long, as ``polyfit solve --count`` does."""
         from polyfit import longsearch
 
+        if backend == "auto" and (jobs or 1) == 1:
+            from polyfit.puzzle.burnside import auto_counter
+
+            counter = auto_counter(self, registry().backends, lambda: longsearch.quick_estimate(self))
+            if counter is not None:
+                return self.count_memo(counter, Counts())
         return longsearch.run(self, self.backend(backend), count=True, jobs=jobs).finish()
 
     def check(self, backend: str = "auto", forced_limit: int | None = None):

@@ -139,13 +139,13 @@ def memo_engine(ctx, puzzle: Puzzle, engine, asked: str, count: bool, memory, sa
     estimate calls long (and no jobs asked for) when pieces repeat, and for ``--sample``;
     ``--memory`` sizes its cache."""
     from polyfit.longsearch.planning import quick_estimate
-    from polyfit.puzzle.burnside import parse_memory, prefers_memo
+    from polyfit.puzzle.burnside import auto_counter, parse_memory, usable_memo
 
-    if asked == "auto" and ctx.registry.backends.get("count-memo") is not None:
-        memo = ctx.registry.backends["count-memo"]
-        if memo.unavailable_reason() is None and not puzzle.cover.problem.has_colours:
-            if sample is not None or (count and not split and prefers_memo(puzzle, quick_estimate(puzzle))):
-                engine = memo
+    if asked == "auto":
+        if sample is not None and not puzzle.cover.problem.has_colours:
+            engine = usable_memo(ctx.registry.backends) or engine
+        elif count and not split:
+            engine = auto_counter(puzzle, ctx.registry.backends, lambda: quick_estimate(puzzle)) or engine
     if sample is not None and not getattr(engine, "memoizes", False):
         raise PolyfitError(f"--sample draws from the counts of a memoizing backend (count-memo, count-memo-python), not {engine.name}")
     if memory is not None:

@@ -164,6 +164,21 @@ def prefers_memo(puzzle, estimated_nodes: float) -> bool:
     return repeated and estimated_nodes >= MEMO_NODES
 
 
+def usable_memo(backends: dict):
+    """The ``count-memo`` backend among ``backends`` (name -> backend) if it can run here."""
+    memo = backends.get("count-memo")
+    return memo if memo is not None and memo.unavailable_reason() is None else None
+
+
+def auto_counter(puzzle, backends: dict, estimate) -> object | None:
+    """What ``auto`` counts ``puzzle`` with instead of enumerating: ``count-memo`` when
+    :func:`prefers_memo` (``estimate()`` gives the estimated search nodes), else None."""
+    memo = usable_memo(backends)
+    if memo is None or puzzle.cover.problem.has_colours or puzzle.impossible is not None:
+        return None
+    return memo if prefers_memo(puzzle, estimate()) else None
+
+
 MEMO_NODES = 1_000_000
 
 
