@@ -157,12 +157,19 @@ class Puzzle(solve.Puzzle):
 
     def count(self, backend: str = "auto", jobs: int | None = None) -> Counts:
         """Count every solution exactly: ``distinct`` (one per symmetry class),
-        ``distinct_rotations`` (classes under rotations alone) and ``total``.
+        ``distinct_rotations`` (classes under rotations alone) and ``total``. With ``auto``,
+        a long count with repeated pieces runs on ``count-memo``, as on the command line.
 
         ``jobs``: processes to split the search over; ``None`` uses every core when a quick
         estimate says the search is long, as ``polyfit solve --count`` does."""
         from polyfit import longsearch
 
+        if backend == "auto" and (jobs or 1) == 1:
+            from polyfit.puzzle.burnside import auto_counter
+
+            counter = auto_counter(self, registry().backends, lambda: longsearch.quick_estimate(self))
+            if counter is not None:
+                return self.count_memo(counter, Counts())
         return longsearch.run(self, self.backend(backend), count=True, jobs=jobs).finish()
 
     def check(self, backend: str = "auto", forced_limit: int | None = None):
@@ -188,6 +195,19 @@ class Puzzle(solve.Puzzle):
 
         return hints.hint(self, self.backend(backend), max, solution,
                           hints.SOLUTION_LIMIT if limit is None else limit)
+
+    def sample(self, n: int, seed: int | None = None, backend: str = "auto") -> list[Solution]:
+        """``n`` solutions drawn independently and uniformly at random among all of them
+        (symmetric copies included), the same ones for the same ``seed``; by a memoizing
+        backend (``auto``: ``count-memo``, or its Python twin without the C extension)."""
+        if backend == "auto":
+            memo = registry().backends.get("count-memo")
+            backend = "count-memo" if memo is not None and memo.unavailable_reason() is None else "count-memo-python"
+        engine = self.backend(backend)
+        if not getattr(engine, "memoizes", False):
+            raise PolyfitError(f"sample draws from the counts of a memoizing backend (count-memo), not {engine.name}")
+        drawn = self.sample_placements(engine, n, seed)
+        return [Solution(self, placements, k) for k, placements in enumerate(drawn, 1)]
 
     def solutions(
         self, limit: int | None = None, all: bool = False, backend: str = "auto", seed: int | None = None

@@ -19,6 +19,8 @@ from polyfit.render.pictures import pieces_image, save_png, solution_image
 from polyfit.render.style import EMPTY_CELL, Style
 from polyfit.render.flat import draw_grid
 from polyfit.render.views3d import draw_iso
+from polyfit.longsearch.planning import quick_estimate
+from polyfit.puzzle.burnside import auto_counter
 from polyfit.puzzle.solve import Counts, Puzzle
 
 SHAPE_SUFFIXES = (".txt", ".vox")
@@ -54,9 +56,11 @@ def shape_files(shapes: Path) -> list[Path]:
     return files
 
 
-def first_solution_and_counts(puzzle: Puzzle, backend):
+def first_solution_and_counts(puzzle: Puzzle, backend, counter=None):
     """The first solution found (one per class, as ``polyfit solve`` prints it) and the
-    exact counts from a full search."""
+    exact counts from a full search, or from ``counter`` (a memoizing backend, which
+    ``polyfit solve --count`` takes for a long search with repeated pieces)."""
+    counted = puzzle.count(counter) if counter is not None else None
     counts = Counts()
     first = None
     for found in puzzle.search(backend, counts):
@@ -65,7 +69,9 @@ def first_solution_and_counts(puzzle: Puzzle, backend):
                 label: puzzle.placements[i].cells
                 for label, i in zip(puzzle.labels(found.placements), found.placements)
             }
-    return first, counts
+            if counted is not None:
+                break
+    return first, counted or counts
 
 
 def empty_board_image(board):
@@ -156,7 +162,8 @@ def build_gallery(registry, resolve_pieces, shapes: Path, out: Path, force: bool
         pieces = resolve_pieces(spec, path.parent)  # a pieces file is looked for beside it
         piece_sets.setdefault(spec, pieces)
         puzzle = Puzzle(board, pieces)
-        first, counts = first_solution_and_counts(puzzle, registry.backend("auto", puzzle.cover.problem))
+        counter = auto_counter(puzzle, registry.backends, lambda: quick_estimate(puzzle))
+        first, counts = first_solution_and_counts(puzzle, registry.backend("auto", puzzle.cover.problem), counter)
         if first is None:
             image = empty_board_image(board)
         else:

@@ -23,7 +23,7 @@ from polyfit.xc.problem import ExactCoverProblem
 
 ROOT = Path(__file__).resolve().parent.parent  # the repository: shapes/ lives here
 BUILT_IN_BACKENDS = ("dlx-python", "dlx-c", "bitset-c", "bitset-python")
-NATIVE = {"dlx-c", "bitset-c"}
+NATIVE = {"dlx-c", "bitset-c", "count-memo"}
 
 
 def _transforms(dim):

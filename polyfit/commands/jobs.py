@@ -26,7 +26,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
     def estimate(
         board: Path = typer.Argument(..., help="Board file."),
         pieces: Optional[str] = typer.Option(None, "--pieces", "-p", help="Piece spec (default: the board's '; pieces:' line)."),
-        probes: int = typer.Option(1000, "--probes", min=2, help="Random probes of the search tree."),
+        probes: Optional[int] = typer.Option(None, "--probes", min=2, help="Exactly this many random probes (default: adaptive, until the 95% range is within 1.5x or about a second has gone)."),
         backend: str = typer.Option("auto", "--backend", "-b", help="Backend whose speed the time is for."),
         seed: int = typer.Option(0, "--seed", help="Seed of the random probes."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON: nodes, solutions, seconds (and ranges)."),
@@ -36,26 +36,32 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Each probe walks one random path down the search tree; the mean over the probes
         estimates the nodes the backend will visit and the solutions it will meet, and the
-        backend's speed on small parts of this very tree turns nodes into seconds.
+        backend's speed on small parts of this very tree turns nodes into seconds. By default
+        it probes until the 95% range is within a factor of 1.5 or about a second has gone, and
+        runs the search itself when that would be over sooner (then the numbers are exact).
 
         Example: polyfit estimate shapes/pentomino/6x10.txt
         """
-        from polyfit.xc.estimate import estimate as probe, nodes_per_second
+        from polyfit.xc.estimate import estimate_search
 
         puzzle = load_puzzle(ctx, board, pieces, mirror)
         problem = puzzle.cover.problem
         engine = ctx.registry.backend(backend, problem)
         if puzzle.impossible is not None:
             raise PolyfitError(f"{puzzle.board.label}: no search needed: {puzzle.impossible}")
-        result = probe(problem, probes, seed)
-        rate = nodes_per_second(problem, engine, seed=seed)
+        found = estimate_search(problem, engine, probes, seed)
+        result, rate = found.estimate, found.rate
         seconds = result.nodes / rate if rate else 0.0
         low = result.nodes_low / rate if rate else 0.0
         high = result.nodes_high / rate if rate else 0.0
+        if found.exact:
+            seconds = low = high = found.seconds
         if as_json:
             typer.echo(json.dumps({
                 "board": puzzle.board.label,
-                "probes": probes,
+                "probes": result.probes,
+                "exact": found.exact,
+                "converged": result.converged,
                 "nodes": round(result.nodes),
                 "nodes_low": round(result.nodes_low),
                 "nodes_high": round(result.nodes_high),
@@ -69,7 +75,16 @@ def add_commands(app: typer.Typer, ctx) -> None:
                 "nodes_per_second": round(rate or 0),
             }))
             return
-        typer.echo(f"{puzzle.board.label}: estimate from {probes} random probes")
+        if found.exact:
+            typer.echo(f"{puzzle.board.label}: searched in full, as that was quicker than estimating ({result.probes} probes first)")
+            typer.echo(f"  nodes:     {result.nodes:,.0f}  (exact)")
+            typer.echo(f"  solutions: {result.solutions:,.0f}  met by the search (symmetric copies are not searched)")
+            typer.echo(f"  time:      {seconds:.3g} s on {engine.name}")
+            return
+        how = "range within 1.5x" if result.converged else f"{result.seconds:.1f} s of probing"
+        if probes is not None:
+            how = "as asked"
+        typer.echo(f"{puzzle.board.label}: estimate from {result.probes:,} random probes ({how})")
         typer.echo(f"  nodes:     {result.nodes:,.0f}  (95% range {result.nodes_low:,.0f} to {result.nodes_high:,.0f})")
         if result.solutions:
             typer.echo(

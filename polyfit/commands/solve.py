@@ -91,6 +91,10 @@ def summary(puzzle: Puzzle, counts: Counts, backend) -> dict:
     }
     if puzzle.impossible:
         data["impossible"] = puzzle.impossible
+    if counts.memo is not None:
+        data["cache"] = counts.memo
+    if counts.fixed is not None:
+        data["fixed"] = counts.fixed  # solutions each symmetry maps onto themselves (Burnside)
     return data
 
 
@@ -151,6 +155,12 @@ def describe_stats(puzzle: Puzzle, counts: Counts, backend) -> str:
         f"search: {counts.search.nodes} nodes, {counts.search.updates} updates, "
         f"{counts.seconds:.3f} s on {backend.name}"
     )
+    if counts.memo is not None:
+        memo = counts.memo
+        lines.append(
+            f"cache: {memo.get('entries', 0)} entries, {memo.get('hits', 0)} hits, "
+            f"{memo.get('evictions', 0)} evictions, {memo.get('bytes', 0) / 2**20:.1f} MiB"
+        )
     return "\n".join(lines)
 
 
@@ -167,6 +177,48 @@ def draw(puzzle: Puzzle, placements) -> str:
     covered = {c for p in chosen for c in p.cells}
     empty = [c for c in puzzle.board.optional if c not in covered]
     return draw_solution(puzzle.pieces, chosen, puzzle.labels(placements), empty)
+
+
+def memo_engine(ctx, puzzle: Puzzle, engine, asked: str, count: bool, memory, sample, split: bool):
+    """The backend to count or sample with: ``auto`` takes ``count-memo`` for a count the
+    estimate calls long (and no jobs asked for) when pieces repeat, and for ``--sample``;
+    ``--memory`` sizes its cache."""
+    from polyfit.longsearch.planning import quick_estimate
+    from polyfit.puzzle.burnside import auto_counter, parse_memory, usable_memo
+
+    if asked == "auto":
+        if sample is not None and not puzzle.cover.problem.has_colours:
+            engine = usable_memo(ctx.registry.backends) or engine
+        elif count and not split:
+            engine = auto_counter(puzzle, ctx.registry.backends, lambda: quick_estimate(puzzle)) or engine
+    if sample is not None and not getattr(engine, "memoizes", False):
+        raise PolyfitError(f"--sample draws from the counts of a memoizing backend (count-memo, count-memo-python), not {engine.name}")
+    if memory is not None:
+        if not getattr(engine, "memoizes", False):
+            raise PolyfitError(f"--memory sizes the cache of count-memo; backend {engine.name} has none")
+        engine = engine.with_memory(parse_memory(memory))
+    return engine
+
+
+def print_sample(puzzle: Puzzle, engine, n: int, seed, as_json: bool, count: bool, limit) -> None:
+    """``--sample N``: N solutions drawn uniformly at random, as text art or JSON."""
+    if count or limit is not None:
+        raise PolyfitError("--sample prints N random solutions; drop --count and --limit")
+    drawn = puzzle.sample_placements(engine, n, seed)
+    if as_json:
+        typer.echo(json.dumps({
+            "board": puzzle.board.label,
+            "seed": seed,
+            "backend": engine.name,
+            "solutions": [solution_json(puzzle, p) for p in drawn],
+        }))
+        return
+    for k, placements in enumerate(drawn, 1):
+        typer.echo(f"Random solution {k}:")
+        typer.echo(draw(puzzle, placements))
+        typer.echo()
+    if not drawn:
+        typer.echo(f"{puzzle.board.label}: no solution to draw")
 
 
 def add_commands(app: typer.Typer, ctx) -> None:
@@ -215,6 +267,9 @@ def add_commands(app: typer.Typer, ctx) -> None:
         problem: Optional[str] = typer.Option(None, "--problem", help="A BurrTools .xmpuzzle's problem: its number (from 1) or name (default: the first)."),
         figure: Optional[str] = typer.Option(None, "--figure", help="A Soma file's figure: its number (from 1) or name (default: the first; --count counts them all)."),
         list_: bool = typer.Option(False, "--list", help="List the boards of the file (BurrTools problems, Soma figures) and stop."),
+        memory: Optional[str] = typer.Option(None, "--memory", help="Cache size for count-memo (e.g. 500M, 2G; default a quarter of RAM): past it, entries are replaced, never a wrong count."),
+        sample: Optional[int] = typer.Option(None, "--sample", min=1, help="Print N solutions drawn independently and uniformly at random among all of them (symmetric copies included)."),
+        seed: Optional[int] = typer.Option(None, "--seed", help="Seed for --sample: the same seed draws the same solutions."),
     ):
         """Find every way the pieces fill BOARD; print them, or count them with --count.
 
@@ -270,6 +325,10 @@ def add_commands(app: typer.Typer, ctx) -> None:
                 check_animatable(puzzle)
                 pictures.style()
             engine = ctx.registry.backend(backend, puzzle.cover.problem)
+            engine = memo_engine(ctx, puzzle, engine, backend, count, memory, sample, longsearch.asks_for_jobs(jobs, dask, checkpoint, resume, depth) or random is not None)
+            if sample is not None:
+                print_sample(puzzle, engine, sample, seed, as_json, count, limit)
+                return
             exporter = None
             if output is not None:
                 exporter = ctx.registry.exporter(output, output_format)

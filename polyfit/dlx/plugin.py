@@ -8,9 +8,12 @@ from polyfit.dlx.python import PythonDLX
 def register_backends(register):
     from polyfit.dlx.bitset import BitsetBackend
     from polyfit.dlx.bitset_python import PythonBitset
+    from polyfit.dlx.memo import MemoBackend, PythonMemoBackend
     from polyfit.dlx.native import NativeDLX
 
     register(PythonDLX())
     register(NativeDLX())
     register(BitsetBackend())
     register(PythonBitset())
+    register(MemoBackend())
+    register(PythonMemoBackend())

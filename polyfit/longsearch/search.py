@@ -81,6 +81,12 @@ class LongSearch:
         self.done = progress.done
 
 
+def _memo_count(puzzle, backend, counts: Counts) -> Iterator[Found]:
+    """A count by a memoizing backend, as a search that finds no solution to yield."""
+    puzzle.count_memo(backend, counts)
+    yield from ()
+
+
 def run(
     puzzle,
     backend,
@@ -131,6 +137,10 @@ def run(
         check_writable(checkpoint, True)
 
     counts = Counts()
+    if count and getattr(backend, "memoizes", False):
+        if asked or seed is not None:
+            raise PolyfitError(f"{backend.name} counts in one process without a search to split or shuffle; drop --jobs, --dask, --checkpoint, --resume, --depth and --random")
+        return LongSearch(_memo_count(puzzle, backend, counts), counts, 0, 1, None)
     split_up, processes = how_to_run(puzzle, jobs, asked, count and seed is None, watched)
     if not split_up:
         return LongSearch(puzzle.search(backend, counts, seed=seed), counts, 0, 1, None)

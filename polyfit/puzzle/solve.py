@@ -31,6 +31,8 @@ class Counts:
     search: SearchStats = field(default_factory=SearchStats)
     seconds: float = 0.0
     complete: bool = False
+    memo: dict | None = None  # a memoizing backend's cache: entries, hits, evictions, bytes
+    fixed: list[int] | None = None  # with a memoizing backend: solutions fixed by each symmetry
 
     @property
     def nodes(self) -> int:
@@ -184,6 +186,33 @@ class Puzzle:
 
     def count(self, backend, seed: int | None = None) -> Counts:
         counts = Counts()
+        if getattr(backend, "memoizes", False) and seed is None:
+            self.count_memo(backend, counts)
+            return counts
         for _ in self.search(backend, counts, seed):
             pass
         return counts
+
+    def count_memo(self, backend, counts: Counts) -> Counts:
+        """Count with a memoizing backend (the total, then the distinct counts by Burnside's
+        lemma: see :mod:`polyfit.puzzle.burnside`), visiting no solution."""
+        from polyfit.puzzle.burnside import count_by_burnside
+
+        start = time.perf_counter()
+        try:
+            if self.impossible is None:
+                count_by_burnside(self, backend, counts)
+            counts.complete = True
+        finally:
+            counts.seconds = time.perf_counter() - start
+        return counts
+
+    def sample_placements(self, backend, n: int, seed: int | None = None) -> list[tuple[int, ...]]:
+        """``n`` solutions (placement indices) drawn independently and uniformly at random
+        among all of them, symmetric copies included, with a memoizing backend; the same ones
+        for the same ``seed``. Empty when there is none."""
+        from polyfit.puzzle.burnside import sample
+
+        if self.impossible is not None:
+            return []
+        return sample(self, backend, n, seed)

@@ -31,6 +31,8 @@ class Estimate:
     nodes_high: float  # mean plus two standard errors
     solutions_low: float = 0.0
     solutions_high: float = 0.0
+    seconds: float = 0.0  # spent probing
+    converged: bool = False  # the 95% range came within the factor asked for
 
 
 class Prober:
@@ -114,6 +116,51 @@ def estimate(problem: ExactCoverProblem, probes: int = 1000, seed: int = 0) -> E
     )
 
 
+def summarize(samples, seconds: float = 0.0, spread: float | None = None) -> Estimate:
+    """The estimate from probe samples ``(nodes, solutions)``: means and 95% ranges (two
+    standard errors), and whether the nodes' range is within a factor ``spread`` of the mean."""
+    mean, error = _mean_and_error([s[0] for s in samples])
+    solutions, solutions_error = _mean_and_error([s[1] for s in samples])
+    low, high = max(0.0, mean - 2 * error), mean + 2 * error
+    converged = spread is not None and mean > 0 and high <= spread * mean and low * spread >= mean
+    return Estimate(
+        len(samples), mean, solutions, low, high,
+        max(0.0, solutions - 2 * solutions_error), solutions + 2 * solutions_error,
+        seconds, converged,
+    )
+
+
+SPREAD = 1.5  # probe until the 95% range is within this factor of the estimate ...
+BUDGET = 1.0  # ... or this many seconds have gone
+MIN_PROBES = 200  # a range from fewer probes is not trusted (heavy tails hide in small samples)
+MAX_PROBES = 1_000_000
+
+
+def adaptive_estimate(problem: ExactCoverProblem, seed: int = 0, spread: float = SPREAD, budget: float = BUDGET,
+                      stop=None) -> Estimate:
+    """Probe in growing batches until the 95% range of the nodes is within a factor
+    ``spread`` of the estimate (after at least ``MIN_PROBES`` probes), ``budget`` seconds have
+    gone, or ``stop(estimate)`` says so (say, because the search itself would be done by now).
+    ``estimate.converged`` says which."""
+    import time
+
+    prober = Prober(problem)
+    rng = random.Random(seed)
+    samples = []
+    start = time.perf_counter()
+    batch = 50
+    while True:
+        samples.extend(prober.probe(rng) for _ in range(batch))
+        result = summarize(samples, time.perf_counter() - start, spread)
+        if len(samples) >= MIN_PROBES and (result.converged or result.nodes == 0):
+            return result
+        stopped = len(samples) >= MIN_PROBES and stop is not None and stop(result)
+        if result.seconds >= budget or len(samples) >= MAX_PROBES or stopped:
+            result.converged = False
+            return result
+        batch = min(2 * batch, 1600)  # a fixed schedule: the same seed stops at the same probe
+
+
 def _mean_and_error(values) -> tuple[float, float]:
     """The mean and its standard error."""
     # Written out rather than with the statistics module, which costs every start of the
@@ -164,3 +211,45 @@ def nodes_per_second(problem: ExactCoverProblem, backend, budget: float = 0.25, 
 
 
 SMALL = 20_000
+
+
+@dataclass
+class SearchEstimate:
+    """What ``polyfit estimate`` found: the estimate (exact when the search was run), the
+    backend's speed, and the search's own time when it ran."""
+
+    estimate: Estimate
+    rate: float | None
+    exact: bool = False
+    seconds: float = 0.0
+
+
+def estimate_search(problem: ExactCoverProblem, backend, probes: int | None = None, seed: int = 0) -> SearchEstimate:
+    """Estimate a search on ``backend``: ``probes`` random probes, or (``None``) adaptively
+    (:func:`adaptive_estimate`), stopping early and running the search itself when its
+    predicted time (the high end of the range) is under the time spent so far: the nodes
+    and solutions are then exact."""
+    import time
+
+    from polyfit.xc.problem import SearchStats
+
+    start = time.perf_counter()
+    rate = nodes_per_second(problem, backend, budget=0.1, seed=seed)
+    if probes is not None:
+        result = estimate(problem, probes, seed)
+        return SearchEstimate(result, rate)
+
+    def short(result: Estimate) -> bool:
+        return bool(rate) and result.nodes_high / rate < time.perf_counter() - start
+
+    result = adaptive_estimate(problem, seed, stop=short)
+    if not short(result):
+        return SearchEstimate(result, rate)
+    stats = SearchStats()
+    began = time.perf_counter()
+    for _ in backend.solutions(problem, stats):
+        pass
+    took = time.perf_counter() - began
+    exact = Estimate(result.probes, stats.nodes, stats.solutions, stats.nodes, stats.nodes,
+                     stats.solutions, stats.solutions, result.seconds, True)
+    return SearchEstimate(exact, stats.nodes / took if took else rate, True, took)

@@ -1,0 +1,196 @@
+"""Exact counts without enumeration: a memoizing counter and Burnside's lemma.
+
+A memoizing backend (``count-memo``, see :mod:`polyfit.dlx.memo`) counts the solutions of an
+exact cover problem without visiting them, so it counts the *total* directly, on the problem
+with no symmetry broken. The number of classes under the puzzle's group G then follows from
+Burnside's lemma:
+
+    distinct = (1 / |G|) * sum over g in G of fix(g),
+
+where fix(g) is the number of solutions g maps onto themselves. A solution fixed by g is a
+union of orbits of placements under the cyclic group <g>, so fix(g) is the count of a smaller
+exact cover problem (:func:`symmetric_problem`): its items are the orbits of free cells under
+<g> (each covered once) and the orbits of pieces under g's piece map; its options are the orbits
+of placements whose placements do not overlap. An orbit of k placements of the pieces of a
+piece orbit P covers each piece of P k/|P| times: the counter takes such *amounts*. Classes
+under rotations alone are the same sum over the proper symmetries, divided by their number.
+
+Both are exact: the sums are divided only when they divide, else it is a bug and says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from polyfit.errors import PolyfitError
+from polyfit.puzzle.cover import cell_name
+from polyfit.xc.problem import ExactCoverProblem
+
+
+@dataclass
+class FullProblem:
+    """The puzzle's exact cover problem with no symmetry broken."""
+
+    problem: ExactCoverProblem
+    placement: list[int]  # option index -> placement index
+
+
+def full_problem(puzzle) -> FullProblem:
+    cover = puzzle.cover
+    if cover.breaker is None:
+        return FullProblem(cover.problem, list(cover.option_placement))
+    problem = cover.problem
+    item = {name: k for k, name in enumerate(problem.items)}
+    searched = len(cover.placements) - len(cover.fixed)
+    options, placement = [], []
+    for index in range(searched):
+        p = cover.placements[index]
+        options.append((item[puzzle.pieces[p.piece].name],) + tuple(item[cell_name(c)] for c in p.cells))
+        placement.append(index)
+    full = ExactCoverProblem(list(problem.primary), list(problem.secondary), options, list(problem.bounds))
+    return FullProblem(full, placement)
+
+
+def _cycles(mapping: dict) -> dict:
+    """For a permutation given as a dict: each element -> the least element of its cycle."""
+    leader = {}
+    for start in mapping:
+        if start in leader:
+            continue
+        cycle = [start]
+        x = mapping[start]
+        while x != start:
+            cycle.append(x)
+            x = mapping[x]
+        least = min(cycle)
+        for x in cycle:
+            leader[x] = least
+    return leader
+
+
+def symmetric_problem(puzzle, sym) -> tuple[ExactCoverProblem, list[tuple[int, ...]]]:
+    """The exact cover problem whose solutions are the solutions ``sym`` maps onto
+    themselves, and the amounts of its options (see the module docstring)."""
+    cover = puzzle.cover
+    board = puzzle.board
+    fixed_cells = board.fixed_cells
+    free = [c for c in board.cells if c not in fixed_cells]
+    cell_orbit = _cycles({c: sym(c) for c in free})
+    orbits = sorted(set(cell_orbit.values()))
+    required = [c for c in orbits if c not in board.optional]
+    spare = [c for c in orbits if c in board.optional]
+    used = [i for i, (lo, hi) in enumerate(puzzle.counts) if hi > 0]
+    piece_orbit = _cycles({i: sym.piece_map[i] for i in used})
+    piece_leaders = sorted(set(piece_orbit.values()))
+    orbit_size = {lead: sum(1 for i in used if piece_orbit[i] == lead) for lead in piece_leaders}
+    n_pieces = len(piece_leaders)
+    item_of_piece = {lead: k for k, lead in enumerate(piece_leaders)}
+    item_of_cell = {c: n_pieces + k for k, c in enumerate(required + spare)}
+    problem = ExactCoverProblem(
+        [f"piece{lead}" for lead in piece_leaders] + [cell_name(c) for c in required],
+        [cell_name(c) for c in spare],
+    )
+    bounds = [puzzle.counts[lead] for lead in piece_leaders]
+    if any(b != (1, 1) for b in bounds):
+        problem.bounds = bounds + [(1, 1)] * len(required)
+    table = cover.table(sym)
+    searched = len(cover.placements) - len(cover.fixed)
+    amounts = []
+    seen = set()
+    for start in range(searched):
+        if start in seen:
+            continue
+        orbit = [start]
+        x = table[start]
+        while x != start:
+            orbit.append(x)
+            x = table[x]
+        seen.update(orbit)
+        cells = [c for i in orbit for c in cover.placements[i].cells]
+        if len(set(cells)) != len(cells):
+            continue  # its placements overlap: never part of a symmetric solution
+        lead = piece_orbit[cover.placements[start].piece]
+        times = len(orbit) // orbit_size[lead]
+        option = (item_of_piece[lead],) + tuple(sorted({item_of_cell[cell_orbit[c]] for c in cells}))
+        problem.options.append(option)
+        amounts.append((times,) + (1,) * (len(option) - 1))
+    return problem, amounts
+
+
+def count_by_burnside(puzzle, backend, counts) -> None:
+    """Fill ``counts`` (a :class:`polyfit.puzzle.solve.Counts`) with the total and the
+    distinct counts of ``puzzle``, counted by ``backend`` (a memoizing one)."""
+    if counts.memo is None:
+        counts.memo = {}
+    memo = counts.memo
+    full = full_problem(puzzle)
+    total = backend.count(full.problem, counts.search, memo=memo)
+    group = puzzle.symmetries
+    fixed = []
+    for sym in group:
+        if sym.is_identity:
+            fixed.append(total)
+        else:
+            problem, amounts = symmetric_problem(puzzle, sym)
+            fixed.append(backend.count(problem, counts.search, amounts, memo=memo))
+    proper = [f for sym, f in zip(group, fixed) if sym.is_proper]
+    if sum(fixed) % len(group) or sum(proper) % len(proper):
+        raise PolyfitError(f"Burnside's sum {sum(fixed)} is not a multiple of the group order {len(group)}: a bug")
+    counts.total = total
+    counts.distinct = sum(fixed) // len(group)
+    counts.distinct_rotations = sum(proper) // len(proper)
+    counts.search.solutions = total
+    counts.fixed = fixed
+
+
+def sample(puzzle, backend, n: int, seed: int | None) -> list[tuple[int, ...]]:
+    """``n`` solutions (placement indices in reading order, pre-placed ones last) drawn independently and
+    uniformly at random among all solutions (symmetric copies included), reproducibly for a
+    given ``seed``, with the counts of a memoizing ``backend``."""
+    full = full_problem(puzzle)
+    fixed = tuple(puzzle.cover.fixed)
+
+    def reading_order(i):  # copies of a piece are then labelled in reading order
+        return min(puzzle.placements[i].cells)
+
+    drawn = backend.sample(full.problem, n, seed)
+    return [tuple(sorted((full.placement[o] for o in options), key=reading_order)) + fixed for options in drawn]
+
+
+def prefers_memo(puzzle, estimated_nodes: float) -> bool:
+    """Should ``--backend auto`` count with the memo counter: the estimate says enumeration
+    would be long and some piece is used more than once (copies make states repeat)."""
+    repeated = any(hi > 1 for lo, hi in puzzle.counts)
+    return repeated and estimated_nodes >= MEMO_NODES
+
+
+def usable_memo(backends: dict):
+    """The ``count-memo`` backend among ``backends`` (name -> backend) if it can run here."""
+    memo = backends.get("count-memo")
+    return memo if memo is not None and memo.unavailable_reason() is None else None
+
+
+def auto_counter(puzzle, backends: dict, estimate) -> object | None:
+    """What ``auto`` counts ``puzzle`` with instead of enumerating: ``count-memo`` when
+    :func:`prefers_memo` (``estimate()`` gives the estimated search nodes), else None."""
+    memo = usable_memo(backends)
+    if memo is None or puzzle.cover.problem.has_colours or puzzle.impossible is not None:
+        return None
+    return memo if prefers_memo(puzzle, estimate()) else None
+
+
+MEMO_NODES = 1_000_000
+
+
+def parse_memory(text: str) -> int:
+    """Bytes from ``500M``, ``2G``, ``1.5g``, ``65536`` (``K``, ``M``, ``G``, ``T``: powers of 1024)."""
+    units = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+    value = text.strip().upper().removesuffix("B").removesuffix("I")
+    unit = value[-1:] if value[-1:] in units else ""
+    try:
+        number = float(value[: len(value) - len(unit)])
+    except ValueError:
+        raise PolyfitError(f"--memory {text!r}: give bytes, or a size such as 500M or 2G") from None
+    if not number > 0 or number * units[unit] < 1 or number * units[unit] > 1 << 50:
+        raise PolyfitError(f"--memory {text!r}: give bytes, or a size such as 500M or 2G")
+    return int(number * units[unit])
