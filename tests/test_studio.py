@@ -73,6 +73,12 @@ def test_the_6x10_count_is_2339_distinct_and_9356_in_all(client):
     result = state["result"]
     assert (result["distinct"], result["distinct_rotations"], result["total"]) == (2339, 4678, 9356)
     assert result["complete"] is True and result["symmetries"] == 4 and result["nodes"] > 0
+    cli = subprocess.run(
+        [sys.executable, "-m", "polyfit", "solve", str(ROOT / "shapes" / "pentomino" / "6x10.txt"), "--count", "--json", "--jobs", "1"],
+        capture_output=True, text=True, cwd=ROOT.parent, check=True,
+    )
+    same = {"pieces", "distinct", "total", "symmetries", "placements", "pruned_area", "options", "items"}
+    assert {k: result[k] for k in same} == {k: v for k, v in json.loads(cli.stdout).items() if k in same}
 
 
 def test_pieces_lists_every_set_with_cells(client):
@@ -247,10 +253,28 @@ def test_files_are_listed_opened_and_saved_in_the_folder_only(client, folder):
     assert client.put("/api/files/run.sh", json={"text": "#\n"}).status_code == 400
 
 
-def test_a_pieces_file_in_the_folder_is_found(client, folder):
+def test_a_pieces_file_is_found_beside_the_board_or_in_the_folder(client, folder):
     (folder / "bars.pieces").write_text("AAA\n\nBB\n")
+    (folder / "boards" / "ell.pieces").write_text("LL\nL.\n")
     answer = client.post("/api/check", json={"board": "#####\n", "pieces": "bars.pieces"})
     assert answer.status_code == 200 and answer.json()["verdict"] == "unique"
+    beside = client.post("/api/check", json={"board": "##\n#.\n", "pieces": "ell.pieces", "folder": "boards"})
+    assert beside.json()["verdict"] == "unique"
+    assert "no such pieces file" in client.post("/api/check", json={"board": "##\n#.\n", "pieces": "ell.pieces"}).json()["error"]
+    out = client.post("/api/check", json={"board": "##\n", "pieces": "x.pieces", "folder": "../.."})
+    assert out.status_code == 400 and "inside the studio's folder" in out.json()["error"]
+
+
+def test_custom_pieces_drawn_as_text_join_the_spec(client):
+    alone = client.post("/api/solutions", json={"board": "#####\n", "custom": "AAA\n\nBB\n"}).json()
+    assert alone["pieces"] == {"A": [[0, 0], [0, 1], [0, 2]], "B": [[0, 0], [0, 1]]}
+    assert len(alone["solutions"]) == 1  # the row is symmetric: AAABB and BBAAA are one class
+    both = client.post("/api/count", json={"board": "######\n", "pieces": "monomino", "custom": "AAA\n\nBB\n"}).json()
+    assert wait_for(client, both["job"])["result"]["total"] == 6  # 3! orders of three pieces in a row
+    clash = client.post("/api/check", json={"board": "#####\n", "pieces": "domino", "custom": "DDD\n"})
+    assert clash.status_code == 400 and "D already named by 'domino'" in clash.json()["error"]
+    bad = client.post("/api/check", json={"board": "#####\n", "custom": "A%A\n"})
+    assert bad.json()["error"].startswith("custom pieces:1:2: unexpected character '%'")
 
 
 def test_the_page_and_three_js_are_served_from_the_package(client):
@@ -306,3 +330,27 @@ def test_the_command_serves_on_127_0_0_1_and_stops_with_its_workers(tmp_path):
     while any(_alive(pid) for pid in workers):
         assert time.monotonic() < deadline, "a worker outlived the killed server"
         time.sleep(0.05)
+
+
+def test_random_requests_get_an_answer_or_a_json_error_never_a_crash(folder):
+    from hypothesis import HealthCheck, given, settings, strategies as st
+
+    texts = st.text(alphabet="#.+ \nAX%;:", max_size=40)
+    values = st.one_of(texts, st.none(), st.booleans(), st.integers(-3, 3), st.lists(st.integers(0, 2), max_size=3))
+    bodies = st.fixed_dictionaries(
+        {"board": st.one_of(texts, values)},
+        optional={"pieces": st.one_of(st.sampled_from(["pentominoes", "domino", "2*monomino", "trominoes:Q", "..", ""]), values),
+                  "mirror": values, "dim": values, "custom": st.one_of(texts, values), "limit": values},
+    )
+    with TestClient(create_app(folder, PORT), base_url=BASE) as client:
+
+        @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+        @given(bodies, st.sampled_from(["/api/check", "/api/solutions"]))
+        def ask(body, path):
+            answer = client.post(path, json=body)
+            assert answer.status_code in (200, 400), (body, answer.text)
+            data = answer.json()
+            assert ("error" in data) == (answer.status_code == 400)
+            assert "Traceback" not in answer.text
+
+        ask()

@@ -110,6 +110,9 @@ def puzzle_body(data: dict) -> dict:
         raise BadRequest("'pieces' must be a piece spec such as 'pentominoes', as --pieces takes it")
     if not isinstance(data.get("mirror", False), bool):
         raise BadRequest("'mirror' must be true or false")
+    for name in ("custom", "folder"):
+        if data.get(name) is not None and not isinstance(data[name], str):
+            raise BadRequest(f"'{name}' must be text")
     if data.get("dim") not in (None, 2, 3):
         raise BadRequest("'dim' must be 2 or 3")
     for name, low, high in (("limit", 1, tasks.SOLUTION_LIMIT), ("forced_limit", 0, 100_000)):

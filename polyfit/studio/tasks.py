@@ -50,8 +50,9 @@ def safe_path(folder: Path, name: str) -> Path:
     return path
 
 
-def confine_spec(spec: str, folder: Path) -> None:
-    """Refuse a spec that names a pieces file outside the studio's folder."""
+def confine_spec(spec: str, base: Path, folder: Path) -> None:
+    """Refuse a spec that names a pieces file outside the studio's folder (a file is looked
+    for in ``base``, the board's own folder, then in the studio's)."""
     sets = polyfit.piece_sets()
     for token in spec.split(","):
         token = token.strip()
@@ -59,19 +60,32 @@ def confine_spec(spec: str, folder: Path) -> None:
             token = token.partition("*")[2]
         token = token.partition("=")[0].strip()
         if token and token.partition(":")[0] not in sets:
+            safe_path(base, token)
             safe_path(folder, token)
 
 
 def read_body(body: dict, folder: Path):
-    """The board, the pieces (a list) and the mirror switch a request asks for."""
+    """The board, the pieces (a list) and the mirror switch a request asks for: the pieces
+    of the spec (or of the board's ``; pieces:`` line) and the ``custom`` ones drawn."""
     text = body["board"]
     dim = body.get("dim") or guess_dim(text)
     board = polyfit.Board.from_text(text, dim=dim, path="board")
+    base = safe_path(folder, body.get("folder") or ".")
     spec = (body.get("pieces") or "").strip() or board.metadata.get("pieces")
-    if not spec:
+    chosen = []
+    if spec:
+        confine_spec(spec, base, folder)
+        chosen = polyfit.pieces(spec, base=base)
+    if (body.get("custom") or "").strip():
+        drawn = polyfit.parse_pieces_text(body["custom"], path="custom pieces", dim=board.dim)
+        named = {p.name for p in chosen}
+        twice = sorted(p.name for p in drawn if p.name in named)
+        if twice:
+            raise PolyfitError(f"custom pieces: {', '.join(twice)} already named by '{spec}'; draw them with other letters")
+        chosen += drawn
+    if not chosen:
         raise PolyfitError("no pieces given: choose a piece set (or write a '; pieces: NAME' line)")
-    confine_spec(spec, folder)
-    return board, polyfit.pieces(spec, base=folder), bool(body.get("mirror"))
+    return board, chosen, bool(body.get("mirror"))
 
 
 def check(body: dict, folder: Path, report) -> dict:
@@ -82,33 +96,21 @@ def check(body: dict, folder: Path, report) -> dict:
     return result.to_json()
 
 
-def count_fields(puzzle, counts) -> dict:
-    """The fields ``polyfit solve --count --json`` prints about a count."""
-    return {
-        "board": puzzle.board.label,
-        "pieces": len(puzzle.pieces),
-        "distinct": counts.distinct,
-        "distinct_rotations": counts.distinct_rotations,
-        "total": counts.total,
-        "complete": counts.complete,
-        "symmetries": len(puzzle.symmetries),
-        "nodes": counts.nodes,
-        "updates": counts.updates,
-        "seconds": round(counts.seconds, 6),
-    }
-
-
 def count(body: dict, folder: Path, report) -> dict:
-    """Count every solution, on every core for a long count, reporting after each job."""
+    """Count every solution, on every core for a long count, reporting after each job; the
+    answer has the fields ``polyfit solve --count --json`` prints."""
+    from polyfit.commands.solve import summary
+
     board, pieces, mirror = read_body(body, folder)
     puzzle = polyfit.Puzzle(board, pieces, mirror=mirror)
+    engine = puzzle.backend("auto")
 
     def heard(progress) -> None:
         nodes = progress.counts.nodes
         report({"progress": progress.fraction, "nodes": nodes,
                 "nodes_per_second": round(nodes / progress.elapsed) if progress.elapsed > 0 else 0})
 
-    return count_fields(puzzle, puzzle.count(on_progress=heard))
+    return summary(puzzle, puzzle.count(backend=engine, on_progress=heard), engine)
 
 
 def solution_set_json(puzzle, solutions: list[dict], counts: dict) -> dict:

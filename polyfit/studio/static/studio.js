@@ -6,7 +6,8 @@ const $ = (id) => document.getElementById(id);
 const EMPTY_MARKS = new Set([".", " "]);
 
 // ---- the design -------------------------------------------------------------------------
-const design = { dim: 2, rows: 6, cols: 10, layers: 3, cells: new Map(), name: "", pieces: "pentominoes", mirror: false, meta: [] };
+const design = { dim: 2, rows: 6, cols: 10, layers: 3, cells: new Map(), name: "", pieces: "pentominoes", mirror: false, meta: [],
+                 custom: "", folder: "" };
 let layer = 0;             // the layer drawn (3D)
 let tool = "cell";
 let placeTurn = 0;
@@ -92,7 +93,8 @@ async function api(method, path, body) {
   if (!response.ok) throw new Error(data.error || `${response.status}`);
   return data;
 }
-const puzzleBody = (extra = {}) => ({ board: boardText(), pieces: design.pieces, mirror: design.mirror, dim: design.dim, ...extra });
+const puzzleBody = (extra = {}) => ({ board: boardText(), pieces: design.pieces, mirror: design.mirror, dim: design.dim,
+                                      custom: design.custom, folder: design.folder, ...extra });
 
 function say(text, kind = "") {
   const m = $("message");
@@ -260,6 +262,8 @@ function changed() {
   $("board-name").value = design.name;
   $("pieces").value = design.pieces;
   $("mirror").checked = design.mirror;
+  if ($("custom-pieces").value !== design.custom) $("custom-pieces").value = design.custom;
+  if (design.custom) $("custom-box").open = true;
   $("board-text").value = boardText();
   const tabs = $("layer-tabs");
   tabs.innerHTML = "";
@@ -281,7 +285,7 @@ function changed() {
 }
 
 function encodeDesign() {
-  const json = JSON.stringify({ t: boardText(), p: design.pieces, m: design.mirror, d: design.dim });
+  const json = JSON.stringify({ t: boardText(), p: design.pieces, m: design.mirror, d: design.dim, c: design.custom || undefined, f: design.folder || undefined });
   return btoa(String.fromCharCode(...new TextEncoder().encode(json))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 function decodeDesign(hash) {
@@ -291,6 +295,8 @@ function decodeDesign(hash) {
   readText(d.t, d.d);
   design.pieces = d.p ?? design.pieces;
   design.mirror = !!d.m;
+  design.custom = d.c || "";
+  design.folder = d.f || "";
 }
 
 let figureView = null;
@@ -310,6 +316,10 @@ let lintSeq = 0;
 function chip(text, kind = "") { const s = document.createElement("span"); s.className = "chip " + kind; s.textContent = text; return s; }
 function piecesArea() {
   let total = 0;
+  if (design.custom.trim()) {
+    const letters = design.custom.split(/\r?\n/).filter((l) => !l.trim().startsWith(";")).join("").replace(/[.\s]/g, "");
+    total += letters.length;
+  }
   for (const token of design.pieces.split(",")) {
     const t = token.trim();
     if (!t) continue;
@@ -513,31 +523,55 @@ async function openFile(name) {
     const file = await api("GET", `/api/files/${name.split("/").map(encodeURIComponent).join("/")}`);
     remember();
     readText(file.text, file.dim);
+    design.folder = name.includes("/") ? name.slice(0, name.lastIndexOf("/")) : "";
+    design.custom = "";
     $("file-name").value = name;
     solutions = null; showSolution();
     say(`opened ${name}`, "ok");
     changed();
   } catch (error) { say(error.message, "error"); }
 }
+const filePath = (name) => `/api/files/${name.split("/").map(encodeURIComponent).join("/")}`;
+async function put(name, text) {
+  try {
+    await api("PUT", filePath(name), { text });
+    return true;
+  } catch (error) {
+    if (/exists/.test(error.message) && confirm(`${name} exists. Replace it?`)) {
+      await api("PUT", filePath(name), { text, overwrite: true });
+      return true;
+    }
+    if (/exists/.test(error.message)) return false;
+    throw error;
+  }
+}
 async function save() {
   const name = $("file-name").value.trim();
   if (!name) { say("give the file a name, such as my-board.txt", "error"); $("file-name").focus(); return; }
-  const path = `/api/files/${name.split("/").map(encodeURIComponent).join("/")}`;
+  const folder = name.includes("/") ? name.slice(0, name.lastIndexOf("/")) : "";
+  const spec = design.pieces;
   try {
-    await api("PUT", path, { text: boardText(true) });
-    say(`saved ${name}`, "ok");
-  } catch (error) {
-    if (/exists/.test(error.message) && confirm(`${name} exists. Replace it?`)) {
-      try { await api("PUT", path, { text: boardText(true), overwrite: true }); say(`saved ${name}`, "ok"); }
-      catch (again) { say(again.message, "error"); }
-    } else say(error.message, "error");
-  }
+    if (design.custom.trim()) {
+      // the custom pieces go in a pieces file beside the board, named on its '; pieces:' line
+      const stem = name.slice(folder.length ? folder.length + 1 : 0).replace(/\.[^.]*$/, "");
+      const piecesFile = `${stem}.pieces`;
+      const text = (design.dim === 3 && !/^\s*;\s*dim:/m.test(design.custom) ? "; dim: 3\n" : "") + design.custom;
+      if (!(await put(folder ? `${folder}/${piecesFile}` : piecesFile, text))) { say("not saved"); return; }
+      const parts = spec.split(",").map((t) => t.trim()).filter(Boolean);
+      if (!parts.includes(piecesFile)) parts.push(piecesFile);
+      design.pieces = parts.join(",");
+    }
+    const saved = await put(name, boardText(true));
+    if (design.custom.trim()) design.pieces = spec;
+    say(saved ? `saved ${name}` : "not saved", saved ? "ok" : "");
+    if (saved) design.folder = folder;
+  } catch (error) { design.pieces = spec; say(error.message, "error"); }
   listFiles();
 }
 async function applyText() {
   const text = $("board-text").value;
   try {
-    await api("POST", "/api/check", { board: text, pieces: design.pieces, mirror: design.mirror, forced_limit: 0 });
+    await api("POST", "/api/check", { ...puzzleBody({ forced_limit: 0 }), board: text, dim: undefined });
   } catch (error) {
     if (/^board:\d+:\d+:|has no cells|must be the board/.test(error.message)) { say(error.message, "error"); return; }
   }
@@ -581,6 +615,7 @@ function wire() {
   });
   $("pieces").onchange = () => { design.pieces = $("pieces").value.trim(); changed(); };
   $("mirror").onchange = () => { design.mirror = $("mirror").checked; changed(); };
+  $("custom-pieces").oninput = () => { design.custom = $("custom-pieces").value; clearTimeout(lintTimer); lintTimer = setTimeout(() => changed(), 400); };
   $("board-name").onchange = () => { design.name = $("board-name").value.trim(); changed(); };
   $("apply-text").onclick = applyText;
   $("check").onclick = check;
