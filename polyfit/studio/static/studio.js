@@ -112,7 +112,7 @@ const letterColour = (ch) => PIECE_COLOURS[(ch.charCodeAt(0) * 7) % PIECE_COLOUR
 function drawGrid() {
   const wrap = grid.parentElement;
   const pad = 24;
-  cellSize = Math.max(8, Math.min(44, Math.floor(Math.min((wrap.clientWidth - 2 * pad) / design.cols, (wrap.clientHeight - 2 * pad) / design.rows))));
+  cellSize = Math.max(8, Math.min(52, Math.floor(Math.min((wrap.clientWidth - 2 * pad) / design.cols, (wrap.clientHeight - 2 * pad) / design.rows))));
   const w = design.cols * cellSize, h = design.rows * cellSize;
   const ratio = window.devicePixelRatio || 1;
   grid.width = (w + 2) * ratio; grid.height = (h + 2) * ratio;
@@ -354,7 +354,8 @@ async function lint() {
     const li = document.createElement("li"); li.textContent = failure; li.className = "error"; reasons.appendChild(li);
   } else {
     const kinds = result.reasons.map((r) => r.kind);
-    chips.push(kinds.includes("parity") || kinds.includes("colouring") ? chip("parity ✗", "bad") : chip("parity ✓", "good"));
+    if (kinds.includes("parity") || kinds.includes("colouring")) chips.push(chip("parity ✗", "bad"));
+    else if (!kinds.includes("area")) chips.push(chip("parity ✓", "good"));
     const nowhere = result.reasons.filter((r) => r.kind === "piece-fits-nowhere").map((r) => r.piece);
     if (nowhere.length) chips.push(chip(`fits nowhere: ${nowhere.join(" ")}`, "bad"));
     chips.push(chip({ unique: "unique", multiple: "several solutions", none: "no solution" }[result.verdict],
