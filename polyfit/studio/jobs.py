@@ -20,12 +20,18 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
+
+PACKAGE_HOME = Path(__file__).resolve().parents[2]  # the folder that holds the polyfit package
 
 
 def start_worker(kind: str, body: dict, folder: str) -> subprocess.Popen:
+    # Started beside the polyfit package this server runs, so that ``-m`` finds that one and
+    # not a folder named polyfit where the studio was started; the worker then moves to the
+    # studio's folder.
     process = subprocess.Popen(
         [sys.executable, "-m", "polyfit.studio.worker", kind, folder, str(os.getpid())],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=folder,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=PACKAGE_HOME,
     )
     data = json.dumps(body).encode("utf-8")
 
