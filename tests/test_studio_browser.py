@@ -159,3 +159,28 @@ def test_a_pasted_board_with_a_bad_character_shows_the_error(page):
     message = page.inner_text("#message")
     assert "board:2:3: unexpected character '%'" in message
     assert page.locator("#board-text").input_value() == "#####\n##%##\n#####\n"  # left for the designer to mend
+
+
+def test_pre_place_undo_redo_rotate_and_the_link_reopens_the_design(page):
+    page.fill("#rows", "3")
+    page.dispatch_event("#rows", "change")
+    page.fill("#cols", "5")
+    page.dispatch_event("#cols", "change")
+    page.click("#fill")
+    page.click("[data-tool=place]")
+    page.select_option("#place-piece", "X")
+    box = page.locator("#grid").bounding_box()
+    size = (box["width"] - 2) / 5
+    page.mouse.click(box["x"] + 1 + 1.5 * size, box["y"] + 1 + 0.5 * size)  # the box around X starts at row 0, column 1
+    assert page.locator("#board-text").input_value() == "##X##\n#XXX#\n##X##\n"
+    page.click("#undo")
+    assert page.locator("#board-text").input_value() == "#####\n" * 3
+    page.click("#redo")
+    page.click("#rotate")
+    assert page.locator("#board-text").input_value() == "###\n#X#\nXXX\n#X#\n###\n"
+    link = page.url
+    page.goto("about:blank")
+    page.goto(link)
+    page.wait_for_selector("body[data-ready=yes]")
+    assert page.locator("#board-text").input_value() == "###\n#X#\nXXX\n#X#\n###\n"
+    assert page.input_value("#rows") == "5" and page.input_value("#cols") == "3"
