@@ -155,7 +155,7 @@ def create_app(folder: str | Path = ".", port: int = 8765, hosts=()) -> Starlett
         return JSONResponse({"sets": pieces_cache})
 
     async def check(request):
-        job = await jobs.run("check", puzzle_body(await read_json(request)), CHECK_SECONDS)
+        job = await jobs.run("check", puzzle_body(await read_json(request)), CHECK_SECONDS, request.is_disconnected)
         return job_answer(job)
 
     async def count(request):
@@ -174,7 +174,7 @@ def create_app(folder: str | Path = ".", port: int = 8765, hosts=()) -> Starlett
         return JSONResponse(found.to_json())
 
     async def solutions(request):
-        job = await jobs.run("solutions", puzzle_body(await read_json(request)), SOLUTIONS_SECONDS)
+        job = await jobs.run("solutions", puzzle_body(await read_json(request)), SOLUTIONS_SECONDS, request.is_disconnected)
         return job_answer(job)
 
     async def export(request):

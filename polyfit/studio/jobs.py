@@ -138,16 +138,23 @@ class Jobs:
             job.poll()
         return job
 
-    async def run(self, kind: str, body: dict, seconds: float) -> Job:
-        """Start a job and wait for it (without blocking the server), at most ``seconds``."""
+    async def run(self, kind: str, body: dict, seconds: float, gone=None) -> Job:
+        """Start a job and wait for it (without blocking the server), at most ``seconds``;
+        ``gone()``, when given, says whether the asker has left (the job is then stopped)."""
         job_id = self.start(kind, body)
         job = self.jobs[job_id]
         deadline = time.monotonic() + seconds
         delay = 0.005
+        asked = time.monotonic()
         while True:
             job.poll()
             if job.state != "running":
                 break
+            if gone is not None and time.monotonic() - asked > 0.25:
+                asked = time.monotonic()
+                if await gone():
+                    job.cancel()
+                    break
             if time.monotonic() > deadline:
                 job.cancel()
                 job.state, job.error = "error", (

@@ -80,8 +80,8 @@ function readText(text, dim) {
 }
 
 // ---- talking to the server --------------------------------------------------------------
-async function api(method, path, body) {
-  const options = { method, headers: {} };
+async function api(method, path, body, signal) {
+  const options = { method, headers: {}, signal };
   if (body !== undefined) { options.body = JSON.stringify(body); options.headers["Content-Type"] = "application/json"; }
   const response = await fetch(path, options);
   const type = response.headers.get("Content-Type") || "";
@@ -312,7 +312,7 @@ function showFigure() {
 }
 
 // ---- live lint --------------------------------------------------------------------------
-let lintSeq = 0;
+let lintSeq = 0, lintAbort = null;
 function chip(text, kind = "") { const s = document.createElement("span"); s.className = "chip " + kind; s.textContent = text; return s; }
 function piecesArea() {
   let total = 0;
@@ -342,7 +342,9 @@ async function lint() {
     return;
   }
   let result, failure = null;
-  try { result = await api("POST", "/api/check", puzzleBody({ forced_limit: 0 })); }
+  lintAbort?.abort(); // the server stops a check nobody waits for
+  lintAbort = new AbortController();
+  try { result = await api("POST", "/api/check", puzzleBody({ forced_limit: 0 }), lintAbort.signal); }
   catch (error) { failure = error.message; }
   if (seq !== lintSeq) return; // the drawing changed meanwhile
   const chips = [chip(`${count} cells${optional ? ` (${optional} optional)` : ""}${area !== null ? ` · pieces ${area}` : ""}`,
