@@ -354,3 +354,18 @@ def test_random_requests_get_an_answer_or_a_json_error_never_a_crash(folder):
             assert "Traceback" not in answer.text
 
         ask()
+
+
+def test_a_magicavoxel_file_opens_as_voxel_text(client, folder):
+    from polyfit.formats.magicavoxel import write_magicavoxel
+
+    import polyfit
+
+    castle = polyfit.read_board(ROOT / "shapes" / "soma" / "castle.vox")
+    (folder / "castle-mv.vox").write_bytes(write_magicavoxel(castle.cells))
+    opened = client.get("/api/files/castle-mv.vox").json()
+    assert opened["dim"] == 3
+    again = polyfit.Board.from_text(opened["text"], dim=3)
+    assert again.cells == polyfit.read_board(folder / "castle-mv.vox").cells
+    counted = client.post("/api/count", json={"board": opened["text"], "pieces": "soma"}).json()
+    assert wait_for(client, counted["job"])["result"]["distinct"] == 3

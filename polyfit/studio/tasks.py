@@ -2,14 +2,15 @@
 
 Every task reads the same body: ``board`` (a board file's text: 2D text art or voxel layers),
 ``pieces`` (a spec as ``--pieces`` takes it; empty for the board's own ``; pieces:`` line),
-``mirror`` and ``dim`` (2 or 3; guessed from the text when missing). Each runs on the public
-API (:mod:`polyfit`) in a worker whose current folder is the studio's, so a pieces file named
-in a spec is read from there, and only from there (see :func:`confine_spec`).
+``mirror``, ``dim`` (2 or 3; guessed from the text when missing), ``custom`` (pieces drawn as
+in a pieces file) and ``folder`` (the board's folder). Each runs on the public API
+(:mod:`polyfit`) in a worker whose current folder is the studio's; a pieces file named in a
+spec is read from the board's folder or the studio's, and from nowhere else (see
+:func:`confine_spec`).
 """
 
 from __future__ import annotations
 
-import io
 import os
 import tempfile
 from pathlib import Path, PurePosixPath
@@ -195,20 +196,16 @@ def open_file(body: dict, folder: Path, report) -> dict:
 
 
 def voxel_text(board) -> str:
-    """A board as text art (voxel layers for 3D), its name kept."""
-    buffer = io.StringIO()
-    if board.name:
-        buffer.write(f"; name: {board.name}\n")
-    cells = set(board.cells)
-    ranges = [range(max(c[k] for c in cells) + 1) for k in range(board.dim)]
-    layers = ranges[2] if board.dim == 3 else [None]
-    for n, z in enumerate(layers):
-        if n:
-            buffer.write("\n")
-        for r in ranges[0]:
-            row = "".join("#" if ((r, c, z) if board.dim == 3 else (r, c)) in cells else "." for c in ranges[1])
-            buffer.write(row.rstrip(".") + "\n" if row.strip(".") else ".\n")
-    return buffer.getvalue()
+    """A board as text art (voxel layers for 3D, bottom first), its name kept."""
+    lines = [f"; name: {board.name}"] if board.name else []
+    cells = {c if board.dim == 3 else (0, *c) for c in board.cells}  # (layer, row, column)
+    layers, rows, columns = (range(max(c[k] for c in cells) + 1) for k in range(3))
+    for z in layers:
+        if z:
+            lines.append("")
+        for r in rows:
+            lines.append("".join("#" if (z, r, c) in cells else "." for c in columns).rstrip(".") or ".")
+    return "\n".join(lines) + "\n"
 
 
 TASKS = {
