@@ -99,6 +99,7 @@ const puzzleBody = (extra = {}) => ({ board: boardText(), pieces: design.pieces,
 function say(text, kind = "") {
   const m = $("message");
   m.textContent = text;
+  m.title = text;
   m.className = "message " + kind;
 }
 
