@@ -155,13 +155,16 @@ class Puzzle(solve.Puzzle):
             return name
         return registry().backend(name, self.cover.problem)
 
-    def count(self, backend: str = "auto", jobs: int | None = None) -> Counts:
+    def count(self, backend: str = "auto", jobs: int | None = None, on_progress=None) -> Counts:
         """Count every solution exactly: ``distinct`` (one per symmetry class),
         ``distinct_rotations`` (classes under rotations alone) and ``total``. With ``auto``,
         a long count with repeated pieces runs on ``count-memo``, as on the command line.
 
         ``jobs``: processes to split the search over; ``None`` uses every core when a quick
-        estimate says the search is long, as ``polyfit solve --count`` does."""
+        estimate says the search is long, as ``polyfit solve --count`` does. ``on_progress``:
+        called as the jobs of a long count start and after each one, with ``fraction`` (of the
+        search tree done), ``elapsed`` (seconds) and ``counts`` (so far), as the progress bar
+        of ``polyfit solve --count`` hears it."""
         from polyfit import longsearch
 
         if backend == "auto" and (jobs or 1) == 1:
@@ -170,7 +173,8 @@ class Puzzle(solve.Puzzle):
             counter = auto_counter(self, registry().backends, lambda: longsearch.quick_estimate(self))
             if counter is not None:
                 return self.count_memo(counter, Counts())
-        return longsearch.run(self, self.backend(backend), count=True, jobs=jobs).finish()
+        return longsearch.run(self, self.backend(backend), count=True, jobs=jobs,
+                              watched=on_progress is not None, on_progress=on_progress).finish()
 
     def check(self, backend: str = "auto", forced_limit: int | None = None):
         """Where the puzzle stands for a designer: ``verdict`` ``"unique"``, ``"multiple"`` or

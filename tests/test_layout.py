@@ -23,7 +23,7 @@ LAYERS = (
     ("formats",),
     ("registry", "plugins"),
     ("api", "gallery"),
-    ("cli", "commands", "__init__", "__main__"),
+    ("cli", "commands", "studio", "__init__", "__main__"),
 )
 LAYER = {room: k for k, rooms in enumerate(LAYERS) for room in rooms}
 

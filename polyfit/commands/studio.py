@@ -1,0 +1,69 @@
+"""``polyfit studio``: the designer's page in the browser, served from this machine."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from polyfit.errors import PolyfitError
+from polyfit.commands import guarded
+
+DEFAULT_PORT = 8765
+INSTALL = "polyfit studio needs its extra: pip install 'polyfit[studio]'"
+
+
+def listening_socket(port: Optional[int]) -> socket.socket:
+    """A socket listening on 127.0.0.1: ``port``, or the default port (a free one when it is
+    taken)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(("127.0.0.1", DEFAULT_PORT if port is None else port))
+    except OSError as exc:
+        if port is not None:
+            sock.close()
+            raise PolyfitError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}; choose another --port") from None
+        sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    return sock
+
+
+def add_commands(app: typer.Typer, ctx) -> None:
+    @app.command()
+    @guarded
+    def studio(
+        folder: Path = typer.Argument(Path("."), help="The folder whose board and pieces files the studio opens and saves."),
+        port: Optional[int] = typer.Option(None, "--port", min=0, max=65535, help=f"Port on 127.0.0.1 (default {DEFAULT_PORT}, or a free one when it is taken)."),
+        no_browser: bool = typer.Option(False, "--no-browser", help="Do not open the page in a browser."),
+    ):
+        """Design puzzles in the browser: draw a board, check it, count it, browse solutions.
+
+        Starts a server on this machine (127.0.0.1 only) and opens its page. The studio opens
+        and saves files in FOLDER only. Stop it with Ctrl-C. Needs pip install 'polyfit[studio]'.
+
+        Example: polyfit studio shapes --port 8765
+        """
+        try:
+            import uvicorn
+
+            from polyfit.studio.app import create_app
+        except ImportError:
+            raise PolyfitError(INSTALL) from None
+        if not folder.is_dir():
+            raise PolyfitError(f"{folder} is not a folder")
+        sock = listening_socket(port)
+        chosen = sock.getsockname()[1]
+        url = f"http://127.0.0.1:{chosen}/"
+        server = uvicorn.Server(uvicorn.Config(create_app(folder, chosen), log_level="warning", lifespan="on"))
+        typer.echo(f"polyfit studio: {url} (files in {folder.resolve()}; Ctrl-C stops it)", err=True)
+        if not no_browser:
+            import webbrowser
+
+            webbrowser.open(url)
+        try:
+            server.run(sockets=[sock])
+        finally:
+            sock.close()

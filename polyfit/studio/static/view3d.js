@@ -1,0 +1,110 @@
+// A 3D view of unit cubes grouped in pieces (three.js): orbit with the mouse, explode, cut by layer.
+// A cell is [z, row, col]: col is x, row runs towards the viewer, z is up (as polyfit draws it).
+import * as THREE from "three";
+import { OrbitControls } from "three/addons/OrbitControls.js";
+
+export class CubeView {
+  constructor(container) {
+    this.container = container;
+    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+    this.renderer.setPixelRatio(window.devicePixelRatio || 1);
+    this.renderer.setClearColor(0xfbfbfc);
+    container.appendChild(this.renderer.domElement);
+    this.scene = new THREE.Scene();
+    this.camera = new THREE.PerspectiveCamera(35, 1, 0.1, 1000);
+    this.camera.up.set(0, 0, 1);
+    this.scene.add(new THREE.HemisphereLight(0xffffff, 0x8a8f99, 1.6));
+    const sun = new THREE.DirectionalLight(0xffffff, 1.6);
+    sun.position.set(4, -6, 10);
+    this.scene.add(sun);
+    this.controls = new OrbitControls(this.camera, this.renderer.domElement);
+    this.controls.enableDamping = false;
+    this.controls.addEventListener("change", () => this.render());
+    this.controls.addEventListener("start", () => { this.userMoved = true; });
+    this.userMoved = false;
+    this.radius = 1;
+    this.group = new THREE.Group();
+    this.scene.add(this.group);
+    this.pieces = [];
+    this.explode = 0;
+    this.layerCut = Infinity;
+    new ResizeObserver(() => this.resize()).observe(container);
+  }
+
+  resize() {
+    const w = this.container.clientWidth, h = this.container.clientHeight;
+    if (!w || !h) return;
+    this.renderer.setSize(w, h, false);
+    this.renderer.domElement.style.width = "100%";
+    this.renderer.domElement.style.height = "100%";
+    this.camera.aspect = w / h;
+    this.camera.updateProjectionMatrix();
+    if (!this.userMoved) this.frame();
+    this.render();
+  }
+
+  // Look from the front, right and above, the whole figure in sight.
+  frame() {
+    const vfov = THREE.MathUtils.degToRad(this.camera.fov);
+    const hfov = 2 * Math.atan(Math.tan(vfov / 2) * this.camera.aspect);
+    const distance = (this.radius / Math.sin(Math.min(vfov, hfov) / 2)) * 1.08;
+    this.camera.position.set(0.5, -0.85, 0.75).normalize().multiplyScalar(distance);
+    this.controls.target.set(0, 0, 0);
+    this.controls.update();
+  }
+
+  // pieces: [{name, colour: "#rrggbb", cells: [[z, row, col], ...]}]
+  show(pieces, keepCamera = false) {
+    for (const child of [...this.group.children]) {
+      this.group.remove(child);
+      child.traverse((o) => { o.geometry?.dispose(); o.material?.dispose?.(); });
+    }
+    this.pieces = [];
+    const all = pieces.flatMap((p) => p.cells);
+    if (!all.length) { this.render(); return; }
+    const lo = [0, 1, 2].map((k) => Math.min(...all.map((c) => c[k])));
+    const hi = [0, 1, 2].map((k) => Math.max(...all.map((c) => c[k])));
+    const centre = new THREE.Vector3((lo[2] + hi[2] + 1) / 2, -(lo[1] + hi[1] + 1) / 2, (lo[0] + hi[0] + 1) / 2);
+    const cube = new THREE.BoxGeometry(0.94, 0.94, 0.94);
+    const edges = new THREE.EdgesGeometry(cube);
+    for (const piece of pieces) {
+      const node = new THREE.Group();
+      const material = new THREE.MeshStandardMaterial({ color: piece.colour, roughness: 0.55, metalness: 0.05 });
+      const lines = new THREE.LineBasicMaterial({ color: new THREE.Color(piece.colour).multiplyScalar(0.55) });
+      const mid = new THREE.Vector3();
+      for (const [z, r, c] of piece.cells) {
+        const at = new THREE.Vector3(c + 0.5, -(r + 0.5), z + 0.5).sub(centre);
+        const mesh = new THREE.Mesh(cube, material);
+        mesh.position.copy(at);
+        mesh.userData.z = z;
+        const edge = new THREE.LineSegments(edges, lines);
+        edge.position.copy(at);
+        edge.userData.z = z;
+        node.add(mesh, edge);
+        mid.add(at);
+      }
+      mid.divideScalar(piece.cells.length);
+      node.userData.direction = mid;
+      this.group.add(node);
+      this.pieces.push(node);
+    }
+    this.levels = [lo[0], hi[0]];
+    this.baseRadius = 0.5 * Math.hypot(hi[0] - lo[0] + 1, hi[1] - lo[1] + 1, hi[2] - lo[2] + 1);
+    if (!keepCamera) this.userMoved = false;
+    this.apply();
+  }
+
+  setExplode(fraction) { this.explode = fraction; this.apply(); }
+  setLayerCut(top) { this.layerCut = top; this.apply(); }
+
+  apply() {
+    this.radius = (this.baseRadius || 1) * (1 + this.explode * 0.9);
+    for (const node of this.pieces) {
+      node.position.copy(node.userData.direction).multiplyScalar(this.explode * 1.2);
+      for (const child of node.children) child.visible = child.userData.z < this.layerCut;
+    }
+    this.resize();
+  }
+
+  render() { this.renderer.render(this.scene, this.camera); }
+}

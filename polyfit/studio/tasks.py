@@ -1,0 +1,237 @@
+"""The studio's work, as a worker process does it: a request's JSON body in, its answer out.
+
+Every task reads the same body: ``board`` (a board file's text: 2D text art or voxel layers),
+``pieces`` (a spec as ``--pieces`` takes it; empty for the board's own ``; pieces:`` line),
+``mirror``, ``dim`` (2 or 3; guessed from the text when missing), ``custom`` (pieces drawn as
+in a pieces file) and ``folder`` (the board's folder). Each runs on the public API
+(:mod:`polyfit`) in a worker whose current folder is the studio's; a pieces file named in a
+spec is read from the board's folder or the studio's, and from nowhere else (see
+:func:`confine_spec`).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path, PurePosixPath
+
+import polyfit
+from polyfit import PolyfitError
+from polyfit.api import registry  # (polyfit.registry is also the module of that name)
+
+SOLUTION_LIMIT = 1000  # solutions one request may ask for
+
+
+def guess_dim(text: str) -> int:
+    """3 when the drawing has several layers (blocks of rows with blank lines between), else 2."""
+    blocks, in_block = 0, False
+    for line in text.splitlines():
+        if line.lstrip().startswith(";"):
+            continue
+        if line.strip():
+            if not in_block:
+                blocks += 1
+            in_block = True
+        else:
+            in_block = False
+    return 3 if blocks > 1 else 2
+
+
+def safe_path(folder: Path, name: str) -> Path:
+    """``name`` inside ``folder``: relative, no ``..``, not leading out through a link."""
+    if not isinstance(name, str) or not name or "\\" in name or "\0" in name:
+        raise PolyfitError(f"not a file name in the studio's folder: {name!r}")
+    pure = PurePosixPath(name)
+    if pure.is_absolute() or ".." in pure.parts or name.startswith("~"):
+        raise PolyfitError(f"{name}: only files inside the studio's folder (a relative path without '..')")
+    path = folder / pure
+    root = folder.resolve()
+    if not path.resolve().is_relative_to(root):
+        raise PolyfitError(f"{name}: leads out of the studio's folder")
+    return path
+
+
+def confine_spec(spec: str, base: Path, folder: Path) -> None:
+    """Refuse a spec that names a pieces file outside the studio's folder (a file is looked
+    for in ``base``, the board's own folder, then in the studio's)."""
+    sets = polyfit.piece_sets()
+    for token in spec.split(","):
+        token = token.strip()
+        if "*" in token:
+            token = token.partition("*")[2]
+        token = token.partition("=")[0].strip()
+        if token and token.partition(":")[0] not in sets:
+            safe_path(base, token)
+            safe_path(folder, token)
+
+
+def read_body(body: dict, folder: Path):
+    """The board, the pieces (a list) and the mirror switch a request asks for: the pieces
+    of the spec (or of the board's ``; pieces:`` line) and the ``custom`` ones drawn."""
+    text = body["board"]
+    dim = body.get("dim") or guess_dim(text)
+    board = polyfit.Board.from_text(text, dim=dim, path="board")
+    base = safe_path(folder, body.get("folder") or ".")
+    spec = (body.get("pieces") or "").strip() or board.metadata.get("pieces")
+    chosen = []
+    if spec:
+        confine_spec(spec, base, folder)
+        chosen = polyfit.pieces(spec, base=base)
+    if (body.get("custom") or "").strip():
+        drawn = polyfit.parse_pieces_text(body["custom"], path="custom pieces", dim=board.dim)
+        named = {p.name for p in chosen}
+        twice = sorted(p.name for p in drawn if p.name in named)
+        if twice:
+            raise PolyfitError(f"custom pieces: {', '.join(twice)} already named by '{spec}'; draw them with other letters")
+        chosen += drawn
+    if not chosen:
+        raise PolyfitError("no pieces given: choose a piece set (or write a '; pieces: NAME' line)")
+    return board, chosen, bool(body.get("mirror"))
+
+
+def check(body: dict, folder: Path, report) -> dict:
+    """``polyfit check --json``: the verdict, the reasons and the witnesses' cells."""
+    board, pieces, mirror = read_body(body, folder)
+    limit = body.get("forced_limit")
+    result = polyfit.check(board, pieces, mirror=mirror, forced_limit=limit)
+    return result.to_json()
+
+
+def count(body: dict, folder: Path, report) -> dict:
+    """Count every solution, on every core for a long count, reporting after each job; the
+    answer has the fields ``polyfit solve --count --json`` prints."""
+    from polyfit.commands.solve import summary
+
+    board, pieces, mirror = read_body(body, folder)
+    puzzle = polyfit.Puzzle(board, pieces, mirror=mirror)
+    engine = puzzle.backend("auto")
+
+    def heard(progress) -> None:
+        nodes = progress.counts.nodes
+        report({"progress": progress.fraction, "nodes": nodes,
+                "nodes_per_second": round(nodes / progress.elapsed) if progress.elapsed > 0 else 0})
+
+    return summary(puzzle, puzzle.count(backend=engine, on_progress=heard), engine)
+
+
+def solution_set_json(puzzle, solutions: list[dict], counts: dict) -> dict:
+    """What the JSON exporter writes (``polyfit solve --output FILE.json``), plus ``colours``:
+    each piece's colour in the palette of polyfit's pictures, as ``#rrggbb``."""
+    from polyfit.render.palette import solution_colours
+
+    data = {
+        "board": puzzle.board.label,
+        "cells": [list(c) for c in puzzle.board.cells],
+        "pieces": {p.name: [list(c) for c in p.cells] for p in puzzle.pieces},
+        "solutions": [{name: [list(c) for c in cells] for name, cells in s.items()} for s in solutions],
+        **counts,
+    }
+    colours = solution_colours(puzzle.pieces, solutions)
+    data["colours"] = {name: "#%02x%02x%02x" % rgb for name, rgb in colours.items()}
+    return data
+
+
+def solutions(body: dict, folder: Path, report) -> dict:
+    """The first ``limit`` solutions, one per symmetry class (``all``: every copy)."""
+    board, pieces, mirror = read_body(body, folder)
+    puzzle = polyfit.Puzzle(board, pieces, mirror=mirror)
+    limit = body.get("limit") or 100
+    found = [s.placements for s in puzzle.solutions(limit=limit, all=bool(body.get("all")))]
+    return solution_set_json(puzzle, found, {})
+
+
+def chosen_solution(body: dict, folder: Path):
+    """The puzzle and the one solution a request sends back (``solution``: {label: cells}),
+    checked against the board and pieces."""
+    board, pieces, mirror = read_body(body, folder)
+    puzzle = polyfit.Puzzle(board, pieces, mirror=mirror)
+    sent = body.get("solution")
+    names = {p.name for p in puzzle.pieces}
+    on_board = set(board.cells)
+    placements = {}
+    if not isinstance(sent, dict) or not sent:
+        raise PolyfitError("'solution' must be an object {piece: cells}, as /api/solutions gives it")
+    for label, cells in sent.items():
+        if label.partition("#")[0] not in names:
+            raise PolyfitError(f"solution: {label!r} is not one of the pieces")
+        if not isinstance(cells, list) or not all(
+            isinstance(c, list) and len(c) == board.dim and all(type(v) is int for v in c) for c in cells
+        ):
+            raise PolyfitError(f"solution: the cells of {label!r} must be a list of [row, column{', layer' if board.dim == 3 else ''}]")
+        cells = tuple(tuple(c) for c in cells)
+        if not on_board.issuperset(cells):
+            raise PolyfitError(f"solution: {label!r} has a cell that is not on the board")
+        placements[label] = cells
+    return puzzle, placements
+
+
+def export(kind: str):
+    """A task that writes the solution sent with the registered exporter ``kind`` (``png``,
+    ``glb``, ...) and answers the file's bytes."""
+
+    def task(body: dict, folder: Path, report) -> bytes:
+        puzzle, placements = chosen_solution(body, folder)
+        board = puzzle.board
+        solution_set = polyfit.SolutionSet(board.label, board.cells, puzzle.pieces, [placements])
+        exporter = registry().exporter(None, kind)
+        with tempfile.TemporaryDirectory() as scratch:
+            path = Path(scratch) / f"solution.{kind}"
+            exporter.export(solution_set, path)
+            return path.read_bytes()
+
+    return task
+
+
+def open_file(body: dict, folder: Path, report) -> dict:
+    """A board file of the folder as the page draws it: its text, and whether it is 3D."""
+    path = safe_path(folder, body.get("path"))
+    board = polyfit.read_board(path)
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+        polyfit.Board.from_text(text, dim=board.dim, path=str(path))
+    except (UnicodeDecodeError, PolyfitError):
+        text = voxel_text(board)  # MagicaVoxel or a plugin's format: drawn as text art
+    return {"path": body["path"], "text": text, "dim": board.dim}
+
+
+def voxel_text(board) -> str:
+    """A board as text art (voxel layers for 3D, bottom first), its name kept."""
+    lines = [f"; name: {board.name}"] if board.name else []
+    cells = {c if board.dim == 3 else (0, *c) for c in board.cells}  # (layer, row, column)
+    layers, rows, columns = (range(max(c[k] for c in cells) + 1) for k in range(3))
+    for z in layers:
+        if z:
+            lines.append("")
+        for r in rows:
+            lines.append("".join("#" if (z, r, c) in cells else "." for c in columns).rstrip(".") or ".")
+    return "\n".join(lines) + "\n"
+
+
+TASKS = {
+    "check": check,
+    "count": count,
+    "solutions": solutions,
+    "png": export("png"),
+    "glb": export("glb"),
+    "open": open_file,
+}
+
+
+def work(kind: str, body: dict, folder: str, send) -> None:
+    """Run a task in a worker and send its outcome: ``("progress", dict)`` messages, then
+    ``("done", answer)`` or ``("error", text)``. Never a traceback: a bug is one line too."""
+    folder = Path(folder)
+    os.chdir(folder)
+    try:
+        answer = TASKS[kind](body, folder, lambda fields: send(("progress", fields)))
+    except PolyfitError as exc:
+        send(("error", str(exc)))
+    except RecursionError:
+        send(("error", "the input is nested too deeply"))
+    except MemoryError:
+        send(("error", "the input is too large for this machine's memory"))
+    except Exception as exc:  # a bug: said in one line, the page carries on
+        send(("failed", f"internal error in {kind}: {type(exc).__name__}: {exc}"))
+    else:
+        send(("done", answer))

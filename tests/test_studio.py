@@ -1,0 +1,371 @@
+"""polyfit studio's server: its JSON API (docs/studio.md), its safety rules, its workers.
+
+Driven through Starlette's test client (no network); the page itself is tested in a real
+browser by test_studio_browser.py.
+"""
+
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from helpers import ROOT
+
+pytest.importorskip("starlette", reason="polyfit studio needs pip install 'polyfit[studio]'")
+from starlette.testclient import TestClient  # noqa: E402
+
+from polyfit.studio.app import create_app  # noqa: E402
+
+PORT = 8765
+BASE = f"http://127.0.0.1:{PORT}"
+SIX_BY_TEN = (ROOT / "shapes" / "pentomino" / "6x10.txt").read_text()
+# A count that runs for hours: the 18 one-sided pentominoes in a 9x10 box.
+LONG = {"board": ("#" * 10 + "\n") * 9, "pieces": "one-sided-pentominoes"}
+
+
+@pytest.fixture
+def folder(tmp_path):
+    (tmp_path / "boards").mkdir()
+    (tmp_path / "boards" / "castle.vox").write_text((ROOT / "shapes" / "soma" / "castle.vox").read_text())
+    (tmp_path / "3x5.txt").write_text("; name: three by five\n; pieces: pentominoes:L,pentominoes:N,pentominoes:V\n#####\n#####\n#####\n")
+    return tmp_path
+
+
+@pytest.fixture
+def client(folder):
+    with TestClient(create_app(folder, PORT), base_url=BASE) as client:
+        yield client
+
+
+def wait_for(client, job_id, seconds=60):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        state = client.get(f"/api/jobs/{job_id}").json()
+        if state["state"] != "running":
+            return state
+        time.sleep(0.05)
+    raise AssertionError(f"job {job_id} still running after {seconds} s")
+
+
+def children_of(pid):
+    """The processes whose parent is ``pid`` (Linux /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+def test_the_6x10_count_is_2339_distinct_and_9356_in_all(client):
+    started = client.post("/api/count", json={"board": SIX_BY_TEN})
+    assert started.status_code == 200
+    state = wait_for(client, started.json()["job"])
+    assert state["state"] == "done" and state["error"] is None and state["progress"] == 1.0
+    result = state["result"]
+    assert (result["distinct"], result["distinct_rotations"], result["total"]) == (2339, 4678, 9356)
+    assert result["complete"] is True and result["symmetries"] == 4 and result["nodes"] > 0
+    cli = subprocess.run(
+        [sys.executable, "-m", "polyfit", "solve", str(ROOT / "shapes" / "pentomino" / "6x10.txt"), "--count", "--json", "--jobs", "1"],
+        capture_output=True, text=True, cwd=ROOT.parent, check=True,
+    )
+    same = {"pieces", "distinct", "total", "symmetries", "placements", "pruned_area", "options", "items"}
+    assert {k: result[k] for k in same} == {k: v for k, v in json.loads(cli.stdout).items() if k in same}
+
+
+def test_pieces_lists_every_set_with_cells(client):
+    sets = client.get("/api/pieces").json()["sets"]
+    assert sets["pentominoes"]["dim"] == 2 and len(sets["pentominoes"]["pieces"]) == 12
+    assert sorted(map(tuple, sets["pentominoes"]["pieces"]["X"])) == [(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)]
+    assert sets["soma"]["dim"] == 3 and sum(len(c) for c in sets["soma"]["pieces"].values()) == 27
+
+
+def test_check_answers_what_check_json_prints(client):
+    body = {"board": "#####\n#####\n#####\n", "pieces": "pentominoes:L,pentominoes:N,pentominoes:V"}
+    answer = client.post("/api/check", json=body)
+    assert answer.status_code == 200
+    data = answer.json()
+    assert data["verdict"] == "unique" and data["solutions"] == 1
+    cli = subprocess.run(
+        [sys.executable, "-m", "polyfit", "check", str(ROOT / "shapes" / "pentomino" / "scott.txt"), "--json"],
+        capture_output=True, text=True, cwd=ROOT.parent, check=True,
+    )
+    api = client.post("/api/check", json={"board": (ROOT / "shapes" / "pentomino" / "scott.txt").read_text()}).json()
+    expected = json.loads(cli.stdout)
+    for drop in ("seconds",):
+        expected.pop(drop), api.pop(drop)
+    assert api == expected
+
+
+def test_check_marks_the_cells_no_piece_covers_and_parity(client):
+    corner = client.post("/api/check", json={"board": "#####\n#....\n", "pieces": "2*trominoes:I"}).json()
+    assert corner["verdict"] == "none"
+    kinds = [r["kind"] for r in corner["reasons"]]
+    assert "cell-uncoverable" in kinds
+    assert next(r for r in corner["reasons"] if r["kind"] == "cell-uncoverable")["cells"] == [[1, 0]]
+    dominoes = client.post("/api/check", json={"board": ".###\n####\n####\n###.\n", "pieces": "7*domino"}).json()
+    assert dominoes["verdict"] == "none" and dominoes["reasons"][0]["kind"] in ("parity", "colouring")
+
+
+def test_solutions_come_as_the_json_exporter_writes_them_with_colours(client):
+    answer = client.post("/api/solutions", json={"board": "#####\n#####\n#####\n", "pieces": "pentominoes:L,pentominoes:N,pentominoes:V", "limit": 5})
+    data = answer.json()
+    assert set(data) == {"board", "cells", "pieces", "solutions", "colours"}
+    assert len(data["cells"]) == 15 and len(data["solutions"]) == 1
+    solution = data["solutions"][0]
+    assert sorted(map(tuple, solution["V"])) == [(0, 4), (1, 4), (2, 2), (2, 3), (2, 4)]
+    covered = sorted(tuple(c) for cells in solution.values() for c in cells)
+    assert covered == sorted(map(tuple, data["cells"]))
+    assert all(len(c) == 7 and c.startswith("#") for c in data["colours"].values())
+    assert len(set(data["colours"].values())) == 3
+    castle = client.post("/api/solutions", json={"board": (ROOT / "shapes" / "soma" / "castle.vox").read_text(), "limit": 2}).json()
+    assert len(castle["solutions"]) == 2 and len(castle["cells"][0]) == 3
+
+
+def test_exports_a_png_and_a_glb_of_the_solution_sent(client):
+    from PIL import Image
+
+    body = {"board": (ROOT / "shapes" / "soma" / "castle.vox").read_text()}
+    solution = client.post("/api/solutions", json={**body, "limit": 1}).json()["solutions"][0]
+    png = client.post("/api/export/png", json={**body, "solution": solution})
+    assert png.status_code == 200 and png.headers["content-type"] == "image/png"
+    assert Image.open(io.BytesIO(png.content)).size[0] > 100
+    glb = client.post("/api/export/glb", json={**body, "solution": solution})
+    assert glb.status_code == 200 and glb.content[:4] == b"glTF"
+    import trimesh
+
+    scene = trimesh.load(io.BytesIO(glb.content), file_type="glb")
+    assert len(scene.geometry) == 7  # one mesh per Soma piece
+    wrong = client.post("/api/export/png", json={**body, "solution": {"Q": [[0, 0, 0]]}})
+    assert wrong.status_code == 400 and "not one of the pieces" in wrong.json()["error"]
+
+
+def test_a_long_count_reports_progress_and_is_cancelled_with_its_workers(client):
+    job_id = client.post("/api/count", json=LONG).json()["job"]
+    job = client.app.state.jobs.jobs[job_id]
+    deadline = time.monotonic() + 30
+    while not children_of(job.process.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)  # the count has started its own workers
+    workers = children_of(job.process.pid)
+    state = client.get(f"/api/jobs/{job_id}").json()
+    assert state["state"] == "running" and 0 <= state["progress"] < 1
+    cancelled = client.delete(f"/api/jobs/{job_id}").json()
+    assert cancelled["state"] == "cancelled"
+    assert job.process.poll() is not None
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in workers):
+        assert time.monotonic() < deadline, "a count's worker outlived the cancelled job"
+        time.sleep(0.05)
+    assert client.get(f"/api/jobs/{job_id}").json()["state"] == "cancelled"
+    assert client.delete("/api/jobs/nope").status_code == 404
+
+
+def _alive(pid):
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_stopping_the_server_kills_its_running_jobs(folder):
+    with TestClient(create_app(folder, PORT), base_url=BASE) as client:
+        job_id = client.post("/api/count", json=LONG).json()["job"]
+        process = client.app.state.jobs.jobs[job_id].process
+        assert process.poll() is None
+    assert process.poll() is not None
+
+
+def test_a_host_not_the_servers_own_is_refused(client):
+    refused = client.get("/api/pieces", headers={"Host": "evil.example"})
+    assert refused.status_code == 403 and "Host" in refused.json()["error"]
+    assert client.post("/api/check", json={"board": SIX_BY_TEN}, headers={"Host": "evil.example"}).status_code == 403
+    assert client.get("/", headers={"Host": f"evil.example:{PORT}"}).status_code == 403
+    assert client.get("/api/pieces", headers={"Host": f"localhost:{PORT}"}).status_code == 200
+
+
+def test_writes_from_another_origin_are_refused(client):
+    other = client.post("/api/count", json={"board": SIX_BY_TEN}, headers={"Origin": "http://evil.example"})
+    assert other.status_code == 403 and "origin" in other.json()["error"]
+    site = client.put("/api/files/x.txt", json={"text": "#\n"}, headers={"Sec-Fetch-Site": "cross-site"})
+    assert site.status_code == 403
+    same = client.post("/api/check", json={"board": "##\n", "pieces": "domino"}, headers={"Origin": BASE})
+    assert same.status_code == 200 and same.json()["verdict"] == "unique"
+
+
+def test_a_million_cell_board_is_a_clear_413(client):
+    board = ("#" * 1000 + "\n") * 1000
+    answer = client.post("/api/check", json={"board": board, "pieces": "monomino"})
+    assert answer.status_code == 413
+    assert "over the studio's limit" in answer.json()["error"]
+    assert client.post("/api/count", json={"board": board, "pieces": "monomino"}).status_code == 413
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"board": "##\n#%\n", "pieces": "domino"}, "board:2:2: unexpected character '%'"),
+    ({"board": "##\n", "pieces": "pentominoes:Q"}, "unknown piece of pentominoes 'Q'"),
+    ({"board": "##\n"}, "no pieces given"),
+    ({"board": 5, "pieces": "domino"}, "'board' must be the board's text"),
+    ({"board": "##\n", "pieces": "domino", "mirror": "yes"}, "'mirror' must be true or false"),
+    ({"board": "##\n", "pieces": "domino", "limit": 0}, "'limit' must be a whole number"),
+    ({"board": "##\n", "pieces": "/etc/passwd"}, "only files inside the studio's folder"),
+    ({"board": "##\n", "pieces": "../secret.txt"}, "only files inside the studio's folder"),
+])
+def test_bad_input_is_a_json_error_400(client, body, message):
+    for path in ("/api/check", "/api/solutions"):
+        answer = client.post(path, json=body)
+        assert answer.status_code == 400, answer.text
+        assert message in answer.json()["error"]
+        assert "Traceback" not in answer.text
+
+
+def test_a_body_that_is_not_a_json_object_is_a_400(client):
+    for content in (b"{", b"[1, 2]", b"\xff\xfe"):
+        answer = client.post("/api/check", content=content, headers={"Content-Type": "application/json"})
+        assert answer.status_code == 400 and answer.json() == {"error": "the request body must be a JSON object"}
+    assert client.get("/api/nothing").json() == {"error": "not found"}
+
+
+def test_files_are_listed_opened_and_saved_in_the_folder_only(client, folder):
+    assert client.get("/api/files").json()["files"] == ["3x5.txt", "boards/castle.vox"]
+    castle = client.get("/api/files/boards/castle.vox").json()
+    assert castle["dim"] == 3 and castle["text"].startswith("; name: Castle")
+    for bad in ("/api/files/..%2F..%2Fetc%2Fpasswd", "/api/files/%2Fetc%2Fpasswd", "/api/files/../x.txt"):
+        answer = client.get(bad)
+        assert answer.status_code in (400, 404) and "error" in answer.json()
+    saved = client.put("/api/files/mine.txt", json={"text": "; pieces: domino\n##\n"})
+    assert saved.status_code == 200 and (folder / "mine.txt").read_text() == "; pieces: domino\n##\n"
+    again = client.put("/api/files/mine.txt", json={"text": "###\n"})
+    assert again.status_code == 400 and "exists" in again.json()["error"]
+    assert (folder / "mine.txt").read_text() == "; pieces: domino\n##\n"
+    assert client.put("/api/files/mine.txt", json={"text": "###\n", "overwrite": True}).status_code == 200
+    assert (folder / "mine.txt").read_text() == "###\n"
+    outside = client.put("/api/files/..%2Fescaped.txt", json={"text": "#\n"})
+    assert outside.status_code == 400 and not (folder.parent / "escaped.txt").exists()
+    assert client.put("/api/files/run.sh", json={"text": "#\n"}).status_code == 400
+
+
+def test_a_pieces_file_is_found_beside_the_board_or_in_the_folder(client, folder):
+    (folder / "bars.pieces").write_text("AAA\n\nBB\n")
+    (folder / "boards" / "ell.pieces").write_text("LL\nL.\n")
+    answer = client.post("/api/check", json={"board": "#####\n", "pieces": "bars.pieces"})
+    assert answer.status_code == 200 and answer.json()["verdict"] == "unique"
+    beside = client.post("/api/check", json={"board": "##\n#.\n", "pieces": "ell.pieces", "folder": "boards"})
+    assert beside.json()["verdict"] == "unique"
+    assert "no such pieces file" in client.post("/api/check", json={"board": "##\n#.\n", "pieces": "ell.pieces"}).json()["error"]
+    out = client.post("/api/check", json={"board": "##\n", "pieces": "x.pieces", "folder": "../.."})
+    assert out.status_code == 400 and "inside the studio's folder" in out.json()["error"]
+
+
+def test_custom_pieces_drawn_as_text_join_the_spec(client):
+    alone = client.post("/api/solutions", json={"board": "#####\n", "custom": "AAA\n\nBB\n"}).json()
+    assert alone["pieces"] == {"A": [[0, 0], [0, 1], [0, 2]], "B": [[0, 0], [0, 1]]}
+    assert len(alone["solutions"]) == 1  # the row is symmetric: AAABB and BBAAA are one class
+    both = client.post("/api/count", json={"board": "######\n", "pieces": "monomino", "custom": "AAA\n\nBB\n"}).json()
+    assert wait_for(client, both["job"])["result"]["total"] == 6  # 3! orders of three pieces in a row
+    clash = client.post("/api/check", json={"board": "#####\n", "pieces": "domino", "custom": "DDD\n"})
+    assert clash.status_code == 400 and "D already named by 'domino'" in clash.json()["error"]
+    bad = client.post("/api/check", json={"board": "#####\n", "custom": "A%A\n"})
+    assert bad.json()["error"].startswith("custom pieces:1:2: unexpected character '%'")
+
+
+def test_the_page_and_three_js_are_served_from_the_package(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "polyfit studio" in page.text
+    assert "http" not in page.text.replace("http-equiv", "")  # nothing from the network
+    three = client.get("/static/vendor/three/three.module.js")
+    assert three.status_code == 200 and "three.core.js" in three.text
+    assert "MIT License" in client.get("/static/vendor/three/LICENSE").text
+
+
+def test_the_command_names_the_extra_when_it_is_missing():
+    code = (
+        "import sys; sys.modules['uvicorn'] = None; sys.argv = ['polyfit', 'studio', '--no-browser'];"
+        "from polyfit.cli import main; main()"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT.parent)
+    assert result.returncode == 2
+    assert "pip install 'polyfit[studio]'" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_the_command_serves_on_127_0_0_1_and_stops_with_its_workers(tmp_path):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "polyfit", "studio", str(tmp_path), "--no-browser", "--port", str(port)],
+        cwd=ROOT.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        import httpx2 as httpx
+    except ImportError:
+        import httpx
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                answer = httpx.get(base + "/api/files")
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        assert answer.json()["files"] == []
+        job_id = httpx.post(base + "/api/count", json=LONG).json()["job"]
+        assert httpx.get(f"{base}/api/jobs/{job_id}").json()["state"] == "running"
+        workers = children_of(server.pid)
+        assert workers
+    finally:
+        server.kill()  # even a killed server leaves no worker behind
+        server.wait()
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in workers):
+        assert time.monotonic() < deadline, "a worker outlived the killed server"
+        time.sleep(0.05)
+
+
+def test_random_requests_get_an_answer_or_a_json_error_never_a_crash(folder):
+    from hypothesis import HealthCheck, given, settings, strategies as st
+
+    texts = st.text(alphabet="#.+ \nAX%;:", max_size=40)
+    values = st.one_of(texts, st.none(), st.booleans(), st.integers(-3, 3), st.lists(st.integers(0, 2), max_size=3))
+    bodies = st.fixed_dictionaries(
+        {"board": st.one_of(texts, values)},
+        optional={"pieces": st.one_of(st.sampled_from(["pentominoes", "domino", "2*monomino", "trominoes:Q", "..", ""]), values),
+                  "mirror": values, "dim": values, "custom": st.one_of(texts, values), "limit": values},
+    )
+    with TestClient(create_app(folder, PORT), base_url=BASE) as client:
+
+        @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+        @given(bodies, st.sampled_from(["/api/check", "/api/solutions"]))
+        def ask(body, path):
+            answer = client.post(path, json=body)
+            assert answer.status_code in (200, 400), (body, answer.text)
+            data = answer.json()
+            assert ("error" in data) == (answer.status_code == 400)
+            assert "Traceback" not in answer.text
+
+        ask()
+
+
+def test_a_magicavoxel_file_opens_as_voxel_text(client, folder):
+    from polyfit.formats.magicavoxel import write_magicavoxel
+
+    import polyfit
+
+    castle = polyfit.read_board(ROOT / "shapes" / "soma" / "castle.vox")
+    (folder / "castle-mv.vox").write_bytes(write_magicavoxel(castle.cells))
+    opened = client.get("/api/files/castle-mv.vox").json()
+    assert opened["dim"] == 3
+    again = polyfit.Board.from_text(opened["text"], dim=3)
+    assert again.cells == polyfit.read_board(folder / "castle-mv.vox").cells
+    counted = client.post("/api/count", json={"board": opened["text"], "pieces": "soma"}).json()
+    assert wait_for(client, counted["job"])["result"]["distinct"] == 3
