@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Optional
 
@@ -51,6 +54,22 @@ def index_text(command: str, rows: list) -> str:
         png = path.with_suffix(".png").name
         lines.append(f"| [{path.name}]({path.name}) | {solutions} | {score} | {cells} | ![{png}]({png}) |")
     return "\n".join(lines) + "\n"
+
+
+@contextmanager
+def interrupt_after():
+    """Ctrl-C inside the block takes effect (as KeyboardInterrupt) when the block ends."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pending = []
+    previous = signal.signal(signal.SIGINT, lambda *_: pending.append(True))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if pending:
+        raise KeyboardInterrupt
 
 
 class GenerateBar:
@@ -185,11 +204,12 @@ def add_commands(app: typer.Typer, ctx) -> None:
                 bar = GenerateBar(count, tally)
             for found in boards:
                 number, path = free_name(out, number, suffix, force)
-                write_output_text(path, board_text(found.board), force)
-                image = solution_image(found.board.cells, chosen, found.solution)
-                save_png(image, path.with_suffix(".png"), force=force)
-                score = found.board.metadata.get("difficulty", "-")
-                rows.append((path, found.solutions, score, len(found.board.cells)))
+                with interrupt_after():  # a board and its picture are written whole, and indexed
+                    write_output_text(path, board_text(found.board), force)
+                    image = solution_image(found.board.cells, chosen, found.solution)
+                    save_png(image, path.with_suffix(".png"), force=force)
+                    score = found.board.metadata.get("difficulty", "-")
+                    rows.append((path, found.solutions, score, len(found.board.cells)))
                 typer.echo(
                     f"wrote {path} ({plural(found.solutions, 'distinct solution')}, difficulty {score}; "
                     f"{plural(tally.tried, 'shape')} counted, {tally.seconds:.1f}s)"
@@ -204,9 +224,16 @@ def add_commands(app: typer.Typer, ctx) -> None:
             if bar is not None:
                 bar.stop()
         if rows:
-            write_output_text(readme, index_text(command, rows), force)
+            try:
+                with interrupt_after():
+                    write_output_text(readme, index_text(command, rows), force)
+            except KeyboardInterrupt:
+                interrupted = True
             typer.echo(f"wrote {readme}")
-        why = " (interrupted)" if interrupted else " (time is up)" if tally.stopped == "time" else ""
+        from polyfit.puzzle.generate import GIVE_UP
+
+        why = {"time": " (time is up)", "exhausted": f" (no new board in {GIVE_UP} fresh starts)"}.get(tally.stopped, "")
+        why = " (interrupted)" if interrupted else why
         typer.echo(
             f"{plural(len(rows), 'board')} found of {count}{why}; {plural(tally.tried, 'shape')} counted, "
             f"{tally.rejected} ruled out before searching, {plural(tally.starts, 'fresh start')}, "

@@ -32,6 +32,9 @@ The search, reproducible from ``seed``:
    then, with ``min_difficulty``, its difficulty), and after :data:`PATIENCE` moves that
    bring it no closer the search starts again from step 1.
 
+After :data:`GIVE_UP` fresh starts in a row without a new board the search ends: the family
+holds no more boards, or they are too rare to find this way.
+
 A shape whose count is in the target range (and difficulty at least ``min_difficulty``), and is
 not congruent (rotated, or reflected when the piece set is closed under reflection) to one
 found before or given in ``known``, is yielded.
@@ -70,6 +73,7 @@ PATIENCE = 40  # moves without getting closer to the target before a fresh start
 TRIES = 60  # random picks for one move or one carving step before giving up on it
 SYMMETRIES = ("mirror", "rotation", "any")
 REPORT_EVERY = 0.2  # seconds between a worker's reports of its tally
+GIVE_UP = 500  # fresh starts in a row without a new board: the family has no more (or too few)
 
 
 @dataclass
@@ -93,7 +97,7 @@ class Tally:
     starts: int = 0  # fresh random shapes
     found: int = 0
     seconds: float = 0.0
-    stopped: str | None = None  # "time" when the budget ran out
+    stopped: str | None = None  # "time" when the budget ran out, "exhausted" after GIVE_UP starts
     listener: Callable | None = field(default=None, repr=False)  # called after each shape counted
 
     def counted(self, rejected: bool) -> None:
@@ -451,13 +455,17 @@ def _search(search: dict, count: int | None, seed, seen: set, mirror: bool, tall
             return (0, 0.0)
         return (0, max(0.0, min_difficulty - (hard["score"] if hard else 0.0)))
 
-    failures = 0
+    failures = fruitless = 0
     while count is None or tally.found < count:
         tally.seconds = time.monotonic() - start
         if deadline is not None and time.monotonic() >= deadline:
             tally.stopped = "time"
             return
+        if fruitless >= GIVE_UP:
+            tally.stopped = "exhausted"
+            return
         tally.starts += 1
+        fruitless += 1
         if family.symmetric is not None:
             family.choose_symmetry()
         shape = family.carve()
@@ -481,6 +489,7 @@ def _search(search: dict, count: int | None, seed, seen: set, mirror: bool, tall
                 shape, key, n, solution, hard = candidate, new_key, m, new_solution, new_hard
         if distance(n, hard) == (0, 0.0) and key not in seen:
             seen.add(key)
+            fruitless = 0
             tally.found += 1
             tally.seconds = time.monotonic() - start
             lines = {**metadata, "solutions": str(n)}
@@ -536,6 +545,7 @@ class ParallelBoards:
                 tally.stopped = "time"
                 break
             if not self.running:
+                tally.stopped = "exhausted"
                 break
             try:
                 kind, k, data, counted = self.queue.get(timeout=0.1)
