@@ -293,3 +293,19 @@ def test_ctrl_c_with_jobs_keeps_the_boards_and_leaves_no_worker(tmp_path):
     while group_alive(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not group_alive(proc.pid), "a worker outlived the command"
+
+
+def test_the_shipped_generated_boards_are_what_their_lines_say():
+    paths = sorted((ROOT / "shapes" / "generated").rglob("board-*.*"))
+    boards = [p for p in paths if p.suffix in (".txt", ".vox")]
+    assert len(boards) == 8
+    for path in boards:
+        board = polyfit.read_board(path)
+        generated = board.metadata["generated"]
+        assert generated.startswith("polyfit generate --pieces ") and "--symmetric mirror" in generated
+        puzzle = polyfit.Puzzle(board, board.metadata["pieces"])
+        assert puzzle.count(jobs=1).distinct == int(board.metadata["solutions"]) == 1
+        assert len(puzzle.symmetries) > 1
+        if board.dim == 3:
+            assert "--flat" in generated and gen.stands(board.cells)
+        assert path.with_suffix(".png").read_bytes()[:4] == b"\x89PNG"
