@@ -126,27 +126,32 @@ def add_commands(app: typer.Typer, ctx) -> None:
     ):
         """Find boards that the pieces fill in exactly N distinct ways.
 
-        The shapes have the pieces' total area, lie inside --within, are connected and have
-        no holes (every empty cell of the outline reaches the outside) unless --holes allows
-        them. --from BOARD changes a given board instead: --remove K takes K of its cells
-        away, --add K adds K cells in its bounding box grown by one (the board's own holes may
-        stay). The shape must have the pieces' area, so K is the difference between the
-        board's area and the pieces' (given alone, --from works it out; a K that does not
-        match is an error naming the right one).
+        The shapes have the pieces' total area, lie inside --within, are
+        connected and have no holes (every empty cell of the outline reaches
+        the outside) unless --holes allows them. --from BOARD changes a
+        given board instead: --remove K takes K of its cells away, --add K
+        adds K cells in its bounding box grown by one (the board's own holes
+        may stay). The shape must have the pieces' area, so K is the
+        difference between the board's area and the pieces' (given alone,
+        --from works it out; a K that does not match is an error naming the
+        right one).
 
-        Each board found is written to --out as text art (.txt) or voxel text (.vox) with
-        '; pieces:', '; solutions:', '; difficulty:' (as polyfit check scores it) and
-        '; generated:' lines, its solution as a PNG beside it, and an index README.md.
-        Boards congruent to one found, or to a board file already in --out, are skipped; no
-        file is overwritten without --force. Ctrl-C keeps what was found (exit code 130).
+        Each board found is written to --out as text art (.txt) or voxel
+        text (.vox) with '; pieces:', '; solutions:', '; difficulty:' (as
+        polyfit check scores it) and '; generated:' lines, its solution as a
+        PNG beside it, and an index README.md. Boards congruent to one
+        found, or to a board file already in --out, are skipped; no file is
+        overwritten without --force. Ctrl-C keeps what was found (exit code
+        130).
 
-        --jobs N runs N worker processes; worker 0 tries the shapes a --jobs 1 run tries, the
-        others their own (each from --seed, reproducibly), and the first boards to arrive are
-        kept, so which boards and their order can vary between runs with --jobs > 1.
+        --jobs N runs N worker processes: worker 0 tries the shapes that one
+        process tries, the others their own (each from --seed, reproducibly),
+        and the first boards to arrive are kept, so which boards and their
+        order can vary between runs with more than one job.
 
         Example: polyfit generate --pieces soma --within 3x3x4 --count 5 --seed 1 --out figures
 
-        Example: polyfit generate --pieces pentominoes --from shapes/pentomino/scott.txt --remove 4 --out boards
+        Example: polyfit generate --pieces tetrominoes,tetrominoes:T=2 --from shapes/tetromino/4x5.txt --add 4 --out boards
         """
         from polyfit.files import write_output_text
         from polyfit.longsearch.workers import die_with
