@@ -309,3 +309,33 @@ def test_the_shipped_generated_boards_are_what_their_lines_say():
         if board.dim == 3:
             assert "--flat" in generated and gen.stands(board.cells)
         assert path.with_suffix(".png").read_bytes()[:4] == b"\x89PNG"
+
+
+def terminal_run(args) -> str:
+    """A polyfit run with a terminal for stdout and stderr: everything it wrote there."""
+    controller, terminal = os.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "polyfit", *map(str, args)], cwd=str(ROOT.parent),
+                            stdout=terminal, stderr=terminal, env={**os.environ, "COLUMNS": "100"})
+    os.close(terminal)
+    chunks = []
+    while True:
+        try:
+            data = os.read(controller, 4096)
+        except OSError:  # the run ended and closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=60)
+    os.close(controller)
+    return b"".join(chunks).decode(errors="replace")
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def test_a_progress_bar_on_terminals_only_and_not_with_quiet(tmp_path):
+    args = ["generate", "--pieces", "soma", "--within", "3x3x4", "--seed", "1"]
+    shown = terminal_run([*args, "--out", tmp_path / "a"])
+    assert "generating" in shown and "shapes tried" in shown and "/1 boards" in shown
+    assert "1 board found of 1" in shown
+    quiet = terminal_run([*args, "--quiet", "--out", tmp_path / "b"])
+    assert "generating" not in quiet and "1 board found of 1" in quiet
