@@ -247,9 +247,11 @@ def check(board: Board, pieces=None, *, mirror: bool = False, backend: str = "au
                         forced_limit=FORCED_LIMIT if forced_limit is None else forced_limit)
 
 
-def generate(pieces, within, solutions=1, count: int = 1, seed: int = 0,
+def generate(pieces, within=None, solutions=1, count: int = 1, seed: int = 0,
              symmetric: str | None = None, *, backend: str = "auto", known=(),
-             seconds: float | None = None, plugins: Registry | None = None) -> Iterator[Board]:
+             seconds: float | None = None, plugins: Registry | None = None,
+             base=None, remove: int | None = None, add: int | None = None, holes: bool = False,
+             flat: bool = False, min_difficulty: float | None = None, jobs: int = 1) -> Iterator[Board]:
     """Boards inside ``within`` that ``pieces`` fill in exactly ``solutions`` distinct ways
     (a number, or a range ``"1..3"``), as ``polyfit generate`` finds them: up to ``count``,
     pairwise not congruent, the same ones in the same order for the same ``seed``.
@@ -257,27 +259,50 @@ def generate(pieces, within, solutions=1, count: int = 1, seed: int = 0,
     ``pieces``: a spec or a list of pieces; ``within``: a box size (``"8x8"``, ``"3x3x4"``:
     rows x columns x layers), a :class:`Board`, or a board file; ``symmetric``: ``"mirror"``,
     ``"rotation"`` or ``"any"`` for shapes with that symmetry of the outline; ``known``: cell
-    sets not to yield again (up to congruence); ``seconds``: a time budget. Each board has
-    ``; pieces:`` (when ``pieces`` is a spec) and ``; solutions:`` metadata."""
+    sets not to yield again (up to congruence); ``seconds``: a time budget. Instead of
+    ``within``, ``base`` (a :class:`Board` or a board file) with ``remove`` or ``add`` K cells:
+    that board changed (the pieces' area must be the board's minus or plus K; with neither, K
+    is the difference). ``holes``: allow enclosed holes; ``flat``: 3D figures that stand on
+    their lowest layer; ``min_difficulty``: the least difficulty score (as
+    :meth:`Puzzle.check` reports it); ``jobs``: worker processes (the boards may then vary
+    from run to run). Each board has ``; pieces:`` (when ``pieces`` is a spec),
+    ``; solutions:`` and ``; difficulty:`` metadata."""
     import time
 
-    from polyfit.puzzle.generate import box_cells, generate as search, parse_target
+    from polyfit.longsearch.workers import die_with
+    from polyfit.puzzle.generate import box_cells, changed_board, generate as search, parse_target
 
     engines = plugins or registry()
     if pieces is None:
         raise PolyfitError("generate needs pieces: a spec such as 'pentominoes' or a list")
+    if (within is None) == (base is None):
+        raise PolyfitError("generate needs within (an outline) or base (a board to change)")
     chosen = _pieces_for(None, pieces, plugins)
-    if isinstance(within, Board):
-        outline = within.cells
+
+    def cells_of(shape):
+        if isinstance(shape, Board):
+            return shape.cells
+        cells = box_cells(shape) if isinstance(shape, str) else None
+        return cells if cells is not None else read_board(shape, plugins=plugins).cells
+
+    family = {}
+    if base is not None:
+        area = sum(p.size * p.count[0] for p in chosen)
+        family = changed_board(cells_of(base), area, remove, add)
+        outline = family.pop("outline")
     else:
-        outline = box_cells(str(within)) if isinstance(within, str) else None
-        if outline is None:
-            outline = read_board(within, plugins=plugins).cells
+        outline = cells_of(within)
     metadata = {"pieces": pieces} if isinstance(pieces, str) else {}
     deadline = None if seconds is None else time.monotonic() + seconds
-    for found in search(chosen, outline, lambda problem: engines.backend(backend, problem),
-                        parse_target(solutions), count, seed, symmetric, known, metadata, deadline):
-        yield found.board
+    boards = search(chosen, outline, lambda problem: engines.backend(backend, problem),
+                    parse_target(solutions), count, seed, symmetric, known, metadata, deadline,
+                    holes=holes, flat=flat, min_difficulty=min_difficulty, jobs=jobs,
+                    worker_setup=die_with, **family)
+    try:
+        for found in boards:
+            yield found.board
+    finally:
+        boards.close()
 
 
 @dataclass(frozen=True, eq=False)

@@ -69,8 +69,8 @@ def test_committed_gallery_covers_every_shape_with_the_manifest_counts():
     shapes = shape_files(ROOT / "shapes")
     assert len(shapes) >= 50 and not any(p.name.endswith(".pieces.vox") for p in shapes)
     for path in shapes:
-        group = path.parent.name
-        picture = GALLERY / f"{group}-{path.stem}.png"
+        group = path.parent.relative_to(ROOT / "shapes").as_posix()  # soma, generated/soma, ...
+        picture = GALLERY / f"{group.replace('/', '-')}-{path.stem}.png"
         assert picture.exists(), picture
         assert picture.stat().st_size < 50_000, picture
         assert f"shapes/{group}/{path.name}`" in readme, path

@@ -312,15 +312,20 @@ def _search(result: Check, puzzle: Puzzle, backend, forced_limit: int) -> None:
         return
     result.verdict = "unique" if len(canonical) == 1 else "multiple"
     result.solutions = min(len(canonical), 2)
-    nodes, depth = found_any
-    result.difficulty = {
+    result.difficulty = difficulty(*found_any)
+    if complete:
+        result.forced = forced_placements(puzzle, canonical)
+
+
+def difficulty(nodes: int, depth: int) -> dict:
+    """The difficulty of a puzzle whose search met its first solution after ``nodes`` nodes,
+    ``depth`` placements deep (see the module's docstring)."""
+    return {
         "score": round(math.log10(max(nodes, 1)), 2),
         "nodes_to_first": nodes,
         "depth": depth,
         "branching": round(max(nodes, 1) ** (1 / max(depth, 1)), 2),
     }
-    if complete:
-        result.forced = forced_placements(puzzle, canonical)
 
 
 def forced_placements(puzzle: Puzzle, classes) -> dict:
