@@ -54,6 +54,13 @@ _NAMES = {
 __all__ = sorted(_NAMES) + ["__version__"]
 
 
+# The module polyfit.registry shares its name with the public function polyfit.registry().
+# Importing a submodule binds it as an attribute of the package, once, when it is first loaded:
+# load it here and drop that binding, so that the name always means the function.
+importlib.import_module("polyfit.registry")
+del registry  # noqa: F821 (bound by the import above)
+
+
 def __getattr__(name: str):
     if name in _NAMES:
         value = getattr(importlib.import_module(_NAMES[name]), name)

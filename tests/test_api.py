@@ -106,3 +106,12 @@ def test_a_bad_pieces_line_is_an_error_at_its_line_and_column(tmp_path):
         polyfit.load(board)
     assert (caught.value.line, caught.value.column) == (2, 12)
     assert "unknown piece set 'pentominos'" in str(caught.value)
+
+
+def test_the_registry_name_is_the_function_whatever_was_imported_first():
+    """The module polyfit.registry must not take the public name polyfit.registry()."""
+    code = ("import polyfit.registry, polyfit.puzzle.solve, polyfit\n"
+            "assert callable(polyfit.registry) and 'dlx-c' in polyfit.registry().backends\n"
+            "from polyfit.registry import Registry\n")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT.parent, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
