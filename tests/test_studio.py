@@ -10,11 +10,13 @@ import os
 import subprocess
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import pytest
 
-from helpers import ROOT
+import polyfit
+from helpers import ROOT, run_cli
 
 pytest.importorskip("starlette", reason="polyfit studio needs pip install 'polyfit[studio]'")
 from starlette.testclient import TestClient  # noqa: E402
@@ -148,6 +150,81 @@ def test_exports_a_png_and_a_glb_of_the_solution_sent(client):
     assert wrong.status_code == 400 and "not one of the pieces" in wrong.json()["error"]
 
 
+ESTIMATE_FIELDS = {"board", "probes", "exact", "converged", "nodes", "nodes_low", "nodes_high", "solutions",
+                   "solutions_low", "solutions_high", "seconds", "seconds_low", "seconds_high", "backend",
+                   "nodes_per_second"}
+
+
+def test_the_estimate_of_a_short_search_is_the_search_itself_as_the_cli_says(client):
+    answer = client.post("/api/estimate", json={"board": SIX_BY_TEN})
+    assert answer.status_code == 200, answer.text
+    found = answer.json()
+    cli = json.loads(run_cli(["estimate", str(ROOT / "shapes" / "pentomino" / "6x10.txt"), "--json"]).stdout)
+    assert set(found) == set(cli) == ESTIMATE_FIELDS
+    # the 6x10 search (one solution per class but for the box's own symmetry) is short: run outright
+    assert found["exact"] is cli["exact"] is True
+    assert found["solutions"] == found["solutions_low"] == found["solutions_high"] == 2339
+    assert found["nodes"] == found["nodes_low"] == found["nodes_high"] == cli["nodes"] > 100_000
+    assert found["board"] == "6x10 box" and found["backend"] == cli["backend"]
+
+
+def test_the_estimate_of_a_longer_search_has_a_range(client):
+    board = (ROOT / "shapes" / "pentomino" / "8x8-square-anywhere.txt").read_text()
+    found = client.post("/api/estimate", json={"board": board}).json()
+    assert set(found) == ESTIMATE_FIELDS and found["exact"] is False, found
+    assert found["probes"] >= 200  # the adaptive estimate's least
+    assert found["nodes_low"] <= found["nodes"] <= found["nodes_high"] and found["nodes"] > 100_000
+    assert found["solutions_low"] <= found["solutions"] <= found["solutions_high"]
+    assert 0 < found["seconds_low"] <= found["seconds"] <= found["seconds_high"]
+
+
+def test_a_board_parity_rules_out_needs_no_estimate(client):
+    answer = client.post("/api/estimate", json={"board": ("#" * 5 + "\n") * 4, "pieces": "tetrominoes"})
+    assert answer.status_code == 400, answer.text
+    assert "no search needed: checkerboard parity" in answer.json()["error"]
+
+
+def stl_kit(content):
+    import trimesh
+
+    archive = zipfile.ZipFile(io.BytesIO(content))
+    assert archive.testzip() is None
+    return {name: trimesh.load(io.BytesIO(archive.read(name)), file_type="stl") for name in archive.namelist()}
+
+
+def test_the_stl_kit_is_a_zip_of_one_watertight_stl_per_piece(client):
+    soma = client.post("/api/export/stl", json={"board": SIX_BY_TEN, "pieces": "soma", "gap": 0, "unit": 10})
+    assert soma.status_code == 200, soma.text
+    assert soma.headers["content-type"] == "application/zip" and "kit.zip" in soma.headers["content-disposition"]
+    meshes = stl_kit(soma.content)
+    cubes = {piece.name: len(piece.cells) for piece in polyfit.pieces("soma")}
+    assert sorted(meshes) == sorted(f"{name}.stl" for name in cubes)
+    for name, count in cubes.items():
+        mesh = meshes[f"{name}.stl"]
+        assert mesh.is_watertight, name
+        assert mesh.volume == pytest.approx(count * 10 ** 3), name  # 1 cm cubes, no gap
+    # 2D pieces as tiles, the kit command's sizes: 15 mm cells, 5 mm thick, 0.2 mm apart
+    tiles = stl_kit(client.post("/api/export/stl", json={"board": SIX_BY_TEN}).content)
+    assert len(tiles) == 12
+    for name, mesh in tiles.items():
+        assert mesh.is_watertight, name
+        assert 0.93 * 5 * 15 * 15 * 5 < mesh.volume < 5 * 15 * 15 * 5, name  # the gap takes a little off
+    assert mesh.bounds[1][2] - mesh.bounds[0][2] == pytest.approx(5, abs=0.25)
+    custom = stl_kit(client.post("/api/export/stl", json={"board": "#\n", "custom": "AA.B\n"}).content)
+    assert sorted(custom) == ["A.stl", "B.stl"]
+
+
+@pytest.mark.parametrize("extra, message", [
+    ({"gap": "wide"}, "'gap' must be a number of millimetres"),
+    ({"unit": True}, "'unit' must be a number of millimetres"),
+    ({"bevel": -1}, "'bevel' must be a number of millimetres"),
+    ({"gap": 10}, "less than half the unit"),
+])
+def test_bad_kit_sizes_are_a_json_error_400(client, extra, message):
+    answer = client.post("/api/export/stl", json={"board": SIX_BY_TEN, **extra})
+    assert answer.status_code == 400 and message in answer.json()["error"], answer.text
+
+
 def test_a_long_count_reports_progress_and_is_cancelled_with_its_workers(client):
     job_id = client.post("/api/count", json=LONG).json()["job"]
     job = client.app.state.jobs.jobs[job_id]
@@ -220,7 +297,7 @@ def test_a_million_cell_board_is_a_clear_413(client):
     ({"board": "##\n", "pieces": "../secret.txt"}, "only files inside the studio's folder"),
 ])
 def test_bad_input_is_a_json_error_400(client, body, message):
-    for path in ("/api/check", "/api/solutions"):
+    for path in ("/api/check", "/api/solutions", "/api/estimate", "/api/export/stl"):
         answer = client.post(path, json=body)
         assert answer.status_code == 400, answer.text
         assert message in answer.json()["error"]

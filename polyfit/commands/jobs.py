@@ -50,31 +50,11 @@ def add_commands(app: typer.Typer, ctx) -> None:
         if puzzle.impossible is not None:
             raise PolyfitError(f"{puzzle.board.label}: no search needed: {puzzle.impossible}")
         found = estimate_search(problem, engine, probes, seed)
-        result, rate = found.estimate, found.rate
-        seconds = result.nodes / rate if rate else 0.0
-        low = result.nodes_low / rate if rate else 0.0
-        high = result.nodes_high / rate if rate else 0.0
-        if found.exact:
-            seconds = low = high = found.seconds
         if as_json:
-            typer.echo(json.dumps({
-                "board": puzzle.board.label,
-                "probes": result.probes,
-                "exact": found.exact,
-                "converged": result.converged,
-                "nodes": round(result.nodes),
-                "nodes_low": round(result.nodes_low),
-                "nodes_high": round(result.nodes_high),
-                "solutions": round(result.solutions),
-                "solutions_low": round(result.solutions_low),
-                "solutions_high": round(result.solutions_high),
-                "seconds": round(seconds, 3),
-                "seconds_low": round(low, 3),
-                "seconds_high": round(high, 3),
-                "backend": engine.name,
-                "nodes_per_second": round(rate or 0),
-            }))
+            typer.echo(json.dumps(estimate_json(puzzle, engine, found)))
             return
+        result, rate = found.estimate, found.rate
+        seconds, low, high = estimate_seconds(found)
         if found.exact:
             typer.echo(f"{puzzle.board.label}: searched in full, as that was quicker than estimating ({result.probes} probes first)")
             typer.echo(f"  nodes:     {result.nodes:,.0f}  (exact)")
@@ -168,3 +148,36 @@ def add_commands(app: typer.Typer, ctx) -> None:
             typer.echo(json.dumps(summary))
         else:
             typer.echo(describe_counts(puzzle, counts))
+
+
+def estimate_seconds(found) -> tuple[float, float, float]:
+    """The search's predicted seconds and their 95% range (its own time when it was run)."""
+    result, rate = found.estimate, found.rate
+    if found.exact:
+        return found.seconds, found.seconds, found.seconds
+    if not rate:
+        return 0.0, 0.0, 0.0
+    return result.nodes / rate, result.nodes_low / rate, result.nodes_high / rate
+
+
+def estimate_json(puzzle, engine, found) -> dict:
+    """What ``polyfit estimate --json`` prints for ``found`` (an ``estimate_search`` answer)."""
+    result, rate = found.estimate, found.rate
+    seconds, low, high = estimate_seconds(found)
+    return {
+        "board": puzzle.board.label,
+        "probes": result.probes,
+        "exact": found.exact,
+        "converged": result.converged,
+        "nodes": round(result.nodes),
+        "nodes_low": round(result.nodes_low),
+        "nodes_high": round(result.nodes_high),
+        "solutions": round(result.solutions),
+        "solutions_low": round(result.solutions_low),
+        "solutions_high": round(result.solutions_high),
+        "seconds": round(seconds, 3),
+        "seconds_low": round(low, 3),
+        "seconds_high": round(high, 3),
+        "backend": engine.name,
+        "nodes_per_second": round(rate or 0),
+    }

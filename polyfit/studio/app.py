@@ -33,7 +33,8 @@ CHECK_SECONDS = 30.0  # a check (or a lint) longer than this is stopped
 SOLUTIONS_SECONDS = 60.0
 EXPORT_SECONDS = 60.0
 FILE_SUFFIXES = (".txt", ".vox", ".pieces")
-MEDIA = {"png": "image/png", "glb": "model/gltf-binary"}
+MEDIA = {"png": "image/png", "glb": "model/gltf-binary", "stl": "application/zip"}
+DOWNLOADS = {"png": "solution.png", "glb": "solution.glb", "stl": "kit.zip"}  # file names offered
 WRITES = ("POST", "PUT", "DELETE", "PATCH")
 
 
@@ -122,11 +123,20 @@ def puzzle_body(data: dict) -> dict:
     return data
 
 
+def kit_sizes(data: dict) -> dict:
+    """The STL kit's sizes in millimetres, those the body gives checked to be numbers."""
+    for name in tasks.KIT_SIZES:
+        value = data.get(name)
+        if value is not None and (type(value) not in (int, float) or not 0 <= value <= 1000):
+            raise BadRequest(f"'{name}' must be a number of millimetres from 0 to 1000")
+    return data
+
+
 def job_answer(job) -> Response:
     if job.state == "done":
         if isinstance(job.result, bytes):
             return Response(job.result, media_type=MEDIA[job.kind], headers={
-                "Content-Disposition": f'attachment; filename="solution.{job.kind}"'})
+                "Content-Disposition": f'attachment; filename="{DOWNLOADS[job.kind]}"'})
         return JSONResponse(job.result)
     return error(job.error or "stopped", 500 if job.failed else 400)
 
@@ -158,6 +168,10 @@ def create_app(folder: str | Path = ".", port: int = 8765, hosts=()) -> Starlett
         job = await jobs.run("check", puzzle_body(await read_json(request)), CHECK_SECONDS, request.is_disconnected)
         return job_answer(job)
 
+    async def estimate(request):
+        job = await jobs.run("estimate", puzzle_body(await read_json(request)), CHECK_SECONDS, request.is_disconnected)
+        return job_answer(job)
+
     async def count(request):
         return JSONResponse({"job": jobs.start("count", puzzle_body(await read_json(request)))})
 
@@ -182,6 +196,8 @@ def create_app(folder: str | Path = ".", port: int = 8765, hosts=()) -> Starlett
         if kind not in MEDIA:
             return error(f"no export {kind!r}; the studio exports: {', '.join(MEDIA)}", 404)
         body = puzzle_body(await read_json(request))
+        if kind == "stl":
+            kit_sizes(body)
         return job_answer(await jobs.run(kind, body, EXPORT_SECONDS))
 
     async def files(request):
@@ -236,6 +252,7 @@ def create_app(folder: str | Path = ".", port: int = 8765, hosts=()) -> Starlett
             Route("/", index),
             Route("/api/pieces", pieces),
             Route("/api/check", check, methods=["POST"]),
+            Route("/api/estimate", estimate, methods=["POST"]),
             Route("/api/count", count, methods=["POST"]),
             Route("/api/jobs/{id}", job, methods=["GET"]),
             Route("/api/jobs/{id}", cancel, methods=["DELETE"]),

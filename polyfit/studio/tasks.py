@@ -114,6 +114,45 @@ def count(body: dict, folder: Path, report) -> dict:
     return summary(puzzle, puzzle.count(backend=engine, on_progress=heard), engine)
 
 
+def estimate(body: dict, folder: Path, report) -> dict:
+    """``polyfit estimate --json``: the search's nodes, solutions and time with their 95% ranges,
+    from random probes (``exact``: the search was short, so it was run and counted outright)."""
+    from polyfit.commands.jobs import estimate_json
+    from polyfit.xc.estimate import estimate_search
+
+    board, pieces, mirror = read_body(body, folder)
+    puzzle = polyfit.Puzzle(board, pieces, mirror=mirror)
+    if puzzle.impossible is not None:
+        raise PolyfitError(f"{board.label}: no search needed: {puzzle.impossible}")
+    engine = puzzle.backend("auto")
+    return estimate_json(puzzle, engine, estimate_search(puzzle.problem, engine))
+
+
+KIT_SIZES = {"unit": 15.0, "gap": 0.2, "thickness": 5.0, "bevel": 0.0}  # as ``polyfit kit``'s
+
+
+def kit(body: dict, folder: Path, report) -> bytes:
+    """``polyfit kit``: one printable STL per piece (2D pieces as tiles), zipped; the sizes in
+    millimetres are the body's ``unit``, ``gap``, ``thickness`` and ``bevel`` (else the kit's)."""
+    import zipfile
+    from io import BytesIO
+
+    from polyfit.formats.models import check_stl_directory, write_stls
+    from polyfit.render.meshes import Sizes, piece_mesh
+
+    _, pieces, _ = read_body(body, folder)
+    sizes = Sizes(**{name: body.get(name, default) for name, default in KIT_SIZES.items()})
+    meshes = {p.name: piece_mesh(p.cells, sizes) for p in pieces}
+    buffer = BytesIO()
+    with tempfile.TemporaryDirectory() as scratch:
+        paths = check_stl_directory(Path(scratch), list(meshes), force=False)
+        write_stls(meshes, paths)
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for path in paths.values():
+                archive.write(path, path.name)
+    return buffer.getvalue()
+
+
 def solution_set_json(puzzle, solutions: list[dict], counts: dict) -> dict:
     """What the JSON exporter writes (``polyfit solve --output FILE.json``), plus ``colours``:
     each piece's colour in the palette of polyfit's pictures, as ``#rrggbb``."""
@@ -211,7 +250,9 @@ def voxel_text(board) -> str:
 TASKS = {
     "check": check,
     "count": count,
+    "estimate": estimate,
     "solutions": solutions,
+    "stl": kit,
     "png": export("png"),
     "glb": export("glb"),
     "open": open_file,

@@ -377,6 +377,7 @@ const fmt = (n) => Number(n).toLocaleString("en-US");
 function showVerdict(title, kind, facts) {
   const box = $("verdict");
   box.replaceChildren();
+  delete box.dataset.distinct; delete box.dataset.nodes;
   const big = document.createElement("div"); big.className = "big " + kind; big.textContent = title; box.appendChild(big);
   const dl = document.createElement("dl");
   for (const [k, v] of facts) {
@@ -398,6 +399,33 @@ async function check() {
     showVerdict({ unique: "Unique solution", multiple: "Several solutions", none: "No solution" }[r.verdict], r.verdict, facts);
     say("");
   } catch (error) { say(error.message, "error"); }
+}
+
+// A time in seconds as a person reads it.
+function duration(t) {
+  if (t < 0.01) return t ? "under 0.01 s" : "0 s";
+  if (t < 60) return `${t < 10 ? t.toFixed(2) : t.toFixed(1)} s`;
+  for (const [unit, size] of [["years", 31557600], ["days", 86400], ["hours", 3600], ["min", 60]]) {
+    if (t >= size) return `${(t / size).toPrecision(3)} ${unit}`;
+  }
+}
+async function estimate() {
+  say("estimating…");
+  $("estimate").disabled = true;
+  try {
+    const r = await api("POST", "/api/estimate", puzzleBody());
+    const range = (lo, hi, show = fmt) => (r.exact ? "exact" : `95% range ${show(lo)} to ${show(hi)}`);
+    const facts = [
+      ["nodes", `${fmt(r.nodes)} (${range(r.nodes_low, r.nodes_high)})`],
+      ["solutions", `${fmt(r.solutions)} (${range(r.solutions_low, r.solutions_high)}) met by the search; symmetric copies are not searched`],
+      ["time", `${duration(r.seconds)} (${range(r.seconds_low, r.seconds_high, duration)}) on ${r.backend}`],
+      ["probes", r.exact ? `${fmt(r.probes)}, then counted exactly: the search was quicker than estimating it` : `${fmt(r.probes)} random paths down the search tree`],
+    ];
+    showVerdict(r.exact ? `Exact: ${fmt(r.nodes)} nodes` : `About ${fmt(r.nodes)} nodes`, "estimate", facts);
+    $("verdict").dataset.nodes = r.nodes;
+    say("");
+  } catch (error) { say(error.message, "error"); }
+  $("estimate").disabled = false;
 }
 
 let job = null;
@@ -499,16 +527,27 @@ function drawSolution2d(solution) {
   }
   s.stroke();
 }
+async function exportKit() {
+  say("making the STL kit…");
+  try {
+    const blob = await api("POST", "/api/export/stl", puzzleBody());
+    download(blob, `${(design.pieces || "pieces").replace(/[^\w.-]+/g, "-")}-kit.zip`);
+    say("STL kit saved: one STL file per piece", "ok");
+  } catch (error) { say(error.message, "error"); }
+}
+function download(blob, name) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+}
 async function exportSolution(kind) {
   const solution = solutions?.solutions?.[shown];
   if (!solution) { say("show a solution first", "error"); return; }
   try {
     const blob = await api("POST", `/api/export/${kind}`, puzzleBody({ solution }));
-    const a = document.createElement("a");
-    a.href = URL.createObjectURL(blob);
-    a.download = `${(design.name || "solution").replace(/[^\w.-]+/g, "-")}-${shown + 1}.${kind}`;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+    download(blob, `${(design.name || "solution").replace(/[^\w.-]+/g, "-")}-${shown + 1}.${kind}`);
   } catch (error) { say(error.message, "error"); }
 }
 
@@ -624,6 +663,7 @@ function wire() {
   $("apply-text").onclick = applyText;
   $("check").onclick = check;
   $("count").onclick = count;
+  $("estimate").onclick = estimate;
   $("cancel").onclick = cancel;
   $("solve").onclick = solve;
   $("prev").onclick = () => { if (solutions?.solutions.length) { shown = (shown + solutions.solutions.length - 1) % solutions.solutions.length; showSolution(); } };
@@ -632,6 +672,7 @@ function wire() {
   $("layer-cut").oninput = () => { if (solutions) showSolution(); };
   $("export-png").onclick = () => exportSolution("png");
   $("export-glb").onclick = () => exportSolution("glb");
+  $("export-stl").onclick = exportKit;
   $("file-list").onchange = () => openFile($("file-list").value);
   $("save").onclick = save;
   $("share").onclick = async () => {
