@@ -52,3 +52,23 @@ def test_the_estimate_command_says_when_it_searched_and_when_it_probed():
     assert fixed["probes"] == 300 and not fixed["exact"]
     probed = run_cli(["estimate", board, "--probes", "300"])
     assert "estimate from 300 random probes (as asked)" in probed.output
+
+
+def test_a_huge_subtree_the_probes_called_small_cannot_hold_up_the_estimate(tmp_path):
+    """The 18 one-sided pentominoes in a 9x10 box: the speed measurement once searched a
+    subtree the probes had called small to its end, for minutes. Now it is cut off when its
+    time is up, and the estimate says what it could not measure."""
+    import subprocess
+    import sys
+    import time
+
+    board = tmp_path / "one-sided.txt"
+    board.write_text("; pieces: one-sided-pentominoes\n" + "\n".join(["#" * 10] * 9) + "\n")
+    start = time.monotonic()
+    result = subprocess.run([sys.executable, "-m", "polyfit", "estimate", str(board), "--json"],
+                            cwd=ROOT.parent, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["nodes"] > 10**8 and not data["exact"]
+    assert (data["seconds"] is None) == (data["nodes_per_second"] is None)
+    assert time.monotonic() - start < 60

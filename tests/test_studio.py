@@ -161,10 +161,15 @@ def test_the_estimate_of_a_short_search_is_the_search_itself_as_the_cli_says(cli
     found = answer.json()
     cli = json.loads(run_cli(["estimate", str(ROOT / "shapes" / "pentomino" / "6x10.txt"), "--json"]).stdout)
     assert set(found) == set(cli) == ESTIMATE_FIELDS
-    # the 6x10 search (one solution per class but for the box's own symmetry) is short: run outright
-    assert found["exact"] is cli["exact"] is True
-    assert found["solutions"] == found["solutions_low"] == found["solutions_high"] == 2339
-    assert found["nodes"] == found["nodes_low"] == found["nodes_high"] == cli["nodes"] > 100_000
+    # The 6x10 search (790,162 nodes, 2,339 solutions met) is short: it is run outright when
+    # that is quicker than estimating, which depends on the machine's speed and load; otherwise
+    # the estimate holds within the factor of 2 the README promises.
+    for answer in (found, cli):
+        if answer["exact"]:
+            assert answer["solutions"] == answer["solutions_low"] == answer["solutions_high"] == 2339
+            assert answer["nodes"] == answer["nodes_low"] == answer["nodes_high"] == 790_162
+        else:
+            assert 790_162 / 2 <= answer["nodes"] <= 790_162 * 2, answer
     assert found["board"] == "6x10 box" and found["backend"] == cli["backend"]
 
 

@@ -54,12 +54,12 @@ def add_commands(app: typer.Typer, ctx) -> None:
             typer.echo(json.dumps(estimate_json(puzzle, engine, found)))
             return
         result, rate = found.estimate, found.rate
-        seconds, low, high = estimate_seconds(found)
+        timing = estimate_seconds(found)
         if found.exact:
             typer.echo(f"{puzzle.board.label}: searched in full, as that was quicker than estimating ({result.probes} probes first)")
             typer.echo(f"  nodes:     {result.nodes:,.0f}  (exact)")
             typer.echo(f"  solutions: {result.solutions:,.0f}  met by the search (symmetric copies are not searched)")
-            typer.echo(f"  time:      {seconds:.3g} s on {engine.name}")
+            typer.echo(f"  time:      {timing[0]:.3g} s on {engine.name}")
             return
         how = "range within 1.5x" if result.converged else f"{result.seconds:.1f} s of probing"
         if probes is not None:
@@ -73,7 +73,11 @@ def add_commands(app: typer.Typer, ctx) -> None:
             )
         else:
             typer.echo("  solutions: no probe reached one (rare or none; more --probes tell)")
-        typer.echo(f"  time:      {seconds:.3g} s on {engine.name} ({low:.2g} to {high:.2g} s, at {rate or 0:,.0f} nodes/s)")
+        if timing is None:
+            typer.echo(f"  time:      unknown on {engine.name}: no sample of the search finished in the time allowed to measure its speed")
+        else:
+            seconds, low, high = timing
+            typer.echo(f"  time:      {seconds:.3g} s on {engine.name} ({low:.2g} to {high:.2g} s, at {rate:,.0f} nodes/s)")
 
     @app.command()
     @guarded
@@ -150,20 +154,22 @@ def add_commands(app: typer.Typer, ctx) -> None:
             typer.echo(describe_counts(puzzle, counts))
 
 
-def estimate_seconds(found) -> tuple[float, float, float]:
-    """The search's predicted seconds and their 95% range (its own time when it was run)."""
+def estimate_seconds(found) -> tuple[float, float, float] | None:
+    """The search's predicted seconds and their 95% range (its own time when it was run), or
+    None when its speed is unknown (no sampled subtree finished in the time allowed)."""
     result, rate = found.estimate, found.rate
     if found.exact:
         return found.seconds, found.seconds, found.seconds
     if not rate:
-        return 0.0, 0.0, 0.0
+        return None
     return result.nodes / rate, result.nodes_low / rate, result.nodes_high / rate
 
 
 def estimate_json(puzzle, engine, found) -> dict:
     """What ``polyfit estimate --json`` prints for ``found`` (an ``estimate_search`` answer)."""
     result, rate = found.estimate, found.rate
-    seconds, low, high = estimate_seconds(found)
+    seconds, low, high = estimate_seconds(found) or (None, None, None)
+    rounded = lambda value: None if value is None else round(value, 3)  # noqa: E731
     return {
         "board": puzzle.board.label,
         "probes": result.probes,
@@ -175,9 +181,9 @@ def estimate_json(puzzle, engine, found) -> dict:
         "solutions": round(result.solutions),
         "solutions_low": round(result.solutions_low),
         "solutions_high": round(result.solutions_high),
-        "seconds": round(seconds, 3),
-        "seconds_low": round(low, 3),
-        "seconds_high": round(high, 3),
+        "seconds": rounded(seconds),
+        "seconds_low": rounded(low),
+        "seconds_high": rounded(high),
         "backend": engine.name,
-        "nodes_per_second": round(rate or 0),
+        "nodes_per_second": round(rate) if rate else None,
     }

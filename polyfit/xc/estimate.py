@@ -14,8 +14,11 @@ mask of live options, so a level is a few whole-mask operations.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
+import signal
+import threading
 from dataclasses import dataclass
 
 from polyfit.xc.branching import bits, fewest_branches, options_by_item
@@ -201,13 +204,45 @@ def nodes_per_second(problem: ExactCoverProblem, backend, budget: float = 0.25, 
             continue
         stats = SearchStats()
         start = time.perf_counter()
-        for _ in backend.solutions(restricted.problem, stats):
-            pass
+        # A subtree the probes called small may be huge: stop it when the time is up (and
+        # leave it out, its nodes unknown) instead of searching it to the end.
+        try:
+            with time_limit(max(budget - seconds, 0.05)):
+                for _ in backend.solutions(restricted.problem, stats):
+                    pass
+        except Overtime:
+            seconds = budget
+            continue
         seconds += time.perf_counter() - start
         nodes += stats.nodes
     if nodes == 0 or seconds == 0:
         return None
     return nodes / seconds
+
+
+class Overtime(Exception):
+    """Raised in the searching thread when a time limit set by :func:`time_limit` is up."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float):
+    """Raise ``Overtime`` in this thread after ``seconds``, also inside a C search, which looks
+    at pending signals every few thousand nodes; catch it around the ``with``, since it may come
+    as the block ends. Only the main thread can take signals: elsewhere there is no limit."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expire(signum, frame):
+        raise Overtime
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 SMALL = 20_000

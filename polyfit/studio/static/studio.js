@@ -418,7 +418,7 @@ async function estimate() {
     const facts = [
       ["nodes", `${fmt(r.nodes)} (${range(r.nodes_low, r.nodes_high)})`],
       ["solutions", `${fmt(r.solutions)} (${range(r.solutions_low, r.solutions_high)}) met by the search; symmetric copies are not searched`],
-      ["time", `${duration(r.seconds)} (${range(r.seconds_low, r.seconds_high, duration)}) on ${r.backend}`],
+      ["time", r.seconds === null ? `unknown on ${r.backend}: no sample of the search finished in the time allowed to measure its speed` : `${duration(r.seconds)} (${range(r.seconds_low, r.seconds_high, duration)}) on ${r.backend}`],
       ["probes", r.exact ? `${fmt(r.probes)}, then counted exactly: the search was quicker than estimating it` : `${fmt(r.probes)} random paths down the search tree`],
     ];
     showVerdict(r.exact ? `Exact: ${fmt(r.nodes)} nodes` : `About ${fmt(r.nodes)} nodes`, "estimate", facts);
