@@ -51,17 +51,23 @@ def full_problem(puzzle) -> FullProblem:
     return FullProblem(full, placement)
 
 
+def _cycle(step, start) -> list:
+    """The cycle of a permutation (``step``: element -> its image) through ``start``."""
+    cycle = [start]
+    x = step(start)
+    while x != start:
+        cycle.append(x)
+        x = step(x)
+    return cycle
+
+
 def _cycles(mapping: dict) -> dict:
     """For a permutation given as a dict: each element -> the least element of its cycle."""
     leader = {}
     for start in mapping:
         if start in leader:
             continue
-        cycle = [start]
-        x = mapping[start]
-        while x != start:
-            cycle.append(x)
-            x = mapping[x]
+        cycle = _cycle(mapping.__getitem__, start)
         least = min(cycle)
         for x in cycle:
             leader[x] = least
@@ -100,11 +106,7 @@ def symmetric_problem(puzzle, sym) -> tuple[ExactCoverProblem, list[tuple[int, .
     for start in range(searched):
         if start in seen:
             continue
-        orbit = [start]
-        x = table[start]
-        while x != start:
-            orbit.append(x)
-            x = table[x]
+        orbit = _cycle(table.__getitem__, start)
         seen.update(orbit)
         cells = [c for i in orbit for c in cover.placements[i].cells]
         if len(set(cells)) != len(cells):
