@@ -35,11 +35,13 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Example: polyfit kit pentominoes --stl kit/ --tray shapes/pentomino/6x10.txt
         """
+        from polyfit.lattices.base import only_squares
         from polyfit.render.meshes import Sizes, TraySizes, piece_mesh, tray_mesh
         from polyfit.formats.models import check_stl_directory, write_stls
 
         sizes = Sizes(unit=unit, gap=gap, thickness=thickness, bevel=bevel)
         piece_list = ctx.resolve_pieces(pieces)
+        only_squares(piece_list, "polyfit kit")
         names = [p.name for p in piece_list]
         board = None
         if tray is not None:

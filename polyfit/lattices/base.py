@@ -235,6 +235,18 @@ def default_name(dim: int) -> str:
     return "cubic" if dim == 3 else "square"
 
 
+def only_squares(things, what: str) -> None:
+    """Refuse, with a clear error, what is made for square and cubic cells only (laser-cut
+    outlines, printable tiles, PDF sheets, animations) on pieces or boards of another lattice."""
+    for thing in things:
+        lattice = of(thing)
+        if lattice.name not in ("square", "cubic"):
+            raise PolyfitError(
+                f"{what} is made for squares and cubes; it does not handle the {lattice.name} "
+                "lattice yet (solve, --count, check, hint, estimate, --png and --svg do)"
+            )
+
+
 def of(thing) -> Lattice:
     """The lattice of a board or piece (its ``lattice`` name, or squares/cubes by dimension)."""
     name = getattr(thing, "lattice", "") or default_name(len(thing.cells[0]))

@@ -146,6 +146,7 @@ def pieces_svg(pieces, style: Style = Style(), title: str | None = None) -> str:
 
 def cut_shapes(pieces, copies=None) -> list[tuple[str, tuple]]:
     """The flat pieces to cut (see :func:`polyfit.render.cut.shapes`); 3D pieces are refused."""
+    lattices.only_squares(pieces, "--cut")
     for piece in pieces:
         if piece.dim != 2:
             raise PolyfitError(
