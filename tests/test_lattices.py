@@ -83,7 +83,7 @@ def test_unknown_and_mismatched_lattices_are_clear_errors():
 def test_commands_that_handle_squares_only_say_so(app, tmp_path):
     board = ROOT / "shapes/polyiamond/rhombus-6x6.txt"
     for args in (
-        ("kit", "hexiamonds", "--stl", tmp_path),
+        ("kit", "hexiamonds", "--stl", tmp_path, "--tray", board),
         ("solve", board, "--limit", "1", "--svg", tmp_path / "c.svg", "--cut"),
         ("solve", board, "--limit", "1", "--pdf", tmp_path / "s.pdf"),
         ("solve", board, "--limit", "1", "--output", tmp_path / "s.stl"),
@@ -335,3 +335,26 @@ def test_piece_sheets_of_the_new_sets(app, tmp_path):
     assert Image.open(tmp_path / "hexiamonds.png").width > 200
     result = run(app, "pieces", "hexiamonds")
     assert "OOO" in result.output and "IIIIII" in result.output
+
+
+@pytest.mark.parametrize("name", ["hexiamonds", "tetrahexes"])
+def test_kits_of_extruded_tiles(app, tmp_path, name):
+    import trimesh
+
+    result = run(app, "kit", name, "--stl", tmp_path, "--gap", "0", "--unit", "10", "--thickness", "4")
+    assert result.exit_code == 0, result.output
+    pieces = {p.name: p for p in (polyforms("triangle", 6) if name == "hexiamonds" else polyforms("hex", 4))}
+    lattice = lattices.get(next(iter(pieces.values())).lattice)
+    poly = lattice.polygon((0, 0))
+    cell_area = abs(sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(poly, poly[1:] + poly[:1]))) / 2
+    assert sorted(p.stem for p in tmp_path.glob("*.stl")) == sorted(pieces)
+    for piece in pieces.values():
+        mesh = trimesh.load(tmp_path / f"{piece.name}.stl")
+        assert mesh.is_watertight and mesh.is_winding_consistent
+        assert mesh.volume == pytest.approx(cell_area * piece.size * 100 * 4)
+        assert mesh.extents[2] == pytest.approx(4)
+    (tmp_path / "gap").mkdir()
+    shrunk = run(app, "kit", name, "--stl", tmp_path / "gap", "--gap", "1", "--unit", "10")
+    assert shrunk.exit_code == 0, shrunk.output
+    small = trimesh.load(tmp_path / "gap" / "I.stl")
+    assert small.is_watertight and small.volume < trimesh.load(tmp_path / "I.stl").volume * 5 / 4

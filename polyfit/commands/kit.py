@@ -35,13 +35,17 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Example: polyfit kit pentominoes --stl kit/ --tray shapes/pentomino/6x10.txt
         """
-        from polyfit.lattices.base import only_squares
+        from polyfit.lattices.base import of as lattice_of, only_squares
+        from polyfit.render.prisms import prism_mesh
         from polyfit.render.meshes import Sizes, TraySizes, piece_mesh, tray_mesh
         from polyfit.formats.models import check_stl_directory, write_stls
 
         sizes = Sizes(unit=unit, gap=gap, thickness=thickness, bevel=bevel)
         piece_list = ctx.resolve_pieces(pieces)
-        only_squares(piece_list, "polyfit kit")
+        lattice = lattice_of(piece_list[0])
+        if lattice.name not in ("square", "cubic"):
+            if tray is not None or bevel:
+                only_squares(piece_list, "polyfit kit --tray and --bevel")
         names = [p.name for p in piece_list]
         board = None
         if tray is not None:
@@ -56,7 +60,10 @@ def add_commands(app: typer.Typer, ctx) -> None:
         if min(wall, floor) <= 0:
             raise PolyfitError("--wall and --floor must be positive")
         paths = check_stl_directory(stl, names, force)
-        meshes = {p.name: piece_mesh(p.cells, sizes) for p in piece_list}
+        if lattice.name in ("square", "cubic"):
+            meshes = {p.name: piece_mesh(p.cells, sizes) for p in piece_list}
+        else:  # triangles, hexagons: each outline extruded
+            meshes = {p.name: prism_mesh(p.cells, lattice, unit, gap, thickness) for p in piece_list}
         if board is not None:
             meshes["tray"] = tray_mesh(board.cells, sizes, TraySizes(wall, floor, thickness))  # not bevelled
         write_stls(meshes, paths, force)
