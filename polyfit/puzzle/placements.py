@@ -410,7 +410,9 @@ class _LocalRegions:
 
 def colour_difference(cells, lattice=None) -> int:
     """The cells' total parity weight: dark minus light cells on a checkerboard."""
-    weight = (lattice or lattices.get(lattices.default_name(len(cells[0])))).parity_weight if cells else None
+    if not cells:
+        return 0
+    weight = (lattice or lattices.get(lattices.default_name(len(cells[0])))).parity_weight
     return sum(weight(c) for c in cells)
 
 

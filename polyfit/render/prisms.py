@@ -25,7 +25,6 @@ def inset(loop: list[Point], distance: float) -> list[Point]:
     n = len(loop)
     moved = []
     for k, (x, y) in enumerate(loop):
-        (ax, ay), (bx, by) = loop[k - 1], loop[(k + 1) % n]
         n1 = _inward(loop[k - 1], (x, y))
         n2 = _inward((x, y), loop[(k + 1) % n])
         scale = distance / (1 + n1[0] * n2[0] + n1[1] * n2[1])
