@@ -48,14 +48,13 @@ def describe(result) -> str:
 
 def reason_lines(result) -> list[str]:
     """Each reason's text; a colouring mod a small prime drawn below its text."""
-    from polyfit.formats.textart import draw_cells
-    from polyfit.lattices.base import of as lattice_of
+    from polyfit.formats.textart import draw_board_labels
 
     lines = []
     for reason in result.reasons:
         lines.append(reason.text)
         if reason.kind == "colouring" and reason.extra["prime"] < 10:
-            lines.append(draw_cells({c: str(w) for c, w in result.weights.items()}, lattice=lattice_of(result.board) if result.board is not None else None))
+            lines.append(draw_board_labels(result.board, {c: str(w) for c, w in result.weights.items()}))
     return lines
 
 

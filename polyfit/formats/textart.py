@@ -45,6 +45,11 @@ def draw_solution(pieces, placements, names=None, empty_cells=()) -> str:
     return draw_cells(labels, lattice=lattices.of(pieces[0]) if pieces else None)
 
 
+def draw_board_labels(board, labels: dict) -> str:
+    """Draw ``{cell: label}`` over a board's cells, as text art of the board's lattice."""
+    return draw_cells(labels, lattice=lattices.of(board) if board is not None else None)
+
+
 def draw_pieces(pieces, width: int = 72) -> str:
     """Draw pieces with their names: 2D side by side (wrapped at ``width`` columns), 3D one
     below the other, each under its name and layer by layer (bottom first)."""

@@ -14,6 +14,7 @@ import numpy as np
 import trimesh
 
 from polyfit.errors import PolyfitError
+from polyfit.lattices import base as lattices
 from polyfit.render.flat import polygon_layout
 
 Point = tuple[float, float]
@@ -65,6 +66,24 @@ def ear_clip(loop: list[Point]) -> list[tuple[int, int, int]]:
                 break
     triangles.append(tuple(left))
     return triangles
+
+
+def check_kit(pieces, sizes, tray: bool) -> None:
+    """Trays and bevels are made for squares only: refuse them on another lattice."""
+    if tray or sizes.bevel:
+        lattices.only_squares(pieces, "polyfit kit --tray and --bevel")
+
+
+def tile_meshes(pieces, sizes) -> dict:
+    """Each piece as a mesh: squares and cubes from their grid
+    (:func:`polyfit.render.meshes.piece_mesh`), other lattices' tiles extruded from their
+    outline."""
+    from polyfit.render.meshes import piece_mesh
+
+    lattice = lattices.of(pieces[0])
+    if lattice.name in ("square", "cubic"):
+        return {p.name: piece_mesh(p.cells, sizes) for p in pieces}
+    return {p.name: prism_mesh(p.cells, lattice, sizes.unit, sizes.gap, sizes.thickness) for p in pieces}
 
 
 def prism_mesh(cells, lattice, unit: float, gap: float, thickness: float) -> trimesh.Trimesh:
