@@ -40,6 +40,7 @@ _NAMES = {
     "parse_pieces_text": "polyfit.formats.pieces_file",
     "SolutionSet": "polyfit.formats.solution_set",
     "hookimpl": "polyfit.hookspecs",
+    "Lattice": "polyfit.lattices.base",
     "get_plugin_manager": "polyfit.plugins",
     "Board": "polyfit.puzzle.board",
     "Piece": "polyfit.puzzle.pieces",

@@ -17,7 +17,8 @@ from polyfit.errors import PolyfitError, plural
 from polyfit.files import cannot, read_text, write_output_text
 from polyfit.render.pictures import pieces_image, save_png, solution_image
 from polyfit.render.style import EMPTY_CELL, Style
-from polyfit.render.flat import draw_grid
+from polyfit.lattices.base import of as lattice_of
+from polyfit.render.flat import draw_grid, draw_polygons
 from polyfit.render.views3d import draw_iso
 from polyfit.longsearch.planning import quick_estimate
 from polyfit.puzzle.burnside import auto_counter
@@ -76,6 +77,8 @@ def first_solution_and_counts(puzzle: Puzzle, backend, counter=None):
 
 def empty_board_image(board):
     """A board no solution fills, drawn in grey."""
+    if board.dim == 2 and board.lattice != "square":
+        return draw_polygons({c: None for c in board.cells}, {}, STYLE, lattice_of(board))
     if board.dim == 2:
         return draw_grid({c: None for c in board.cells}, {}, STYLE)
     return draw_iso({c: "" for c in board.cells}, {"": EMPTY_CELL}, STYLE_3D)

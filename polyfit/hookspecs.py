@@ -58,3 +58,15 @@ def register_exporters(register):
     a private folder beside it: polyfit then puts the file in place, never over the user's
     files without ``--force``), ``summary`` a one-line description.
     """
+
+
+@hookspec
+def register_lattices(register):
+    """Register lattices: the grids boards and pieces are drawn on.
+
+    Call ``register(lattice)`` with a :class:`polyfit.lattices.base.Lattice`: its ``name`` is
+    what a board or pieces file gives in ``; lattice: NAME``; it provides the cells' neighbours,
+    the symmetry group as transforms of coordinates (each with ``is_proper``), normal forms,
+    a parity weight for pruning, text-art checks, each cell's polygon for pictures, and
+    polyform enumeration. docs/plugins.md lists every method.
+    """

@@ -23,7 +23,11 @@ import pluggy
 from polyfit import hookspecs
 
 DEFAULT_PLUGINS = (
+    "polyfit.lattices.square",
+    "polyfit.lattices.triangle",
+    "polyfit.lattices.hexagon",
     "polyfit.puzzle.piece_sets",
+    "polyfit.puzzle.lattice_sets",
     "polyfit.dlx.plugin",
     "polyfit.formats.textart",
     "polyfit.formats.magicavoxel",

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from polyfit.errors import PolyfitError, UnknownNameError
 from polyfit.files import cannot
+from polyfit.lattices import base as lattice_table
 
 AUTO_BACKEND_ORDER = ("bitset-c", "dlx-c", "bitset-python", "dlx-python")
 # What a plugin may raise, besides PolyfitError, that must not end the program with a traceback:
@@ -131,6 +132,7 @@ class Registry:
     backend_plugins: dict[str, str] = field(default_factory=dict)
     readers: dict[str, ReaderEntry] = field(default_factory=dict)
     exporters: dict[str, ExporterEntry] = field(default_factory=dict)
+    lattices: dict[str, str] = field(default_factory=dict)  # lattice name -> plugin
     problems: list[str] = field(default_factory=list)  # plugins that failed, with their error
 
     @classmethod
@@ -210,6 +212,22 @@ class Registry:
                 plugin,
             ),
         )
+
+        def register_lattice(plugin):
+            def register(lattice):
+                if lattice_table.add(lattice, plugin):
+                    registry.lattices[lattice.name] = plugin
+                else:
+                    first = lattice_table.plugin_of(lattice.name)
+                    warnings.warn(
+                        f"plugin {plugin!r} registers lattice {lattice.name!r}, already registered "
+                        f"by {first!r}; keeping the one from {first!r}",
+                        stacklevel=2,
+                    )
+
+            return register
+
+        call("register_lattices", register_lattice)
         return registry
 
     def provided_by(self, plugin: str) -> dict[str, list[str]]:
@@ -219,6 +237,7 @@ class Registry:
             "backends": [n for n, p in self.backend_plugins.items() if p == plugin],
             "shape readers": [n for n, e in self.readers.items() if e.plugin == plugin],
             "exporters": [n for n, e in self.exporters.items() if e.plugin == plugin],
+            "lattices": [n for n, p in self.lattices.items() if p == plugin],
         }
 
     # -- look-ups -------------------------------------------------------------------------

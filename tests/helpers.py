@@ -277,3 +277,120 @@ def built_in_set(name):
     sets = {}
     register_piece_sets(lambda n, build, summary="": sets.__setitem__(n, build))
     return sets[name]()
+
+
+# -- triangles and hexagons, counted from plane geometry alone ----------------------------------
+
+ROOT3 = 3**0.5
+
+
+def plane_centre(lattice, cell):
+    """A cell's centre in the plane: triangle (r, c) points up when r + c is even, in rows
+    sqrt(3)/2 high; hexagon (r, c) (r + c even) at x = c/2, rows sqrt(3)/2 apart. Unit sides
+    for triangles, unit distance between hexagon centres."""
+    r, c = cell
+    if lattice == "triangle":
+        up = (r + c) % 2 == 0
+        return complex((c + 1) / 2, (r + (2 / 3 if up else 1 / 3)) * ROOT3 / 2)
+    return complex(c / 2, r * ROOT3 / 2)
+
+
+def _plane_cells(lattice, reach=60):
+    cells = [(r, c) for r in range(-reach, reach) for c in range(-2 * reach, 2 * reach)]
+    if lattice == "hex":
+        cells = [(r, c) for r, c in cells if (r + c) % 2 == 0]
+    return {_point_key(plane_centre(lattice, cell)): cell for cell in cells}
+
+
+def _point_key(z):
+    return (round(z.real * 1000), round(z.imag * 1000))
+
+
+def plane_motions(lattice):
+    """The 12 motions fixing a lattice point (a triangle vertex, a hexagon centre) as
+    functions of complex numbers: 6 rotations by 60 degrees, each also after a mirror."""
+    centre = complex(0.5, 0) if lattice == "triangle" else 0
+    turns = [complex(0.5, ROOT3 / 2) ** k for k in range(6)]
+    return [
+        (lambda z, t=t, m=m: centre + t * ((z - centre).conjugate() if m else (z - centre)))
+        for t in turns
+        for m in (False, True)
+    ]
+
+
+def plane_normal(lattice, cells):
+    """Cells up to translation: their centres relative to the least cell's, and its kind."""
+    cells = sorted(cells)
+    first = plane_centre(lattice, cells[0])
+    kind = (cells[0][0] + cells[0][1]) % 2 if lattice == "triangle" else 0
+    return kind, tuple(sorted(_point_key(plane_centre(lattice, c) - first) for c in cells))
+
+
+def plane_shapes(lattice, cells, mirror):
+    """Each orientation of a piece as ``(r, c)`` cells (anchored anywhere)."""
+    table = _plane_cells(lattice)
+    motions = plane_motions(lattice)
+    found = {}
+    for k, motion in enumerate(motions):
+        if k % 2 and not mirror:
+            continue
+        image = [table[_point_key(motion(plane_centre(lattice, c)))] for c in cells]
+        found.setdefault(plane_normal(lattice, image), sorted(image))
+    return list(found.values())
+
+
+def plane_solutions(lattice, board, pieces):
+    """Every tiling of ``board`` by ``pieces`` (``(name, cells, mirror)``, each used once), by
+    a plain backtrack: the first empty cell is covered by the least cell of some piece."""
+    cells = sorted(board)
+    board_set = set(cells)
+    shapes = {name: plane_shapes(lattice, c, m) for name, c, m in pieces}
+    found, chosen, filled, used = [], [], set(), set()
+
+    def go(k):
+        while k < len(cells) and cells[k] in filled:
+            k += 1
+        if k == len(cells):
+            found.append(frozenset(chosen))
+            return
+        target = cells[k]
+        for name, options in shapes.items():
+            if name in used:
+                continue
+            for shape in options:
+                dr, dc = target[0] - shape[0][0], target[1] - shape[0][1]
+                if (dr + dc) % 2:
+                    continue  # would turn up triangles down: not a translation
+                placed = [(r + dr, c + dc) for r, c in shape]
+                if all(p in board_set and p not in filled for p in placed):
+                    filled.update(placed)
+                    used.add(name)
+                    chosen.append((name, frozenset(placed)))
+                    go(k + 1)
+                    chosen.pop()
+                    used.discard(name)
+                    filled.difference_update(placed)
+
+    go(0)
+    return found
+
+
+def plane_distinct(lattice, board, found):
+    """Classes of tilings under the motions that map the board onto itself (free pieces)."""
+    table = _plane_cells(lattice)
+    board = sorted(board)
+    target = plane_normal(lattice, board)
+    maps = []
+    for motion in plane_motions(lattice):
+        image = {c: table[_point_key(motion(plane_centre(lattice, c)))] for c in board}
+        if plane_normal(lattice, image.values()) != target:
+            continue
+        low = min(image.values())
+        shift = plane_centre(lattice, board[0]) - plane_centre(lattice, low)
+        maps.append({c: table[_point_key(plane_centre(lattice, i) + shift)] for c, i in image.items()})
+    classes = set()
+    for tiling in found:
+        classes.add(min(
+            tuple(sorted((name, tuple(sorted(m[c] for c in cells))) for name, cells in tiling)) for m in maps
+        ))
+    return len(classes), len(maps)

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from polyfit.errors import ParseError, PolyfitError, UnknownNameError
+from polyfit.lattices.base import of as lattice_of
 from polyfit.lattices.grid import is_connected, lattice_group, normalize, orientations
 from polyfit.puzzle.piece_sets import BUILT_IN, mirrored, plane, solid
 from polyfit.puzzle.pieces import Piece
@@ -139,7 +140,8 @@ def art_cell_count(text):
 def check_result(pieces, text, dim):
     assert names(pieces) == sorted(set(names(pieces)))
     for p in pieces:
-        assert p.dim == dim and is_connected(p.cells) and p.cells == normalize(p.cells)
+        lattice = lattice_of(p)  # squares, or the lattice a '; lattice:' line names
+        assert p.dim == dim and lattice.is_connected(p.cells) and p.cells == lattice.normalize(p.cells)
     assert sum(p.size for p in pieces) == art_cell_count(text)
 
 

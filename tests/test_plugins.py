@@ -41,11 +41,12 @@ def app_with(*plugins):
     return build_app(pm), pm
 
 
-def test_the_hooks_are_the_documented_five():
+def test_the_hooks_are_the_documented_six():
     assert HOOKS == [
         "register_backends",
         "register_commands",
         "register_exporters",
+        "register_lattices",
         "register_piece_sets",
         "register_shape_readers",
     ]

@@ -48,13 +48,13 @@ def describe(result) -> str:
 
 def reason_lines(result) -> list[str]:
     """Each reason's text; a colouring mod a small prime drawn below its text."""
-    from polyfit.formats.textart import draw_cells
+    from polyfit.formats.textart import draw_board_labels
 
     lines = []
     for reason in result.reasons:
         lines.append(reason.text)
         if reason.kind == "colouring" and reason.extra["prime"] < 10:
-            lines.append(draw_cells({c: str(w) for c, w in result.weights.items()}))
+            lines.append(draw_board_labels(result.board, {c: str(w) for c, w in result.weights.items()}))
     return lines
 
 

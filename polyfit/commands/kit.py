@@ -35,11 +35,13 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Example: polyfit kit pentominoes --stl kit/ --tray shapes/pentomino/6x10.txt
         """
-        from polyfit.render.meshes import Sizes, TraySizes, piece_mesh, tray_mesh
+        from polyfit.render.meshes import Sizes, TraySizes, tray_mesh
+        from polyfit.render.prisms import check_kit, tile_meshes
         from polyfit.formats.models import check_stl_directory, write_stls
 
         sizes = Sizes(unit=unit, gap=gap, thickness=thickness, bevel=bevel)
         piece_list = ctx.resolve_pieces(pieces)
+        check_kit(piece_list, sizes, tray is not None)  # other lattices: no tray, no bevel yet
         names = [p.name for p in piece_list]
         board = None
         if tray is not None:
@@ -54,7 +56,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
         if min(wall, floor) <= 0:
             raise PolyfitError("--wall and --floor must be positive")
         paths = check_stl_directory(stl, names, force)
-        meshes = {p.name: piece_mesh(p.cells, sizes) for p in piece_list}
+        meshes = tile_meshes(piece_list, sizes)  # triangles and hexagons: outlines extruded
         if board is not None:
             meshes["tray"] = tray_mesh(board.cells, sizes, TraySizes(wall, floor, thickness))  # not bevelled
         write_stls(meshes, paths, force)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from polyfit.lattices.base import only_squares
 from polyfit.errors import PolyfitError
 from polyfit.files import write_output
 from polyfit.hookspecs import hookimpl
@@ -180,6 +181,7 @@ def solution_meshes(solutions, number: int = 0, sizes=None) -> dict:
 
     if not solutions.solutions:
         raise PolyfitError("no solution to make a model of")
+    only_squares(solutions.pieces, "a 3D model of a solution")
     return assembly(solutions.solutions[number], solutions.board_cells, sizes or Sizes())
 
 

@@ -7,6 +7,8 @@ row. Lines starting with ``;`` are comments, or metadata when they read ``; key:
 - ``; mirror: yes|no``: whether the pieces may be turned over (default yes in 2D, no in 3D,
   where a solid piece cannot become its mirror image);
 - ``; dim: 2|3``: overrides the dimension the suffix implies;
+- ``; lattice: NAME``: the lattice the art is drawn on (``triangle``, ``hex``; default squares
+  in 2D, cubes in 3D), read as boards are (:mod:`polyfit.lattices.textart`);
 - ``; count X: n`` or ``; count X: lo..hi``: how many copies of piece ``X`` (default 1).
 
 Every problem with a pieces file's content is a :class:`ParseError` with a 1-based line and
@@ -22,7 +24,8 @@ from polyfit.errors import ParseError, PolyfitError
 from polyfit.files import decode, read_bytes, split_lines
 from polyfit.lattices.textart import parse_rows, split_layers
 from polyfit.limits import parse_range
-from polyfit.lattices.grid import components, is_connected
+from polyfit.lattices import base as lattices
+from polyfit.puzzle.board import lattice_named
 from polyfit.puzzle.pieces import Piece
 
 PIECES_FILE_SUFFIXES = (".txt", ".vox", ".pieces")
@@ -59,8 +62,13 @@ def parse_pieces_text(text: str, path="<text>", dim: int | None = None) -> list[
     ``dim`` is the dimension when the text has no ``; dim:`` line (default 2).
     """
     metadata: dict[str, str] = {}
-    rows = parse_rows(split_lines(text), path, metadata)
+    metadata_at: dict = {}
+    rows = parse_rows(split_lines(text), path, metadata, metadata_at)
     dim = _choice(text, path, metadata, "dim", {"2": 2, "3": 3}, dim or 2, "2 or 3")
+    if "lattice" in metadata:
+        lattice = lattice_named(metadata["lattice"], dim, path, metadata_at["lattice"])
+    else:
+        lattice = lattices.get(lattices.default_name(dim))
     mirror = _choice(text, path, metadata, "mirror", _YES_NO, dim == 2, "yes or no")
     layers = split_layers(rows) if dim == 3 else [rows]
     cells: dict[str, list] = {}
@@ -79,6 +87,9 @@ def parse_pieces_text(text: str, path="<text>", dim: int | None = None) -> list[
                         "its own letter or digit, and '.' or space for no cell",
                     )
                 cell = (z, row, col) if dim == 3 else (row, col)
+                problem = lattice.art_problem(cell)
+                if problem is not None:
+                    raise ParseError(path, number, col + 1, f"{char!r} here is not a cell: {problem}")
                 cells.setdefault(char, []).append(cell)
                 where[cell] = (number, col + 1)
     if not cells:
@@ -87,14 +98,14 @@ def parse_pieces_text(text: str, path="<text>", dim: int | None = None) -> list[
     counts = _count_lines(text, path, cells)
     pieces = []
     for name in sorted(cells):
-        if not is_connected(cells[name]):
+        if not lattice.is_connected(cells[name]):
             # Point at the first cell, in reading order, that is cut off from the first one.
-            first_part = next(part for part in components(cells[name]) if cells[name][0] in part)
+            first_part = next(part for part in lattice.components(cells[name]) if cells[name][0] in part)
             stray = next(c for c in cells[name] if c not in first_part)
             line, column = where[stray]
             message = f"piece {name!r} is not connected face to face: this cell is apart"
             raise ParseError(path, line, column, message)
-        pieces.append(Piece(name, tuple(cells[name]), mirror, counts.get(name, (1, 1))))
+        pieces.append(Piece(name, tuple(cells[name]), mirror, counts.get(name, (1, 1)), lattice.name))
     return pieces
 
 

@@ -14,6 +14,7 @@ from polyfit.limits import check, limit
 from polyfit.fields import Fields, shown
 from polyfit.formats.solution_set import SolutionSet
 from polyfit.hookspecs import hookimpl
+from polyfit.lattices import base as lattices
 
 
 def export_json(solutions: SolutionSet, path: Path) -> None:
@@ -29,6 +30,9 @@ def export_json(solutions: SolutionSet, path: Path) -> None:
     }
     if solutions.fixed:
         data["preplaced"] = [list(c) for c in solutions.fixed]
+    lattice = solutions.pieces[0].lattice if solutions.pieces else ""
+    if lattice not in ("", "square", "cubic"):
+        data["lattice"] = lattice  # squares and cubes go without saying, as in text art
     write_output_text(path, json.dumps(data) + "\n")
 
 
@@ -57,12 +61,24 @@ def read_solution_set(path: Path) -> SolutionSet:
     dim = len(board_cells[0])
     check("box", box(board_cells), f"{path}: field cells")
     on_board = set(board_cells)
+    lattice = ""
+    if fields.has("lattice"):
+        lattice = fields.text("lattice")
+        try:
+            grid = lattices.get(lattice)
+        except PolyfitError as exc:
+            raise fields.error("lattice", str(exc)) from None
+        if grid.dim != dim or not all(grid.is_cell(c) for c in board_cells):
+            raise fields.error("lattice", f"the board's cells are not cells of the {lattice} lattice")
     pieces = []
     shapes = fields.part("pieces")
     for name in shapes.data:
         cells = read_cells(shapes, name, dim)
         check("box", box(cells), f"{path}: field pieces.{name}")
-        pieces.append(Piece(name, cells))
+        try:
+            pieces.append(Piece(name, cells, lattice=lattice))
+        except ValueError as exc:
+            raise shapes.error(name, str(exc)) from None
     if not pieces:
         raise fields.error("pieces", "has no pieces")
     solutions = []

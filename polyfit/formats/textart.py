@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from polyfit.files import read_text, write_output_text
 from polyfit.hookspecs import hookimpl
+from polyfit.lattices import base as lattices
 from polyfit.lattices.textart import draw_cells
 from polyfit.puzzle.board import Board
 
@@ -41,7 +42,12 @@ def draw_solution(pieces, placements, names=None, empty_cells=()) -> str:
         name = names[k] if names is not None else pieces[placement.piece].name
         for cell in placement.cells:
             labels[cell] = name
-    return draw_cells(labels)
+    return draw_cells(labels, lattice=lattices.of(pieces[0]) if pieces else None)
+
+
+def draw_board_labels(board, labels: dict) -> str:
+    """Draw ``{cell: label}`` over a board's cells, as text art of the board's lattice."""
+    return draw_cells(labels, lattice=lattices.of(board) if board is not None else None)
 
 
 def draw_pieces(pieces, width: int = 72) -> str:
@@ -55,7 +61,7 @@ def draw_pieces(pieces, width: int = 72) -> str:
         return "\n\n".join(drawings)
     blocks = []
     for p in pieces:
-        art = draw_cells({c: p.name for c in p.cells}).splitlines()
+        art = draw_cells({c: p.name for c in p.cells}, lattice=lattices.of(p)).splitlines()
         block_width = max(len(line) for line in art)
         blocks.append([line.ljust(block_width) for line in art])
     bands: list[list] = [[]]
@@ -78,9 +84,10 @@ def draw_pieces(pieces, width: int = 72) -> str:
 def export_text(solutions, path) -> None:
     """The ``text`` exporter: never writes over an existing file (``--force`` is the core's)."""
     parts = []
+    lattice = lattices.of(solutions.pieces[0]) if solutions.pieces else None
     for number, solution in enumerate(solutions.solutions, start=1):
         labels = {tuple(c): name for name, cells in solution.items() for c in cells}
-        parts.append(f"Solution {number}:\n{draw_cells(labels)}\n")
+        parts.append(f"Solution {number}:\n{draw_cells(labels, lattice=lattice)}\n")
     write_output_text(path, "\n".join(parts))
 
 

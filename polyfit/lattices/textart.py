@@ -57,6 +57,7 @@ class Art:
     lettered: dict = field(default_factory=dict)  # letter -> [cell]
     where: dict = field(default_factory=dict)  # lettered cell -> (line, column)
     metadata_at: dict = field(default_factory=dict)  # metadata key -> (line, column) of its value
+    lattice: object = None  # the lattice a "; lattice:" line names (None: squares or cubes)
 
 
 def art_cells(rows, path, prefix: tuple[int, ...] = (), art: Art | None = None) -> Art:
@@ -71,6 +72,10 @@ def art_cells(rows, path, prefix: tuple[int, ...] = (), art: Art | None = None) 
             if char in EMPTY:
                 continue
             cell = prefix + (row, col)
+            if art.lattice is not None:
+                problem = art.lattice.art_problem(cell)
+                if problem is not None:
+                    raise ParseError(path, number, col + 1, f"{char!r} here is not a cell: {problem}")
             if char == OPTIONAL:
                 art.optional.add(cell)
             elif char.isascii() and char.isalnum():
@@ -100,11 +105,16 @@ def split_layers(rows) -> list[list[tuple[int, str]]]:
     return [layer for layer in layers if layer]
 
 
-def read_art(text: str, path, dim: int) -> tuple[Art, dict[str, str]]:
-    """The cells a board's art draws (``dim`` 2: one grid; 3: layers), and its metadata."""
+def read_art(text: str, path, dim: int, lattice_named=None) -> tuple[Art, dict[str, str]]:
+    """The cells a board's art draws (``dim`` 2: one grid; 3: layers), and its metadata.
+
+    A ``; lattice: NAME`` line is looked up with ``lattice_named(name, dim, path, (line,
+    column))``, and each drawn cell is checked against that lattice."""
     metadata: dict[str, str] = {}
     art = Art()
     rows = parse_rows(split_lines(text), path, metadata, art.metadata_at)
+    if "lattice" in metadata and lattice_named is not None:
+        art.lattice = lattice_named(metadata["lattice"], dim, path, art.metadata_at["lattice"])
     if dim == 3:
         for z, layer in enumerate(split_layers(rows)):
             art_cells(layer, path, prefix=(z,), art=art)
@@ -113,15 +123,22 @@ def read_art(text: str, path, dim: int) -> tuple[Art, dict[str, str]]:
     return art, metadata
 
 
-def draw_cells(labels: dict, empty: str = " ") -> str:
-    """Draw ``{cell: label}`` as text art; 3D cells are drawn as layers, bottom (z = 0) first."""
+def draw_cells(labels: dict, empty: str = " ", lattice=None) -> str:
+    """Draw ``{cell: label}`` as text art; 3D cells are drawn as layers, bottom (z = 0) first.
+    On a ``lattice`` whose cells have kinds (up and down triangles), the drawing starts where
+    reading it back gives each cell its kind."""
     if not labels:
         return ""
     width = max(len(label) for label in labels.values())
     sep = "" if width == 1 else " "
     dim = len(next(iter(labels)))
     if dim == 2:
-        return _draw_layer(labels, width, sep, empty)
+        box = None
+        if lattice is not None:
+            r0, r1, c0, c1 = _box(labels)
+            r0, c0 = lattice.art_origin(r0, c0)
+            box = (r0, r1, c0, c1)
+        return _draw_layer(labels, width, sep, empty, box)
     empty = "." if empty == " " else empty  # in a layer, a blank would hide where cells are not
     layers = sorted({c[0] for c in labels})
     rows = [c[1] for c in labels]
@@ -134,11 +151,15 @@ def draw_cells(labels: dict, empty: str = " ") -> str:
     return "\n\n".join(parts)
 
 
+def _box(labels) -> tuple[int, int, int, int]:
+    rows = [c[0] for c in labels]
+    cols = [c[1] for c in labels]
+    return (min(rows), max(rows), min(cols), max(cols))
+
+
 def _draw_layer(labels, width, sep, empty, box=None) -> str:
     if box is None:
-        rows = [c[0] for c in labels]
-        cols = [c[1] for c in labels]
-        box = (min(rows), max(rows), min(cols), max(cols))
+        box = _box(labels)
     r0, r1, c0, c1 = box
     lines = []
     for r in range(r0, r1 + 1):

@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from polyfit.errors import PolyfitError
+from polyfit.errors import ParseError, PolyfitError, UnknownNameError
 from polyfit.limits import check
-from polyfit.lattices.grid import Cell, components
+from polyfit.lattices import base as lattices
+from polyfit.lattices.grid import Cell
 from polyfit.lattices.textart import read_art
 
 
@@ -26,6 +27,8 @@ class Board:
     fixed: tuple = ()  # pre-placed pieces: (name, cells, (line, column) of the first cell)
     # Where each metadata value was written: key -> (line, column), for errors about it.
     metadata_at: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    # The lattice's name (polyfit.lattices.base.get); "" means squares in 2D, cubes in 3D.
+    lattice: str = ""
     # The pieces, for files that hold them with the board (BurrTools, the Soma notations);
     # empty when the pieces are named by a '; pieces:' line or given apart.
     pieces: tuple = field(default=(), compare=False, hash=False, repr=False)
@@ -37,6 +40,8 @@ class Board:
         where = self.path or self.name or "the board"
         if not self.cells:
             raise PolyfitError(f"{where}: the board has no cells")
+        if not self.lattice:
+            object.__setattr__(self, "lattice", lattices.default_name(len(self.cells[0])))
         check("cells", len(self.cells), where)
         box = 1
         for axis in range(len(self.cells[0])):
@@ -68,12 +73,13 @@ class Board:
         ``; key: value`` lines become :attr:`name` and :attr:`metadata`."""
         if dim not in (2, 3):
             raise PolyfitError(f"a text-art board is 2D or 3D, not {dim}D")
-        art, metadata = read_art(text, path, dim)
+        art, metadata = read_art(text, path, dim, lattice_named)
         if not art.cells:
             raise PolyfitError(f"{path}: the board has no cells (draw cells with '#')")
+        lattice = art.lattice or lattices.get(lattices.default_name(dim))
         fixed = []
         for letter in sorted(art.lettered):
-            for group in components(art.lettered[letter]):
+            for group in lattice.components(art.lettered[letter]):
                 cells = tuple(sorted(group))
                 fixed.append((letter, cells, min(art.where[c] for c in cells)))
         fixed.sort(key=lambda f: f[2])
@@ -85,4 +91,18 @@ class Board:
             frozenset(art.optional),
             tuple(fixed),
             dict(art.metadata_at),
+            lattice.name,
         )
+
+
+def lattice_named(name: str, dim: int, path, where) -> lattices.Lattice:
+    """The lattice a ``; lattice:`` line names, which must have the file's dimension; a
+    :class:`ParseError` at the name otherwise."""
+    line, column = where
+    try:
+        lattice = lattices.get(name)
+    except UnknownNameError as exc:
+        raise ParseError(path, line, column, str(exc)) from None
+    if lattice.dim != dim:
+        raise ParseError(path, line, column, f"the {name} lattice is {lattice.dim}D but this file is {dim}D")
+    return lattice

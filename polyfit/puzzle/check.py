@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from polyfit.errors import plural
 from polyfit.puzzle.cover import build_cover, cell_name
+from polyfit.lattices import base as lattices
 from polyfit.puzzle.placements import BitGrid, area_problem, generate, reachable_areas, reaches
 from polyfit.puzzle.preplaced import preplace
 from polyfit.puzzle.solve import Counts, Puzzle
@@ -223,7 +224,7 @@ def lint(board, pieces, free, counts, generated) -> list[Reason]:
             {"cells": [list(c) for c in bare]},
         ))
     if problem is None and free:
-        grid = BitGrid(free)
+        grid = BitGrid(free, lattices.of(board))
         regions = grid.regions(grid.mask(free))
         if len(regions) > 1:
             cell_of = {bit: c for c, bit in grid.bit.items()}

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 
 from polyfit.errors import PolyfitError, plural
-from polyfit.lattices.grid import components
+from polyfit.lattices import base as lattices
 from polyfit.puzzle.board import Board
 from polyfit.puzzle.cover import image
 from polyfit.puzzle.solve import Counts, Puzzle
@@ -153,7 +153,8 @@ class _Sets:
             p = self.puzzle.placements[i]
             letters.setdefault(self.puzzle.pieces[p.piece].name, []).append(p.cells)
         for groups in letters.values():
-            if len(groups) > 1 and len(components([c for g in groups for c in g])) != len(groups):
+            touching = lattices.of(self.puzzle.board).components([c for g in groups for c in g])
+            if len(groups) > 1 and len(touching) != len(groups):
                 return False
         return True
 
@@ -230,7 +231,7 @@ def new_board(puzzle: Puzzle, placements, pieces_spec: str | None = None) -> Boa
         covered.update(p.cells)
     return Board(board.cells, board.name, metadata, board.path,
                  frozenset(c for c in board.optional if c not in covered), tuple(fixed),
-                 dict(board.metadata_at), pieces=board.pieces, allowed=board.allowed)
+                 dict(board.metadata_at), board.lattice, pieces=board.pieces, allowed=board.allowed)
 
 
 def board_text(board: Board, comment: str = "") -> str:
@@ -250,7 +251,7 @@ def board_text(board: Board, comment: str = "") -> str:
     for name, cells, _ in board.fixed:
         marks.update({c: name for c in cells})
     if board.dim == 2:
-        lines += _layer(marks, board.cells)
+        lines += _layer(marks, board.cells, lattices.of(board))
     else:
         layers = sorted({c[0] for c in board.cells})
         if layers != list(range(layers[0], layers[-1] + 1)):
@@ -262,12 +263,14 @@ def board_text(board: Board, comment: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-def _layer(marks, box_cells) -> list[str]:
+def _layer(marks, box_cells, lattice=None) -> list[str]:
     rows = [c[0] for c in box_cells]
     cols = [c[1] for c in box_cells]
+    # Start where read back each cell keeps its kind (up or down triangle), as text art does.
+    top, left = lattice.art_origin(min(rows), min(cols)) if lattice is not None else (min(rows), min(cols))
     return [
-        "".join(marks.get((r, c), ".") for c in range(min(cols), max(cols) + 1))
-        for r in range(min(rows), max(rows) + 1)
+        "".join(marks.get((r, c), ".") for c in range(left, max(cols) + 1))
+        for r in range(top, max(rows) + 1)
     ]
 
 

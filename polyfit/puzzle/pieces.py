@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from polyfit.limits import check
+from polyfit.lattices import base as lattices
 from polyfit.lattices.grid import Shape, lattice_group, normalize, orientations
 
 
@@ -22,11 +23,21 @@ class Piece:
     cells: Shape
     mirror: bool = True  # may be turned over (placed as its mirror image)
     count: tuple[int, int] = (1, 1)  # how many copies a solution uses: lo..hi
+    # The lattice's name (polyfit.lattices.base.get); "" means squares in 2D, cubes in 3D.
+    lattice: str = ""
 
     def __post_init__(self):
-        cells = normalize(self.cells)
+        cells = tuple(tuple(c) for c in self.cells)
         if not cells:
             raise ValueError(f"piece {self.name!r} has no cells")
+        if self.lattice:
+            lattice = lattices.get(self.lattice)
+            if any(len(c) != lattice.dim or not lattice.is_cell(c) for c in cells):
+                raise ValueError(f"piece {self.name!r} has cells that are not cells of the {self.lattice} lattice")
+            cells = lattice.normalize(cells)
+        else:
+            object.__setattr__(self, "lattice", lattices.default_name(len(cells[0])))
+            cells = normalize(cells)
         object.__setattr__(self, "cells", cells)
         lo, hi = self.count
         if not 0 <= lo <= hi or hi < 1:
@@ -43,9 +54,11 @@ class Piece:
 
     def orientations(self) -> tuple[Shape, ...]:
         """The distinct normalized orientations this piece may be placed in, sorted."""
-        return _orientations(self.cells, self.mirror)
+        return _orientations(self.cells, self.mirror, self.lattice)
 
 
 @cache
-def _orientations(cells: Shape, mirror: bool) -> tuple[Shape, ...]:
-    return orientations(cells, lattice_group(len(cells[0]), mirror))
+def _orientations(cells: Shape, mirror: bool, lattice: str) -> tuple[Shape, ...]:
+    if lattice in ("square", "cubic"):
+        return orientations(cells, lattice_group(len(cells[0]), mirror))
+    return lattices.get(lattice).orientations(cells, mirror)

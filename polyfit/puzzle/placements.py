@@ -11,7 +11,10 @@ stay empty. Two pruning rules drop placements that cannot be part of any solutio
   placement covers some more cells of one colour than the other. The pieces' differences must
   add up to the board's, so a placement is dropped when the other pieces cannot make up the rest
   (repeated until nothing changes). When no choice at all adds up, the board is impossible
-  without any search.
+  without any search. Other lattices give their own colouring (up and down triangles; three
+  colours of hexagons) as a weight per cell: :meth:`polyfit.lattices.base.Lattice.parity_weight`.
+
+The lattice is the pieces' (:func:`polyfit.lattices.base.of`): squares unless they say otherwise.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ import math
 from dataclasses import dataclass, field
 
 from polyfit.errors import plural
-from polyfit.lattices.grid import Cell, checker_colour, neighbours
+from polyfit.lattices import base as lattices
+from polyfit.lattices.grid import Cell
 from polyfit.limits import check, limit
 
 
@@ -58,6 +62,8 @@ def generate(board_cells, pieces, counts=None) -> list[Placement]:
     board = set(board_cells)
     landing: dict = {}  # cell offset c -> {b - c for b on the board}
     result = []
+    lattice = lattices.of(pieces[0]) if pieces else None
+    every_shift = lattice is None or lattice.all_translations
     most = limit("placements")
     for index, piece in enumerate(pieces):
         if counts is not None and counts[index][1] == 0:
@@ -68,6 +74,8 @@ def generate(board_cells, pieces, counts=None) -> list[Placement]:
                 shifts = landing.get(c)
                 if shifts is None:
                     shifts = landing[c] = {tuple(x - y for x, y in zip(b, c)) for b in board}
+                    if not every_shift:  # only moves that take a cell to a cell of its kind
+                        shifts = landing[c] = {s for s in shifts if lattice.is_translation(s)}
                 fits = shifts if fits is None else fits & shifts
             if len(result) + len(fits) > most:
                 check("placements", len(result) + len(fits), "the pieces on this board (and more to come)")
@@ -178,24 +186,36 @@ def _totals_without_each(groups: list[Totals]) -> list[Totals]:
 
 
 class BitGrid:
-    """Cells as bits of one integer, laid out with a spare column, row and layer between
-    neighbours so that a face step is a shift and nothing wraps around an edge. Flood fill is
-    then a few whole-board shifts and ANDs per step instead of a walk cell by cell."""
+    """Cells as bits of one integer, laid out with spare columns, rows and layers between
+    neighbours so that a step to a neighbour is a shift and nothing wraps around an edge. Flood
+    fill is then a few whole-board shifts and ANDs per step instead of a walk cell by cell.
+
+    The steps are the lattice's (:meth:`~polyfit.lattices.base.Lattice.flood_steps`); a step
+    taken only from some cells (down from an up triangle) is shifted through their mask."""
 
     @staticmethod
-    def size(cells) -> int:
+    def size(cells, lattice=None) -> int:
         """How many bits the grid of these cells takes."""
         cells = list(cells)
+        spare = BitGrid._spare(len(cells[0]), lattice)
         bits = 1
         for i in range(len(cells[0])):
-            bits *= max(c[i] for c in cells) - min(c[i] for c in cells) + 2
+            bits *= max(c[i] for c in cells) - min(c[i] for c in cells) + 1 + spare[i]
         return bits
 
-    def __init__(self, cells):
+    @staticmethod
+    def _spare(dim, lattice) -> list[int]:
+        """Spare places per axis: the longest step along it (one on squares and cubes)."""
+        if lattice is None:
+            return [1] * dim
+        return [max(abs(offset[i]) for offset, _ in lattice.flood_steps()) for i in range(dim)]
+
+    def __init__(self, cells, lattice=None):
         cells = list(cells)
         dim = len(cells[0])
+        spare = self._spare(dim, lattice)
         low = [min(c[i] for c in cells) for i in range(dim)]
-        size = [max(c[i] for c in cells) - low[i] + 2 for i in range(dim)]
+        size = [max(c[i] for c in cells) - low[i] + 1 + spare[i] for i in range(dim)]
         strides = [1] * dim
         for i in range(dim - 2, -1, -1):
             strides[i] = strides[i + 1] * size[i + 1]
@@ -203,6 +223,15 @@ class BitGrid:
         self.bit = {
             c: 1 << sum((c[i] - low[i]) * strides[i] for i in range(dim)) for c in cells
         }
+        # Steps other than one along an axis from every cell: (shift, mask of cells it leaves).
+        self.steps: list[tuple[int, int]] = []
+        if lattice is not None and any(
+            applies is not None or sum(map(abs, offset)) != 1 for offset, applies in lattice.flood_steps()
+        ):
+            for offset, applies in lattice.flood_steps():
+                shift = sum(o * s for o, s in zip(offset, strides))
+                from_cells = cells if applies is None else [c for c in cells if applies(c)]
+                self.steps.append((shift, self.mask(from_cells)))
 
     def mask(self, cells) -> int:
         bit = self.bit
@@ -223,8 +252,13 @@ class BitGrid:
             region = free & -free
             while True:
                 grown = region
-                for s in strides:
-                    grown |= (region << s) | (region >> s)
+                if self.steps:
+                    for shift, leaves in self.steps:
+                        moving = region & leaves
+                        grown |= moving << shift if shift > 0 else moving >> -shift
+                else:
+                    for s in strides:
+                        grown |= (region << s) | (region >> s)
                 grown &= free
                 if grown == region:
                     break
@@ -243,10 +277,11 @@ def prune_area(board_cells, pieces, placements, stats: PlacementStats, counts, o
     for i in {p.piece for p in placements}:
         others = [(0, hi - 1) if j == i else (0, hi) for j, (_, hi) in enumerate(counts)]
         makeable[i] = reachable_areas(sizes, others)
-    if BitGrid.size(board_cells) <= WHOLE_BOARD_BITS:
-        fits = _whole_board_regions(board_cells, optional, makeable)
+    lattice = lattices.of(pieces[0])
+    if BitGrid.size(board_cells, lattice) <= WHOLE_BOARD_BITS:
+        fits = _whole_board_regions(board_cells, optional, makeable, lattice)
     else:
-        fits = _LocalRegions(board_cells, optional, makeable, max(sizes))
+        fits = _LocalRegions(board_cells, optional, makeable, max(sizes), lattice)
     kept = [placement for placement in placements if fits(placement)]
     stats.pruned_area += len(placements) - len(kept)
     return kept
@@ -258,8 +293,8 @@ def prune_area(board_cells, pieces, placements, stats: PlacementStats, counts, o
 WHOLE_BOARD_BITS = 8192
 
 
-def _whole_board_regions(board_cells, optional, makeable):
-    grid = BitGrid(board_cells)
+def _whole_board_regions(board_cells, optional, makeable, lattice=None):
+    grid = BitGrid(board_cells, lattice)
     everything = grid.mask(board_cells)
     must = everything & ~grid.mask(c for c in optional if c in grid.bit)
 
@@ -280,8 +315,9 @@ class _LocalRegions:
     the part; only a placement that splits a part in two large regions is filled in full. The
     parts the placement does not touch are checked once per piece."""
 
-    def __init__(self, board_cells, optional, makeable, largest_piece: int):
+    def __init__(self, board_cells, optional, makeable, largest_piece: int, lattice=None):
         cells = sorted(board_cells)
+        neighbours = (lattice or lattices.get(lattices.default_name(len(cells[0])))).neighbours
         self.index = index = {c: k for k, c in enumerate(cells)}
         self.adjacent = [[index[n] for n in neighbours(c) if n in index] for c in cells]
         self.must = [c not in optional for c in cells]
@@ -372,15 +408,20 @@ class _LocalRegions:
         return True
 
 
-def colour_difference(cells) -> int:
-    return sum(1 - 2 * checker_colour(c) for c in cells)
+def colour_difference(cells, lattice=None) -> int:
+    """The cells' total parity weight: dark minus light cells on a checkerboard."""
+    if not cells:
+        return 0
+    weight = (lattice or lattices.get(lattices.default_name(len(cells[0])))).parity_weight
+    return sum(weight(c) for c in cells)
 
 
 def prune_parity(board_cells, pieces, placements, stats: PlacementStats, counts) -> list[Placement]:
     """Parity pruning for exact counts: each copy of a piece is one term of the sum; the copies
     of one piece are taken together (the totals of k copies), not one by one."""
-    target = colour_difference(board_cells)
-    difference = {p: colour_difference(p.cells) for p in placements}
+    lattice = lattices.of(pieces[0])
+    target = colour_difference(board_cells, lattice)
+    difference = {p: colour_difference(p.cells, lattice) for p in placements}
     used = [i for i, (_, hi) in enumerate(counts) if hi > 0]
     while True:
         possible = [set() for _ in pieces]
@@ -398,11 +439,9 @@ def prune_parity(board_cells, pieces, placements, stats: PlacementStats, counts)
             return kept
         stats.pruned_parity += len(placements) - len(kept)
         if not kept:
-            light = sum(checker_colour(c) for c in board_cells)
-            dark = len(board_cells) - light
             reachable = (sets[used[0]] + others_of[used[0]]).values()
             stats.impossible = (
-                f"checkerboard parity: the board has {dark} dark and {plural(light, 'light cell')} "
+                f"{lattice.parity_story(list(board_cells))} "
                 f"(difference {target}), but no placement of the pieces adds up to that"
                 + (f"; they can make differences {_brief(reachable)}" if reachable else "")
             )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from polyfit.errors import PolyfitError, plural
-from polyfit.lattices.grid import normalize
+from polyfit.lattices import base as lattices
 from polyfit.puzzle.placements import Placement
 
 
@@ -33,7 +33,7 @@ def preplace(board, pieces) -> Preplaced:
                 f"(the pieces: {names})"
             )
         i = index[name]
-        if normalize(cells) not in pieces[i].orientations():
+        if lattices.of(pieces[i]).normalize(cells) not in pieces[i].orientations():
             turned = "" if pieces[i].mirror else " (without turning it over)"
             are = "is" if len(cells) == 1 else "are"
             raise PolyfitError(

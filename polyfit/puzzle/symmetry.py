@@ -4,18 +4,21 @@ A board symmetry is an affine lattice map ``cell -> transform(cell) + offset`` t
 onto itself. It is a symmetry of the puzzle when it maps every piece's placements onto the
 placements of one piece of the set: always for rotations, and for reflections when the set is
 closed under mirroring (free pieces map to themselves, one-sided pieces to their mirror partner).
+The transforms are the lattice's (:meth:`polyfit.lattices.base.Lattice.group`): 8 on squares,
+48 on cubes, 12 on triangles and hexagons.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from polyfit.lattices.grid import Cell, Transform, lattice_group, normalize
+from polyfit.lattices import base as lattices
+from polyfit.lattices.grid import Cell, Transform
 
 
 @dataclass(frozen=True)
 class Symmetry:
-    transform: Transform
+    transform: Transform  # or another lattice's transform (same methods)
     offset: tuple[int, ...]
     piece_map: tuple[int, ...] = ()  # piece index -> index of the piece its placements become
 
@@ -31,18 +34,20 @@ class Symmetry:
         return self.transform.is_proper
 
 
-def board_symmetries(cells) -> list[Symmetry]:
-    """Every lattice symmetry mapping the cell set onto itself, the identity first."""
+def board_symmetries(cells, lattice=None) -> list[Symmetry]:
+    """Every lattice symmetry mapping the cell set onto itself, the identity first (squares or
+    cubes unless ``lattice`` says otherwise)."""
     cells = list(cells)
-    dim = len(cells[0])
-    target = normalize(cells)
-    low = [min(c[i] for c in cells) for i in range(dim)]
+    lattice = lattice or lattices.get(lattices.default_name(len(cells[0])))
+    target = lattice.normalize(cells)
+    shift = lattice.normal_shift(cells)
     result = []
-    for g in lattice_group(dim):
+    for g in lattice.group():
         image = g.apply(cells)
-        if normalize(image) == target:
-            image_low = [min(c[i] for c in image) for i in range(dim)]
-            result.append(Symmetry(g, tuple(a - b for a, b in zip(low, image_low))))
+        if lattice.normalize(image) == target:
+            # image + its shift == cells + their shift, so g then this offset maps cells onto cells
+            image_shift = lattice.normal_shift(image)
+            result.append(Symmetry(g, tuple(a - b for a, b in zip(image_shift, shift))))
     result.sort(key=lambda s: (not s.is_identity, s.transform))
     return result
 
@@ -55,11 +60,12 @@ def puzzle_symmetries(board_cells, pieces) -> list[Symmetry]:
     """
     shapes = [set(p.orientations()) for p in pieces]
     counts = [getattr(p, "count", (1, 1)) for p in pieces]
+    lattice = lattices.of(pieces[0])
     result = []
-    for sym in board_symmetries(board_cells):
+    for sym in board_symmetries(board_cells, lattice):
         mapping = []
         for i, piece in enumerate(pieces):
-            image = normalize(sym.transform.apply(piece.cells))
+            image = lattice.normalize(sym.transform.apply(piece.cells))
             if image in shapes[i]:
                 mapping.append(i)
                 continue

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
+from polyfit.lattices.base import only_squares
 from polyfit.render import flat, views3d
 from polyfit.errors import PolyfitError, plural
 from polyfit.files import write_output
@@ -30,6 +31,7 @@ LAST_FRAME_MS = 2500
 def check_animatable(puzzle) -> None:
     """The step tracer follows plain exact cover (secondary items included); piece counts and
     colours need the backends' Algorithms M and C, which it does not imitate."""
+    only_squares([puzzle.board], "--animate")
     needs = puzzle.cover.problem.needs - {"secondary"}
     if needs:
         raise PolyfitError(

@@ -4,12 +4,15 @@ Layout comes first and needs no pillow: :func:`grid_edges` decides, for every si
 cell, whether a thick border (between two pieces, or around the board) or a thin grid line
 (inside a piece) is drawn there. The painting functions then only fill cells and stroke lines.
 
-Cells are ``(row, col)``; row 0 is drawn at the top, as in text art.
+Cells are ``(row, col)``; row 0 is drawn at the top, as in text art. Lattices whose cells are
+not squares (triangles, hexagons) are drawn from each cell's polygon
+(:meth:`polyfit.lattices.base.Lattice.polygon`): :func:`polygon_layout` and :func:`draw_polygons`.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
@@ -307,4 +310,125 @@ def piece_boxes(pieces) -> list[tuple[dict, tuple]]:
 def draw_pieces(pieces, colours: dict, style: Style = Style()):
     """Each 2D piece on its own, captioned with its name, laid out in a grid."""
     tiles = [draw_grid(labels, colours, style, box) for labels, box in piece_boxes(pieces)]
+    return sheet(tiles, [piece_caption(p) for p in pieces], style)
+
+
+# -- other lattices: cells as polygons ---------------------------------------------------------
+
+
+def _key(point) -> tuple[float, float]:
+    return (round(point[0], 6), round(point[1], 6))
+
+
+@dataclass
+class PolygonLayout:
+    """A board (or piece) on a lattice whose cells are polygons (triangles, hexagons), in cell
+    units: each cell's polygon, which sides are thick (between pieces, around the board) and
+    which thin, each piece's outline loops, and the picture's extent."""
+
+    polygons: dict  # cell -> [(x, y)], clockwise on the page
+    edges: list  # (a, b, thick, name): every side once
+    loops: dict  # name (or None) -> [[(x, y)]] its cells' union (holes run the other way)
+    low: tuple[float, float]
+    size: tuple[float, float]
+
+
+def polygon_layout(labels: dict, lattice) -> PolygonLayout:
+    """:func:`grid_edges` for any 2D lattice, from :meth:`Lattice.polygon`."""
+    polygons = {cell: lattice.polygon(cell) for cell in labels}
+    sides: dict = {}  # undirected side -> [(cell, directed side)]
+    for cell, poly in polygons.items():
+        for a, b in zip(poly, poly[1:] + poly[:1]):
+            sides.setdefault(frozenset((_key(a), _key(b))), []).append((cell, (a, b)))
+    edges = []
+    directed: dict = {}  # name -> {start: end} of its boundary sides
+    for owners in sides.values():
+        names = {labels[cell] for cell, _ in owners}
+        thick = len(owners) == 1 or len(names) > 1
+        cell, (a, b) = owners[0]
+        edges.append((a, b, thick, labels[cell]))
+        if thick:
+            for cell, (a, b) in owners:
+                directed.setdefault(labels[cell], {})[_key(a)] = _key(b)
+    loops = {}
+    for name, step in directed.items():
+        loops[name] = []
+        while step:
+            start, point = next(iter(step.items()))
+            loop = [start]
+            del step[start]
+            while point != start:
+                loop.append(point)
+                point = step.pop(point)
+            loops[name].append(loop)
+    xs = [x for poly in polygons.values() for x, _ in poly]
+    ys = [y for poly in polygons.values() for _, y in poly]
+    return PolygonLayout(polygons, edges, loops, (min(xs), min(ys)), (max(xs) - min(xs), max(ys) - min(ys)))
+
+
+def polygon_label_points(layout: PolygonLayout, labels: dict) -> dict[str, tuple[float, float]]:
+    """Where each piece's name is written: the centre of its cell nearest the piece's centre."""
+    centres = {cell: (sum(x for x, _ in p) / len(p), sum(y for _, y in p) / len(p)) for cell, p in layout.polygons.items()}
+    groups: dict = {}
+    for cell, name in labels.items():
+        if name is not None:
+            groups.setdefault(name, []).append(centres[cell])
+    chosen = {}
+    for name, points in groups.items():
+        mx = sum(x for x, _ in points) / len(points)
+        my = sum(y for _, y in points) / len(points)
+        chosen[name] = min(points, key=lambda p: ((p[0] - mx) ** 2 + (p[1] - my) ** 2, p))
+    return chosen
+
+
+LABEL_ROOM = 0.42  # of a unit: the square a label may fill inside a triangle or hexagon
+
+
+def draw_polygons(labels: dict, colours: dict, style: Style, lattice, marked=frozenset()) -> Image.Image:
+    """:func:`draw_grid` for a lattice of polygon cells: each cell filled in its piece's
+    colour, thin lines inside pieces, thick borders between them and around the board."""
+    layout = polygon_layout(labels, lattice)
+    s = style.cell
+    lx, ly = layout.low
+    width = math.ceil(layout.size[0] * s) + 2 * style.pad
+    height = math.ceil(layout.size[1] * s) + 2 * style.pad
+    image = Image.new("RGB", (width, height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+
+    def point(p):
+        return style.pad + (p[0] - lx) * s, style.pad + (p[1] - ly) * s
+
+    for cell, poly in layout.polygons.items():
+        name = labels[cell]
+        fill = colours[name] if name is not None else EMPTY_CELL
+        draw.polygon([point(p) for p in poly], fill=fill)
+    for a, b, thick, name in layout.edges:
+        if not thick:
+            colour = EMPTY_GRID if name is None else grid_line_colour(colours[name])
+            draw.line((point(a), point(b)), fill=colour, width=1)
+    for cell, poly in layout.polygons.items():
+        name = labels[cell]
+        if name is not None and name in marked:
+            for segment in hatch_lines([point(p) for p in poly], hatch_spacing(s)):
+                draw.line(segment, fill=ink_on(colours[name]), width=hatch_width(s))
+    radius = style.border / 2
+    for a, b, thick, _ in layout.edges:
+        if thick:
+            (xa, ya), (xb, yb) = point(a), point(b)
+            draw.line((xa, ya, xb, yb), fill=INK, width=style.border)
+            for x, y in ((xa, ya), (xb, yb)):  # round joints where borders meet
+                draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=INK)
+    if style.labels:
+        room = s * LABEL_ROOM
+        for name, centre in polygon_label_points(layout, labels).items():
+            fitted = fitted_label(name, s, room)
+            if fitted is not None:
+                text, text_font = fitted
+                draw.text(point(centre), text, fill=ink_on(colours[name]), font=text_font, anchor="mm")
+    return image
+
+
+def draw_polygon_pieces(pieces, colours: dict, lattice, style: Style = Style()):
+    """Each piece of a polygon lattice on its own, captioned, on a sheet."""
+    tiles = [draw_polygons({c: p.name for c in p.cells}, colours, style, lattice) for p in pieces]
     return sheet(tiles, [piece_caption(p) for p in pieces], style)

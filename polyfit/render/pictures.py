@@ -16,6 +16,7 @@ from PIL import Image
 from polyfit.render import flat, views3d
 from polyfit.errors import PolyfitError
 from polyfit.files import write_output
+from polyfit.lattices import base as lattices
 from polyfit.render.palette import piece_colours, solution_colours
 from polyfit.render.style import Style
 
@@ -39,6 +40,10 @@ def solution_image(board_cells, pieces, solution: dict, style: Style = Style(), 
     dim = len(board_cells[0])
     view = check_view(dim, view)
     marked = flat.preplaced(solution, fixed)
+    lattice = lattices.of(pieces[0]) if pieces else None
+    if lattice is not None and lattice.dim == 2 and lattice.name != "square":
+        labels = flat.solution_labels(board_cells, solution)
+        return flat.draw_polygons(labels, colours, style, lattice, marked)
     if dim == 2:
         return flat.draw_solution(board_cells, solution, colours, style, marked)
     return views3d.draw_solution(board_cells, solution, colours, style, view, marked)
@@ -65,6 +70,9 @@ def pieces_image(pieces, style: Style = Style()):
     colours = piece_colours(p.name for p in pieces)
     if pieces[0].dim == 3:
         return views3d.draw_pieces(pieces, colours, style)
+    lattice = lattices.of(pieces[0])
+    if lattice.name != "square":
+        return flat.draw_polygon_pieces(pieces, colours, lattice, style)
     return flat.draw_pieces(pieces, colours, style)
 
 

@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from polyfit.lattices import base as lattices
 from polyfit.render import flat, views3d
 from polyfit.render.outline import outline
 from polyfit.render.palette import RGB, shade
@@ -168,6 +169,53 @@ def grid_tile(labels: dict, colours: dict, m: Measures, box=None, backdrop=False
     return Tile((c1 - c0 + 1) * s + 2 * m.pad, (r1 - r0 + 1) * s + 2 * m.pad, draw)
 
 
+def polygon_tile(labels: dict, colours: dict, m: Measures, lattice, marked=frozenset()) -> Tile:
+    """:func:`grid_tile` for a lattice of polygon cells (triangles, hexagons), from
+    :func:`polyfit.render.flat.polygon_layout`: each piece one polygon, thin lines between its
+    cells, its outline thick."""
+    shape = flat.polygon_layout(labels, lattice)
+    s = m.cell
+    lx, ly = shape.low
+
+    def draw(at):
+        origin = (at[0] + m.pad - lx * s, at[1] + m.pad - ly * s)
+
+        def point(p):
+            return origin[0] + p[0] * s, origin[1] + p[1] * s
+
+        order = sorted(shape.loops, key=lambda n: (n is None, n or ""))
+        loops = {name: placed(shape.loops[name], s, origin) for name in order}
+        items = []
+        for name in order:
+            if name is None:
+                items.append(Polygon(loops[name], fill=EMPTY_CELL, kind="empty"))
+            else:
+                items.append(Polygon(loops[name], fill=colours[name], kind="piece", name=name))
+        thin: dict = {}
+        for a, b, thick, name in shape.edges:
+            if not thick:
+                thin.setdefault(name, []).append((point(a), point(b)))
+        for name in order:
+            if name in thin:
+                colour = EMPTY_GRID if name is None else flat.grid_line_colour(colours[name])
+                items.append(Segments(thin[name], colour, m.thin, "cells", name))
+        for name in order:
+            if name is not None and name in marked:
+                items.append(Hatch(loops[name], flat.ink_on(colours[name]), flat.hatch_spacing(s), s / 24, name))
+        for name in order:
+            items.append(Polygon(loops[name], stroke=INK, width=m.border, kind="outline", name=name))
+        if m.labels:
+            k = LABEL_SCALE / m.cell
+            for name, centre in flat.polygon_label_points(shape, labels).items():
+                fitted = flat.fitted_label(name, LABEL_SCALE, LABEL_SCALE * flat.LABEL_ROOM)
+                if fitted is not None:
+                    x, y = point(centre)
+                    items.append(Text(x, y, fitted[0], fitted[1].size / k, flat.ink_on(colours[name])))
+        return items
+
+    return Tile(shape.size[0] * s + 2 * m.pad, shape.size[1] * s + 2 * m.pad, draw)
+
+
 LABEL_SCALE = 64  # labels are fitted with the PNG renderer's font at a 64-pixel cell
 
 
@@ -251,8 +299,11 @@ def scene(tile: Tile, unit: str = "px") -> Scene:
 
 
 def solution_tile(board_cells, solution: dict, colours: dict, m: Measures, view=None,
-                  marked=frozenset()) -> Tile:
-    """One solution: a 2D board flat; a 3D board in ``view`` (iso, exploded or layers)."""
+                  marked=frozenset(), lattice=None) -> Tile:
+    """One solution: a 2D board flat; a 3D board in ``view`` (iso, exploded or layers); a
+    board of another ``lattice`` than squares from its cells' polygons."""
+    if lattice is not None and lattice.name != "square" and lattice.dim == 2:
+        return polygon_tile(flat.solution_labels(board_cells, solution), colours, m, lattice, marked)
     if len(board_cells[0]) == 2:
         return grid_tile(flat.solution_labels(board_cells, solution), colours, m, marked=marked)
     cubes = views3d.cubes_of(solution)
@@ -270,9 +321,9 @@ def layers_tile(board_cells, cubes: dict, colours: dict, m: Measures, marked=fro
 
 
 def solutions_tile(board_cells, solutions: list, colours: dict, m: Measures, view=None, fixed=(),
-                   first_number: int = 1) -> Tile:
+                   first_number: int = 1, lattice=None) -> Tile:
     """One solution alone, or several on a sheet captioned with their numbers."""
-    tiles = [solution_tile(board_cells, s, colours, m, view, flat.preplaced(s, fixed)) for s in solutions]
+    tiles = [solution_tile(board_cells, s, colours, m, view, flat.preplaced(s, fixed), lattice) for s in solutions]
     if len(tiles) == 1:
         return tiles[0]
     return sheet(tiles, [f"Solution {k}" for k in range(first_number, first_number + len(tiles))], m)
@@ -281,8 +332,11 @@ def solutions_tile(board_cells, solutions: list, colours: dict, m: Measures, vie
 def pieces_tile(pieces, colours: dict, m: Measures) -> Tile:
     """A piece set, each captioned with its name: 2D pieces flat in a shared square box, 3D
     pieces isometric, as the PNG piece sheets."""
+    lattice = lattices.of(pieces[0])
     if pieces[0].dim == 3:
         tiles = [iso_tile({c: p.name for c in p.cells}, colours, m) for p in pieces]
+    elif lattice.name != "square":
+        tiles = [polygon_tile({c: p.name for c in p.cells}, colours, m, lattice) for p in pieces]
     else:
         tiles = [grid_tile(labels, colours, m, box) for labels, box in flat.piece_boxes(pieces)]
     return sheet(tiles, [flat.piece_caption(p) for p in pieces], m)

@@ -20,6 +20,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from polyfit.lattices.base import only_squares
 from polyfit.errors import PolyfitError, plural
 from polyfit.files import write_output
 from polyfit.render import cut, flat, scene as layout, views3d
@@ -278,6 +279,7 @@ def paint(pdf, page: Scene) -> None:
 def write_sheet(solution_set, path: Path, unit: float = 15.0, paper: str = "a4", force: bool = False) -> int:
     """Write the sheet as a PDF (over an existing file only with ``force``); returns its
     number of pages."""
+    only_squares(solution_set.pieces, "--pdf")
     canvas = reportlab_canvas()
     pages = sheet_pages(solution_set, unit, paper)
     data = io.BytesIO()

@@ -18,6 +18,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from polyfit.errors import PolyfitError
 from polyfit.files import write_output_text
+from polyfit.lattices import base as lattices
 from polyfit.render import cut, scene as layout
 from polyfit.render.outline import number, path_data
 from polyfit.render.palette import RGB, piece_colours, solution_colours
@@ -128,7 +129,9 @@ def solutions_svg(board_cells, pieces, solutions: list, style: Style = Style(), 
         raise PolyfitError("no solution to draw")
     view = check_view(len(board_cells[0]), view)
     colours = solution_colours(pieces, solutions)
-    tile = layout.solutions_tile(board_cells, solutions, colours, layout.Measures.of(style), view, fixed)
+    lattice = lattices.of(pieces[0]) if pieces else None
+    tile = layout.solutions_tile(board_cells, solutions, colours, layout.Measures.of(style), view, fixed,
+                                 lattice=lattice)
     return to_svg(layout.scene(tile), title)
 
 
@@ -143,6 +146,7 @@ def pieces_svg(pieces, style: Style = Style(), title: str | None = None) -> str:
 
 def cut_shapes(pieces, copies=None) -> list[tuple[str, tuple]]:
     """The flat pieces to cut (see :func:`polyfit.render.cut.shapes`); 3D pieces are refused."""
+    lattices.only_squares(pieces, "--cut")
     for piece in pieces:
         if piece.dim != 2:
             raise PolyfitError(

@@ -1,0 +1,78 @@
+"""Symmetries of the triangle and hex lattices, as maps of three coordinates.
+
+Both lattices have the 12 symmetries of a regular hexagon. Written in three coordinates
+``(a, b, c)`` (a cell's strips along the three directions of lattice lines), each symmetry
+permutes the coordinates and may negate all three: a cyclic permutation turns by 120 degrees,
+negation turns by 180 about a point, a swap of two coordinates is a reflection. So a transform is
+a permutation and a flag; proper (a rotation) exactly when the permutation is even.
+
+A lattice subclasses :class:`TriadTransform` with its change of coordinates (``to_triad``,
+``from_triad``) and what negation is (``FLIP``): ``x -> -x`` around a hexagon's centre,
+``x -> -1 - x`` around a triangle's vertex.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import permutations
+
+Triad = tuple[int, int, int]
+
+
+@dataclass(frozen=True, order=True)
+class TriadTransform:
+    perm: tuple[int, int, int]
+    negate: bool
+
+    FLIP = 0  # negation is x -> FLIP - x
+
+    @staticmethod
+    def to_triad(cell) -> Triad:
+        raise NotImplementedError
+
+    @staticmethod
+    def from_triad(triad: Triad):
+        raise NotImplementedError
+
+    def triad(self, t: Triad) -> Triad:
+        p = self.perm
+        if self.negate:
+            f = self.FLIP
+            return (f - t[p[0]], f - t[p[1]], f - t[p[2]])
+        return (t[p[0]], t[p[1]], t[p[2]])
+
+    def __call__(self, cell):
+        return self.from_triad(self.triad(self.to_triad(cell)))
+
+    def apply(self, cells):
+        return tuple(self(c) for c in cells)
+
+    def then(self, other: TriadTransform) -> TriadTransform:
+        """The transform that applies ``self`` first and ``other`` second."""
+        return type(self)(tuple(self.perm[p] for p in other.perm), self.negate != other.negate)
+
+    @property
+    def is_proper(self) -> bool:
+        p = self.perm
+        inversions = sum(1 for i in range(3) for j in range(i + 1, 3) if p[i] > p[j])
+        return inversions % 2 == 0
+
+    @property
+    def is_identity(self) -> bool:
+        return self.perm == (0, 1, 2) and not self.negate
+
+
+def triad_group(kind: type[TriadTransform], mirror: bool) -> tuple[TriadTransform, ...]:
+    """The 12 symmetries (the 6 rotations without ``mirror``), sorted: the identity first."""
+    group = [kind(perm, negate) for perm in permutations(range(3)) for negate in (False, True)]
+    return tuple(sorted(g for g in group if mirror or g.is_proper))
+
+
+def even_normal_shift(cells) -> tuple[int, int]:
+    """Move the least row to 0 and the least column to 0 (or 1: a translation of the triangle
+    and hex lattices moves row + column by an even number)."""
+    dr = -min(c[0] for c in cells)
+    dc = -min(c[1] for c in cells)
+    if (dr + dc) % 2:
+        dc += 1
+    return dr, dc

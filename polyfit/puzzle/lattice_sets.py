@@ -1,0 +1,132 @@
+"""The built-in piece sets of the triangle and hex lattices: polyiamonds and polyhexes.
+
+Registered through the ``register_piece_sets`` hook like the polyominoes. Named pieces are drawn
+below in their lattice's text art (rows separated by ``/``, ``#`` a cell): on the triangle
+lattice character c of row r points up when r + c is even (so some drawings start with an empty
+row 0); on the hex lattice cells sit where
+r + c is even, rows staggered. The tests check that each set's shapes are exactly the
+enumerator's classes (:mod:`polyfit.lattices.polyforms`).
+
+- polyiamonds: moniamond ``M``, diamond ``D``, triamond ``T``; tetriamonds ``I C T``;
+  pentiamonds ``I C L P``; hexiamonds by their usual letters ``I`` bar, ``P`` sphinx, ``J``
+  crook, ``E`` crown, ``V`` lobster, ``H`` signpost, ``S`` snake, ``X`` butterfly, ``C``
+  chevron, ``G`` hook, ``F`` yacht, ``O`` hexagon; heptiamonds ``T01``..``T24`` in the
+  enumerator's order;
+- polyhexes: monohex ``M``, dihex ``D``; trihexes ``I V A`` (bar, bent, triangle); tetrahexes
+  ``I`` bar, ``P`` pistol, ``Y`` propeller, ``J`` worm, ``U`` arch, ``O`` bee, ``S`` wave;
+  pentahexes ``P01``..``P22`` in the enumerator's order;
+- one-sided sets add each chiral piece's mirror image, primed (``P'``), and none may be turned
+  over.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from polyfit.hookspecs import hookimpl
+from polyfit.lattices import base as lattices
+from polyfit.lattices.polyforms import free
+from polyfit.puzzle.pieces import Piece
+
+
+def _cells(art: str):
+    return [(r, c) for r, row in enumerate(art.split("/")) for c, ch in enumerate(row) if ch == "#"]
+
+
+IAMONDS = {
+    1: {"M": "#"},
+    2: {"D": "##"},
+    3: {"T": "###"},
+    4: {"I": "####", "C": "/.###/...#", "T": "..#/.###"},
+    5: {"I": "#####", "C": "/.###/.#.#", "L": "....#/.####", "P": "..#/.####"},
+    6: {
+        "I": "######",
+        "P": "..#/.#####",
+        "J": "/.#####/.#",
+        "E": "/.#####/...#",
+        "V": "..##/.####",
+        "H": "/.####/...##",
+        "S": "....#/.####/.#",
+        "X": "..#/.####/...#",
+        "C": "....##/.####",
+        "G": "...##/.####",
+        "F": "..#.#/.####",
+        "O": "###/###",
+    },
+}
+HEXES = {
+    1: {"M": "#"},
+    2: {"D": "# #"},
+    3: {"I": "# # #", "V": "# #/ . #", "A": "# #/ #"},
+    4: {
+        "I": "# # # #",
+        "P": "# # #/ #",
+        "Y": "#/ # #/#",
+        "J": "# # #/ . . #",
+        "U": "# . #/ # #",
+        "O": "# #/ # #",
+        "S": "# #/ . # #",
+    },
+}
+NUMBERED = {("triangle", 7): "T", ("hex", 5): "P"}
+
+
+@cache
+def polyforms(lattice: str, n: int) -> tuple[Piece, ...]:
+    """The free ``n``-cell polyforms of the lattice, named, sorted by name."""
+    named = (IAMONDS if lattice == "triangle" else HEXES).get(n)
+    if named is not None:
+        pieces = [Piece(name, _cells(art), True, lattice=lattice) for name, art in named.items()]
+    else:
+        prefix = NUMBERED[(lattice, n)]
+        pieces = [Piece(f"{prefix}{i:02d}", s, True, lattice=lattice) for i, s in enumerate(free(n, lattice), 1)]
+    return tuple(sorted(pieces, key=lambda p: p.name))
+
+
+@cache
+def one_sided(lattice: str, n: int) -> tuple[Piece, ...]:
+    """The free ``n``-cell polyforms plus each chiral one's mirror image; none turned over."""
+    grid = lattices.get(lattice)
+    result = []
+    for piece in polyforms(lattice, n):
+        result.append(Piece(piece.name, piece.cells, False, lattice=lattice))
+        image = grid.mirrored(piece.cells)
+        if grid.canonical(image, False) != grid.canonical(piece.cells, False):
+            result.append(Piece(piece.name + "'", image, False, lattice=lattice))
+    return tuple(sorted(result, key=lambda p: p.name))
+
+
+def _names(lattice, n) -> str:
+    return " ".join(p.name for p in polyforms(lattice, n))
+
+
+SETS = {
+    "moniamond": ("triangle", 1, "the single triangle: M"),
+    "diamond": ("triangle", 2, "two triangles: D"),
+    "triamond": ("triangle", 3, "three triangles in a row: T"),
+    "tetriamonds": ("triangle", 4, "the 3 tetriamonds: I C T"),
+    "pentiamonds": ("triangle", 5, "the 4 pentiamonds: I C L P"),
+    "hexiamonds": ("triangle", 6, "the 12 hexiamonds: I P J E V H S X C G F O"),
+    "heptiamonds": ("triangle", 7, "the 24 heptiamonds: T01..T24"),
+    "monohex": ("hex", 1, "the single hexagon: M"),
+    "dihex": ("hex", 2, "two hexagons: D"),
+    "trihexes": ("hex", 3, "the 3 trihexes: I V A"),
+    "tetrahexes": ("hex", 4, "the 7 tetrahexes: I P Y J U O S"),
+    "pentahexes": ("hex", 5, "the 22 pentahexes: P01..P22"),
+}
+ONE_SIDED = {
+    "one-sided-tetriamonds": ("triangle", 4, "the 4 one-sided tetriamonds: I C T and I'"),
+    "one-sided-pentiamonds": ("triangle", 5, "the 6 one-sided pentiamonds: I C L P and L' P'"),
+    "one-sided-hexiamonds": ("triangle", 6, "the 19 one-sided hexiamonds: the 12 and mirror images primed"),
+    "one-sided-heptiamonds": ("triangle", 7, "the 43 one-sided heptiamonds: T01..T24 and mirror images primed"),
+    "one-sided-tetrahexes": ("hex", 4, "the 10 one-sided tetrahexes: the 7 and mirror images primed"),
+    "one-sided-pentahexes": ("hex", 5, "the 33 one-sided pentahexes: P01..P22 and mirror images primed"),
+}
+
+
+@hookimpl
+def register_piece_sets(register):
+    for name, (lattice, n, summary) in SETS.items():
+        register(name, lambda lattice=lattice, n=n: polyforms(lattice, n), summary)
+    for name, (lattice, n, summary) in ONE_SIDED.items():
+        register(name, lambda lattice=lattice, n=n: one_sided(lattice, n), summary)
