@@ -162,10 +162,13 @@ class Lattice:
         cell is that origin are grown by Redelmeier's method: only cells after the origin are
         ever added, and each cell is offered once on a path."""
         for origin in self.origins:
-            yield from _redelmeier(n, origin, self.neighbours)
+            yield from grow_polyforms(n, origin, self.neighbours)
 
 
-def _redelmeier(n: int, origin: Cell, neighbours) -> Iterator[Shape]:
+def grow_polyforms(n: int, origin: Cell, neighbours) -> Iterator[Shape]:
+    """Redelmeier's method on any lattice: every fixed ``n``-cell polyform whose least cell is
+    ``origin``, once each. A cell is offered to the polyform once, by the first polyform cell
+    it touches on the current path, and never again on that path."""
     if n < 1:
         return
     polyform: list = []

@@ -32,29 +32,7 @@ def redelmeier(n: int, dim: int | str = 2) -> Iterator[Shape]:
     if isinstance(dim, str):
         yield from base.get(dim).redelmeier(n)
         return
-    if n < 1:
-        return
-    origin = (0,) * dim
-    polyform: list = []
-    # Cells that are in the polyform or have been offered to it on the current path: a cell
-    # is offered once, by the first polyform cell it touches, and never again on this path.
-    offered = {origin}
-
-    def grow(untried: list) -> Iterator[Shape]:
-        untried = list(untried)
-        while untried:
-            cell = untried.pop()
-            polyform.append(cell)
-            if len(polyform) == n:
-                yield tuple(polyform)
-            else:
-                new = [c for c in neighbours(cell) if c > origin and c not in offered]
-                offered.update(new)
-                yield from grow(untried + new)
-                offered.difference_update(new)
-            polyform.pop()
-
-    yield from grow([origin])
+    yield from base.grow_polyforms(n, (0,) * dim, neighbours)
 
 
 @cache
