@@ -17,9 +17,16 @@ ROOT = Path(__file__).resolve().parent.parent
 BOARDS = str(ROOT / "shapes" / "pentomino") + "/"
 
 
+def default_sigint():
+    """In the child: Ctrl-C back to its default, even when the test run was started with it
+    ignored (as a background job is), so that Python installs its KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def polyfit_process(*args, **kwargs):
     """``python -m polyfit`` run outside the source tree, so the installed package is the one
     imported (the source tree has no compiled extension)."""
+    kwargs.setdefault("preexec_fn", default_sigint)
     return subprocess.Popen(
         [sys.executable, "-m", "polyfit", *args],
         cwd=str(ROOT.parent), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs
@@ -233,10 +240,15 @@ def test_ctrl_c_while_preparing_the_puzzle_says_so(tmp_path):
     board = tmp_path / "big.txt"
     board.write_text("; pieces: 0..320*pentominoes\n" + "\n".join(["#" * 40] * 40) + "\n")
     proc = polyfit_process("solve", str(board), "--count")
-    time.sleep(1.5)
-    started = time.monotonic()
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
+    try:
+        time.sleep(1.5)
+        started = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:  # never leave it running (it would go on to start workers)
+            proc.kill()
+            proc.communicate()
     assert time.monotonic() - started < 5
     assert proc.returncode == 130
     assert err == "interrupted while preparing the puzzle (placements)\n"
