@@ -143,30 +143,39 @@ def grid_tile(labels: dict, colours: dict, m: Measures, box=None, backdrop=False
             regions.setdefault(name, []).append(cell)
         order = sorted(regions, key=lambda n: (n is None, n or ""))
         shapes = {name: placed(outline(regions[name]), s, origin) for name in order}
-        for name in order:
-            if name is None:
-                items.append(Polygon(shapes[name], fill=EMPTY_CELL, kind="empty"))
-            else:
-                items.append(Polygon(shapes[name], fill=colours[name], kind="piece", name=name))
-        thin: dict = {}
-        for a, b, thick, name in flat.grid_edges(labels):
-            if not thick:
-                thin.setdefault(name, []).append((point(a), point(b)))
-        for name in order:
-            if name in thin:
-                colour = EMPTY_GRID if name is None else flat.grid_line_colour(colours[name])
-                items.append(Segments(thin[name], colour, m.thin, "cells", name))
-        for name in order:
-            if name is not None and name in marked:
-                items.append(Hatch(shapes[name], flat.ink_on(colours[name]), flat.hatch_spacing(s),
-                                   s / 24, name))
-        for name in order:
-            items.append(Polygon(shapes[name], stroke=INK, width=m.border, kind="outline", name=name))
+        items.extend(piece_layers(order, shapes, flat.grid_edges(labels), colours, marked, m, point))
         if m.labels:
             items.extend(label_texts(labels, colours, m, point))
         return items
 
     return Tile((c1 - c0 + 1) * s + 2 * m.pad, (r1 - r0 + 1) * s + 2 * m.pad, draw)
+
+
+def piece_layers(order, shapes: dict, edges, colours: dict, marked, m: Measures, point) -> list:
+    """A board's pieces as drawn, bottom layer first: each piece's fill (``None``: empty
+    cells), the thin lines between its cells, the hatching of pre-placed ones (``marked``),
+    then every outline."""
+    s = m.cell
+    items = []
+    for name in order:
+        if name is None:
+            items.append(Polygon(shapes[name], fill=EMPTY_CELL, kind="empty"))
+        else:
+            items.append(Polygon(shapes[name], fill=colours[name], kind="piece", name=name))
+    thin: dict = {}
+    for a, b, thick, name in edges:
+        if not thick:
+            thin.setdefault(name, []).append((point(a), point(b)))
+    for name in order:
+        if name in thin:
+            colour = EMPTY_GRID if name is None else flat.grid_line_colour(colours[name])
+            items.append(Segments(thin[name], colour, m.thin, "cells", name))
+    for name in order:
+        if name is not None and name in marked:
+            items.append(Hatch(shapes[name], flat.ink_on(colours[name]), flat.hatch_spacing(s), s / 24, name))
+    for name in order:
+        items.append(Polygon(shapes[name], stroke=INK, width=m.border, kind="outline", name=name))
+    return items
 
 
 def polygon_tile(labels: dict, colours: dict, m: Measures, lattice, marked=frozenset()) -> Tile:
@@ -185,25 +194,7 @@ def polygon_tile(labels: dict, colours: dict, m: Measures, lattice, marked=froze
 
         order = sorted(shape.loops, key=lambda n: (n is None, n or ""))
         loops = {name: placed(shape.loops[name], s, origin) for name in order}
-        items = []
-        for name in order:
-            if name is None:
-                items.append(Polygon(loops[name], fill=EMPTY_CELL, kind="empty"))
-            else:
-                items.append(Polygon(loops[name], fill=colours[name], kind="piece", name=name))
-        thin: dict = {}
-        for a, b, thick, name in shape.edges:
-            if not thick:
-                thin.setdefault(name, []).append((point(a), point(b)))
-        for name in order:
-            if name in thin:
-                colour = EMPTY_GRID if name is None else flat.grid_line_colour(colours[name])
-                items.append(Segments(thin[name], colour, m.thin, "cells", name))
-        for name in order:
-            if name is not None and name in marked:
-                items.append(Hatch(loops[name], flat.ink_on(colours[name]), flat.hatch_spacing(s), s / 24, name))
-        for name in order:
-            items.append(Polygon(loops[name], stroke=INK, width=m.border, kind="outline", name=name))
+        items = piece_layers(order, loops, shape.edges, colours, marked, m, point)
         if m.labels:
             k = LABEL_SCALE / m.cell
             for name, centre in flat.polygon_label_points(shape, labels).items():
