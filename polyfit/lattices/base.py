@@ -102,20 +102,7 @@ class Lattice:
 
     def components(self, cells) -> list[set[Cell]]:
         """The side-connected components of a set of cells."""
-        remaining = set(cells)
-        result = []
-        while remaining:
-            start = remaining.pop()
-            part = {start}
-            stack = [start]
-            while stack:
-                for n in self.neighbours(stack.pop()):
-                    if n in remaining:
-                        remaining.discard(n)
-                        part.add(n)
-                        stack.append(n)
-            result.append(part)
-        return result
+        return connected_components(cells, self.neighbours)
 
     def is_connected(self, cells) -> bool:
         return len(self.components(cells)) <= 1
@@ -163,6 +150,25 @@ class Lattice:
         ever added, and each cell is offered once on a path."""
         for origin in self.origins:
             yield from grow_polyforms(n, origin, self.neighbours)
+
+
+def connected_components(cells, neighbours) -> list[set]:
+    """The components of a set of cells, two cells joined when ``neighbours`` of one holds the
+    other (on every lattice)."""
+    remaining = set(cells)
+    result = []
+    while remaining:
+        start = remaining.pop()
+        part = {start}
+        stack = [start]
+        while stack:
+            for n in neighbours(stack.pop()):
+                if n in remaining:
+                    remaining.discard(n)
+                    part.add(n)
+                    stack.append(n)
+        result.append(part)
+    return result
 
 
 def grow_polyforms(n: int, origin: Cell, neighbours) -> Iterator[Shape]:

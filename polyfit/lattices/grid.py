@@ -153,20 +153,9 @@ def is_connected(cells) -> bool:
 
 def components(cells) -> list[set[Cell]]:
     """The face-connected components of a set of cells."""
-    remaining = set(cells)
-    result = []
-    while remaining:
-        start = remaining.pop()
-        comp = {start}
-        stack = [start]
-        while stack:
-            for n in neighbours(stack.pop()):
-                if n in remaining:
-                    remaining.discard(n)
-                    comp.add(n)
-                    stack.append(n)
-        result.append(comp)
-    return result
+    from polyfit.lattices.base import connected_components
+
+    return connected_components(cells, neighbours)
 
 
 def checker_colour(cell: Cell) -> int:

@@ -66,12 +66,14 @@ def label_cells(labels: dict) -> dict[str, tuple]:
     for cell, name in labels.items():
         if name is not None:
             cells.setdefault(name, []).append(cell)
-    chosen = {}
-    for name, group in cells.items():
-        mr = sum(r for r, _ in group) / len(group)
-        mc = sum(c for _, c in group) / len(group)
-        chosen[name] = min(group, key=lambda rc: ((rc[0] - mr) ** 2 + (rc[1] - mc) ** 2, rc))
-    return chosen
+    return {name: nearest_to_mean(group) for name, group in cells.items()}
+
+
+def nearest_to_mean(points: list) -> tuple:
+    """Of some 2D points, the one nearest their mean (the least of those on a tie)."""
+    mx = sum(x for x, _ in points) / len(points)
+    my = sum(y for _, y in points) / len(points)
+    return min(points, key=lambda p: ((p[0] - mx) ** 2 + (p[1] - my) ** 2, p))
 
 
 def bounds(cells) -> tuple[int, int, int, int]:
@@ -373,12 +375,7 @@ def polygon_label_points(layout: PolygonLayout, labels: dict) -> dict[str, tuple
     for cell, name in labels.items():
         if name is not None:
             groups.setdefault(name, []).append(centres[cell])
-    chosen = {}
-    for name, points in groups.items():
-        mx = sum(x for x, _ in points) / len(points)
-        my = sum(y for _, y in points) / len(points)
-        chosen[name] = min(points, key=lambda p: ((p[0] - mx) ** 2 + (p[1] - my) ** 2, p))
-    return chosen
+    return {name: nearest_to_mean(points) for name, points in groups.items()}
 
 
 LABEL_ROOM = 0.42  # of a unit: the square a label may fill inside a triangle or hexagon
