@@ -37,7 +37,10 @@ def registry() -> Registry:
     built-ins; made once per process. A plugin that fails to load is a warning, not an error."""
     global _REGISTRY
     if _REGISTRY is None:
+        from polyfit.lattices.base import set_default
+
         _REGISTRY = Registry.from_plugins(get_plugin_manager())
+        set_default(_REGISTRY.lattices)  # what a lattice's name means outside another session
         for problem in _REGISTRY.problems:
             warnings.warn(problem, stacklevel=2)
     return _REGISTRY
@@ -53,7 +56,9 @@ def pieces(spec: str, base: str | os.PathLike | None = None, *, plugins: Registr
     ``"pentominoes,tetrominoes:O"``, ``"2*tetrominoes"``, or a pieces file (looked for in the
     folder ``base`` first). ``plugins``: another registry than :func:`registry` (the command
     line's, with ``--plugins-dir``)."""
-    return resolve_pieces(spec, (plugins or registry()).piece_set_builders(), base)
+    reg = plugins or registry()
+    with reg.session():  # a pieces file's '; lattice:' means one of this registry's lattices
+        return resolve_pieces(spec, reg.piece_set_builders(), base)
 
 
 def backends() -> dict[str, str | None]:

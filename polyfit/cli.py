@@ -49,7 +49,8 @@ class Context:
     def resolve_pieces(self, spec: str, base=None):
         from polyfit.formats.piece_specs import resolve_pieces
 
-        return resolve_pieces(spec, self.registry.piece_set_builders(), base)
+        with self.registry.session():
+            return resolve_pieces(spec, self.registry.piece_set_builders(), base)
 
 
 def build_app(pm=None) -> typer.Typer:

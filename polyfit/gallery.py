@@ -64,7 +64,7 @@ def first_solution_and_counts(puzzle):
 
 def empty_board_image(board):
     """A board no solution fills, drawn in grey."""
-    if board.dim == 2 and board.lattice != "square":
+    if board.dim == 2 and board.lattice.name != "square":
         return draw_polygons({c: None for c in board.cells}, {}, STYLE, lattice_of(board))
     if board.dim == 2:
         return draw_grid({c: None for c in board.cells}, {}, STYLE)

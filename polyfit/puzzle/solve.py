@@ -57,10 +57,10 @@ class Puzzle:
                 f"{board.label} is {board.dim}D but the pieces are "
                 + " and ".join(f"{d}D" for d in sorted(dims))
             )
-        kinds = {p.lattice for p in pieces}
-        if kinds != {board.lattice}:
+        kinds = {p.lattice.name for p in pieces}
+        if kinds != {board.lattice.name}:
             raise PolyfitError(
-                f"{board.label} is drawn on the {board.lattice} lattice but the pieces are on the "
+                f"{board.label} is drawn on the {board.lattice.name} lattice but the pieces are on the "
                 + " and ".join(sorted(kinds))
                 + " lattice: use pieces of the board's lattice (a pieces file says '; lattice: NAME')"
             )
