@@ -22,7 +22,9 @@ __version__ = "0.1.0"
 # Every public name and the module that defines it.
 _NAMES = {
     "Puzzle": "polyfit.api",
+    "Run": "polyfit.api",
     "Solution": "polyfit.api",
+    "Plan": "polyfit.engine",
     "backend": "polyfit.api",
     "backends": "polyfit.api",
     "board_pieces": "polyfit.api",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import warnings
+from contextlib import closing
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
@@ -22,7 +23,6 @@ from typing import Iterator
 from polyfit.errors import ParseError, PolyfitError
 from polyfit.formats.piece_specs import resolve_pieces
 from polyfit.formats.solution_set import SolutionSet
-from polyfit.formats.textart import draw_solution
 from polyfit.plugins import get_plugin_manager
 from polyfit.puzzle import solve
 from polyfit.puzzle.board import Board
@@ -37,7 +37,10 @@ def registry() -> Registry:
     built-ins; made once per process. A plugin that fails to load is a warning, not an error."""
     global _REGISTRY
     if _REGISTRY is None:
+        from polyfit.lattices.base import set_default
+
         _REGISTRY = Registry.from_plugins(get_plugin_manager())
+        set_default(_REGISTRY.lattices)  # what a lattice's name means outside another session
         for problem in _REGISTRY.problems:
             warnings.warn(problem, stacklevel=2)
     return _REGISTRY
@@ -53,7 +56,9 @@ def pieces(spec: str, base: str | os.PathLike | None = None, *, plugins: Registr
     ``"pentominoes,tetrominoes:O"``, ``"2*tetrominoes"``, or a pieces file (looked for in the
     folder ``base`` first). ``plugins``: another registry than :func:`registry` (the command
     line's, with ``--plugins-dir``)."""
-    return resolve_pieces(spec, (plugins or registry()).piece_set_builders(), base)
+    reg = plugins or registry()
+    with reg.session():  # a pieces file's '; lattice:' means one of this registry's lattices
+        return resolve_pieces(spec, reg.piece_set_builders(), base)
 
 
 def backends() -> dict[str, str | None]:
@@ -136,6 +141,7 @@ class Puzzle(solve.Puzzle):
         if mirror:
             chosen = [replace(p, mirror=True) for p in chosen]
         super().__init__(board, chosen, break_symmetry=break_symmetry, reduce=reduce)
+        self.registry = plugins or registry()  # the backends this puzzle runs on
 
     def __repr__(self) -> str:
         return (
@@ -153,28 +159,41 @@ class Puzzle(solve.Puzzle):
         puzzle's problem needs."""
         if not isinstance(name, str):
             return name
-        return registry().backend(name, self.cover.problem)
+        return self.registry.backend(name, self.cover.problem)
 
-    def count(self, backend: str = "auto", jobs: int | None = None, on_progress=None) -> Counts:
+    def plan(self, task: str = "count", backend="auto", jobs: int | None = None, **options):
+        """How a run of this puzzle goes (:class:`polyfit.engine.Plan`): which backend, the
+        memo counter or not, on how many processes, and why (see :func:`polyfit.engine.choose`)."""
+        from polyfit.engine import choose
+
+        return choose(self, self.registry, task=task, backend=backend, jobs=jobs, **options)
+
+    def run(self, *, count: bool = False, limit: int | None = None, all: bool = False, backend="auto",
+            jobs: int | None = None, dask: str | None = None, checkpoint=None, resume=None,
+            depth: int | None = None, seed: int | None = None, memory: int | None = None,
+            force: bool = False, on_progress=None) -> Run:
+        """Start a run: the one way every face (the command line, the studio, the gallery and the
+        methods below) counts and solves. Iterate over it for the solutions (none for a
+        ``count``), then read ``counts``; see :class:`Run` for the options."""
+        from polyfit.longsearch import asks_for_jobs
+
+        asked = asks_for_jobs(jobs, dask, checkpoint, resume, depth)
+        plan = self.plan("count" if count else "solutions", backend, jobs, asked_for_jobs=asked,
+                         shuffled=seed is not None, watched=on_progress is not None, memory=memory)
+        return Run(self, plan, count=count, limit=limit, all=all, dask=dask, checkpoint=checkpoint,
+                   resume=resume, depth=depth, seed=seed, force=force, on_progress=on_progress)
+
+    def count(self, backend="auto", jobs: int | None = None, on_progress=None) -> Counts:
         """Count every solution exactly: ``distinct`` (one per symmetry class),
         ``distinct_rotations`` (classes under rotations alone) and ``total``. With ``auto``,
-        a long count with repeated pieces runs on ``count-memo``, as on the command line.
+        the engine chooses how (:meth:`plan`): the memo counter when pieces repeat and the
+        search is long, every core for a long search.
 
-        ``jobs``: processes to split the search over; ``None`` uses every core when a quick
-        estimate says the search is long, as ``polyfit solve --count`` does. ``on_progress``:
-        called as the jobs of a long count start and after each one, with ``fraction`` (of the
-        search tree done), ``elapsed`` (seconds) and ``counts`` (so far), as the progress bar
-        of ``polyfit solve --count`` hears it."""
-        from polyfit import longsearch
-
-        if backend == "auto" and (jobs or 1) == 1:
-            from polyfit.puzzle.burnside import auto_counter
-
-            counter = auto_counter(self, registry().backends, lambda: longsearch.quick_estimate(self))
-            if counter is not None:
-                return self.count_memo(counter, Counts())
-        return longsearch.run(self, self.backend(backend), count=True, jobs=jobs,
-                              watched=on_progress is not None, on_progress=on_progress).finish()
+        ``jobs``: processes to split the search over; ``None`` lets the engine choose, as
+        ``polyfit solve --count`` does. ``on_progress``: called as the jobs of a long count start
+        and after each one, with ``fraction`` (of the search tree done), ``elapsed`` (seconds)
+        and ``counts`` (so far), as the progress bar of ``polyfit solve --count`` hears it."""
+        return self.run(count=True, backend=backend, jobs=jobs, on_progress=on_progress).finish()
 
     def check(self, backend: str = "auto", forced_limit: int | None = None):
         """Where the puzzle stands for a designer: ``verdict`` ``"unique"``, ``"multiple"`` or
@@ -204,12 +223,7 @@ class Puzzle(solve.Puzzle):
         """``n`` solutions drawn independently and uniformly at random among all of them
         (symmetric copies included), the same ones for the same ``seed``; by a memoizing
         backend (``auto``: ``count-memo``, or its Python twin without the C extension)."""
-        if backend == "auto":
-            memo = registry().backends.get("count-memo")
-            backend = "count-memo" if memo is not None and memo.unavailable_reason() is None else "count-memo-python"
-        engine = self.backend(backend)
-        if not getattr(engine, "memoizes", False):
-            raise PolyfitError(f"sample draws from the counts of a memoizing backend (count-memo), not {engine.name}")
+        engine = self.plan("sample", backend).backend
         drawn = self.sample_placements(engine, n, seed)
         return [Solution(self, placements, k) for k, placements in enumerate(drawn, 1)]
 
@@ -220,17 +234,133 @@ class Puzzle(solve.Puzzle):
         copy too), at most ``limit``; ``seed`` tries options in a seeded random order."""
         if limit is not None and limit < 1:
             return
-        engine = self.backend(backend)
-        number = 0
-        for found in self.search(engine, Counts(), seed):
-            if not found.canonical:
-                continue
-            batch = self.cover.orbit(found.placements) if all else [found.placements]
-            for placements in batch:
-                number += 1
-                yield Solution(self, placements, number)
-                if limit is not None and number >= limit:
-                    return
+        with closing(self.run(limit=limit, all=all, backend=backend, seed=seed)) as run:
+            yield from run
+
+
+class Run:
+    """A run of a puzzle under way, as :meth:`Puzzle.run` starts it. Iterate for the solutions
+    (:class:`Solution`): one per symmetry class, or every copy with ``all``, at most ``limit``
+    (none for a ``count``); then ``counts`` holds what was counted, ``stopped_early`` says the
+    limit cut the search short, and ``plan`` says how it ran.
+
+    Options: ``dask`` (a scheduler address to run the jobs on), ``checkpoint`` (a file to save
+    finished jobs of a count to; refused if it exists unless ``force``), ``resume`` (one to go on
+    from), ``depth`` (split at that depth of the search tree), ``seed`` (options in a random
+    order), ``on_progress`` (called as the jobs start and after each). Errors in these options
+    are raised before anything runs."""
+
+    def __init__(self, puzzle, plan, *, count=False, limit=None, all=False, dask=None, checkpoint=None,
+                 resume=None, depth=None, seed=None, force=False, on_progress=None):
+        self.puzzle = puzzle
+        self.plan = plan
+        self.count = count
+        self.limit = limit
+        self.all = all
+        self.stopped_early = False
+        self.solutions_yielded = 0
+        self._search_options = dict(
+            count=count, jobs=plan.processes, split=plan.split, dask=dask, checkpoint=checkpoint,
+            resume=resume, depth=depth, seed=seed, force=force, on_progress=on_progress,
+        )
+        self._counts = Counts()
+        self._search = None
+        if plan.counter is None:
+            self._start_search()  # its errors (a checkpoint that exists...) before anything runs
+
+    def _start_search(self):
+        from polyfit import longsearch
+
+        self._search = longsearch.run(self.puzzle, self.plan.backend, **self._search_options)
+        self._counts = self._search.counts
+
+    @property
+    def counts(self) -> Counts:
+        return self._counts
+
+    # What a report of an interrupted run says: jobs done, and where the checkpoint is.
+    @property
+    def split(self) -> bool:
+        return self._search is not None and self._search.split
+
+    @property
+    def jobs(self) -> int:
+        return self._search.jobs if self._search is not None else 0
+
+    @property
+    def processes(self) -> int:
+        return self._search.processes if self._search is not None else 1
+
+    @property
+    def done(self) -> int:
+        return self._search.done if self._search is not None else 0
+
+    @property
+    def checkpoint(self):
+        return self._search.checkpoint if self._search is not None else None
+
+    def __iter__(self) -> Iterator[Solution]:
+        puzzle, plan = self.puzzle, self.plan
+        if self._search is None:
+            if self._count_with_counter():
+                return
+            self._start_search()
+        if self.limit is not None and self.limit < 1:
+            self.stopped_early = True
+            return
+        try:
+            for found in self._search:
+                if self.count or not found.canonical:
+                    continue  # each class is given once, from its canonical solution
+                batch = puzzle.cover.orbit(found.placements) if self.all else [found.placements]
+                for placements in batch:
+                    self.solutions_yielded += 1
+                    yield Solution(puzzle, placements, self.solutions_yielded)
+                    if self.limit is not None and self.solutions_yielded >= self.limit:
+                        self.stopped_early = True
+                        return
+        finally:
+            self.close()
+
+    def _count_with_counter(self) -> bool:
+        """Count with the plan's memoizing counter; False when it reached its node limit (the
+        search then counts as if it had not been tried; the plan says so)."""
+        from polyfit.dlx.memo import NodeLimit
+
+        plan = self.plan
+        counts = Counts()
+        try:
+            self.puzzle.count_memo(plan.counter, counts, plan.node_limit)
+        except NodeLimit:
+            plan.why += f"; count-memo passed {plan.node_limit:,} states, so {plan.backend.name} searched"
+            plan.counter = None
+            return False
+        self._counts = counts
+        return True
+
+    def finish(self) -> Counts:
+        """Run to the end (or the limit); the counts."""
+        for _ in self:
+            pass
+        return self.counts
+
+    def close(self) -> None:
+        """Stop the search (its workers too) and save the checkpoint; the counts stay."""
+        if self._search is not None:
+            self._search.close()
+
+    def interrupted(self) -> str:
+        """Stop, and say how far the run came: for a Ctrl-C."""
+        from polyfit.report import interrupted_text
+
+        self.close()
+        return interrupted_text(self)
+
+    def summary(self) -> dict:
+        """The counts and how they were found, as ``polyfit solve --count --json`` prints them."""
+        from polyfit.report import counts_json
+
+        return counts_json(self.puzzle, self.counts, self.plan.counter or self.plan.backend, self)
 
 
 def check(board: Board, pieces=None, *, mirror: bool = False, backend: str = "auto",
@@ -327,11 +457,15 @@ class Solution:
 
     def text(self) -> str:
         """The solution as text art, as ``polyfit solve`` prints it."""
-        puzzle = self.puzzle
-        chosen = [puzzle.placements[i] for i in self.indices]
-        covered = {c for p in chosen for c in p.cells}
-        empty = [c for c in puzzle.board.optional if c not in covered]
-        return draw_solution(puzzle.pieces, chosen, puzzle.labels(self.indices), empty)
+        from polyfit.report import solution_text
+
+        return solution_text(self.puzzle, self.indices)
+
+    def to_json(self) -> dict:
+        """``{label: [[cell], ...]}``, as ``polyfit solve --json`` prints a solution."""
+        from polyfit.report import solution_json
+
+        return solution_json(self.puzzle, self.indices)
 
     def solution_set(self) -> SolutionSet:
         """This solution as exporters take it."""
@@ -378,6 +512,7 @@ __all__ = [
     "Counts",
     "Found",
     "Puzzle",
+    "Run",
     "Solution",
     "backend",
     "backends",

@@ -37,10 +37,20 @@ class Context:
                 typer.echo(f"polyfit: warning: {problem}", err=True)
         return self._registry
 
+    def load_puzzle(self, board_path, pieces_spec=None, mirror: bool = False, select=None, break_symmetry: bool = True):
+        """The puzzle of a board file and ``--pieces`` (or the board's '; pieces:' line, or the
+        pieces the file holds), on this session's registry; ``select`` picks a board of a file
+        with many."""
+        from polyfit import api
+
+        return api.load(board_path, pieces_spec or None, mirror, plugins=self.registry, select=select,
+                        break_symmetry=break_symmetry)
+
     def resolve_pieces(self, spec: str, base=None):
         from polyfit.formats.piece_specs import resolve_pieces
 
-        return resolve_pieces(spec, self.registry.piece_set_builders(), base)
+        with self.registry.session():
+            return resolve_pieces(spec, self.registry.piece_set_builders(), base)
 
 
 def build_app(pm=None) -> typer.Typer:
@@ -88,15 +98,16 @@ class BuiltinCommands:
 
     @hookimpl
     def register_commands(self, app):
-        from polyfit.commands import check, convert, gallery, generate, hint, info, jobs, kit, render, solve, studio, xc
+        from polyfit.commands import check, convert, gallery, generate, hint, info, jobs, kit, render, solve, xc
 
-        for family in (solve, check, hint, generate, jobs, xc, info, render, kit, gallery, convert, studio):
+        for family in (solve, check, hint, generate, jobs, xc, info, render, kit, gallery, convert):
             family.add_commands(app, self.ctx)
 
 
 def add_plugin_commands(app: typer.Typer, ctx: Context) -> None:
     """Let each plugin add its commands, noting which it added; a failing plugin is reported."""
-    for impl in ctx.pm.hook.register_commands.get_hookimpls():  # registration order
+    impls = ctx.pm.hook.register_commands.get_hookimpls()  # registration order, the core's first
+    for impl in sorted(impls, key=lambda impl: impl.plugin_name != "polyfit.commands"):
         before = {c.name or c.callback.__name__ for c in app.registered_commands}
         try:
             impl.function(app=app)

@@ -33,4 +33,16 @@ class UnknownNameError(PolyfitError):
         self.name = name
         self.valid = sorted(valid)
         plural = plural or f"{kind}s"
-        super().__init__(f"unknown {kind} {name!r}; valid {plural}: {', '.join(self.valid)}")
+        guess = did_you_mean(name, self.valid)
+        super().__init__(f"unknown {kind} {name!r}{guess}; valid {plural}: {', '.join(self.valid)}")
+
+
+def did_you_mean(name, valid) -> str:
+    """``" (did you mean 'pentominoes'?)"`` for a near miss among ``valid``, else ``""``."""
+    import difflib
+
+    if not isinstance(name, str):
+        return ""
+    folded = {v.lower(): v for v in valid if isinstance(v, str)}
+    close = difflib.get_close_matches(name.lower(), list(folded), n=1, cutoff=0.75)
+    return f" (did you mean {folded[close[0]]!r}?)" if close else ""

@@ -20,9 +20,7 @@ from polyfit.render.style import EMPTY_CELL, Style
 from polyfit.lattices.base import of as lattice_of
 from polyfit.render.flat import draw_grid, draw_polygons
 from polyfit.render.views3d import draw_iso
-from polyfit.longsearch.planning import quick_estimate
-from polyfit.puzzle.burnside import auto_counter
-from polyfit.puzzle.solve import Counts, Puzzle
+from polyfit.api import Puzzle
 
 SHAPE_SUFFIXES = (".txt", ".vox")
 STYLE = Style(cell=24, margin=10)
@@ -57,27 +55,16 @@ def shape_files(shapes: Path) -> list[Path]:
     return files
 
 
-def first_solution_and_counts(puzzle: Puzzle, backend, counter=None):
-    """The first solution found (one per class, as ``polyfit solve`` prints it) and the
-    exact counts from a full search, or from ``counter`` (a memoizing backend, which
-    ``polyfit solve --count`` takes for a long search with repeated pieces)."""
-    counted = puzzle.count(counter) if counter is not None else None
-    counts = Counts()
-    first = None
-    for found in puzzle.search(backend, counts):
-        if first is None and found.canonical:
-            first = {
-                label: puzzle.placements[i].cells
-                for label, i in zip(puzzle.labels(found.placements), found.placements)
-            }
-            if counted is not None:
-                break
-    return first, counted or counts
+def first_solution_and_counts(puzzle):
+    """The first solution (one per class, as ``polyfit solve`` prints it first) and the exact
+    counts, as ``polyfit solve --count`` finds them (the engine chooses how)."""
+    first = next(iter(puzzle.solutions(limit=1)), None)
+    return (first.placements if first is not None else None), puzzle.count()
 
 
 def empty_board_image(board):
     """A board no solution fills, drawn in grey."""
-    if board.dim == 2 and board.lattice != "square":
+    if board.dim == 2 and board.lattice.name != "square":
         return draw_polygons({c: None for c in board.cells}, {}, STYLE, lattice_of(board))
     if board.dim == 2:
         return draw_grid({c: None for c in board.cells}, {}, STYLE)
@@ -164,9 +151,7 @@ def build_gallery(registry, resolve_pieces, shapes: Path, out: Path, force: bool
             continue
         pieces = resolve_pieces(spec, path.parent)  # a pieces file is looked for beside it
         piece_sets.setdefault(spec, pieces)
-        puzzle = Puzzle(board, pieces)
-        counter = auto_counter(puzzle, registry.backends, lambda: quick_estimate(puzzle))
-        first, counts = first_solution_and_counts(puzzle, registry.backend("auto", puzzle.cover.problem), counter)
+        first, counts = first_solution_and_counts(Puzzle(board, pieces, plugins=registry))
         if first is None:
             image = empty_board_image(board)
         else:
@@ -196,7 +181,7 @@ def build_gallery(registry, resolve_pieces, shapes: Path, out: Path, force: bool
     return done
 
 
-def count_text(counts: Counts, dim: int) -> str:
+def count_text(counts, dim: int) -> str:
     if counts.total == 0:
         return "no solution"
     text = f"{counts.distinct:,} distinct"

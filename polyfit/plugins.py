@@ -36,6 +36,7 @@ DEFAULT_PLUGINS = (
     "polyfit.formats.solutions_json",
     "polyfit.formats.png",
     "polyfit.formats.models",
+    "polyfit.studio.command",
 )
 GROUP = "polyfit"
 

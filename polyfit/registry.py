@@ -93,6 +93,7 @@ class PieceSetEntry:
     summary: str
     plugin: str
 
+    lattices: dict = field(default_factory=dict)  # the registry's: what lattice names mean
     _pieces: list | None = None
 
     def pieces(self) -> list:
@@ -100,7 +101,8 @@ class PieceSetEntry:
             from polyfit.puzzle.pieces import Piece
 
             what = f"piece set {self.name!r} of plugin {self.plugin!r}"
-            pieces = guarded(lambda: list(self.build()), what)()
+            with lattice_table.using(self.lattices):
+                pieces = guarded(lambda: list(self.build()), what)()
             if not pieces or not all(isinstance(p, Piece) for p in pieces):
                 raise PolyfitError(f"{what} gave no pieces, or something that is not a polyfit.Piece")
             self._pieces = pieces
@@ -132,7 +134,8 @@ class Registry:
     backend_plugins: dict[str, str] = field(default_factory=dict)
     readers: dict[str, ReaderEntry] = field(default_factory=dict)
     exporters: dict[str, ExporterEntry] = field(default_factory=dict)
-    lattices: dict[str, str] = field(default_factory=dict)  # lattice name -> plugin
+    lattices: dict = field(default_factory=dict)  # lattice name -> polyfit.Lattice
+    lattice_plugins: dict[str, str] = field(default_factory=dict)  # lattice name -> plugin
     problems: list[str] = field(default_factory=list)  # plugins that failed, with their error
 
     @classmethod
@@ -169,7 +172,7 @@ class Registry:
         call(
             "register_piece_sets",
             lambda plugin: lambda name, build, summary="": add(
-                registry.piece_sets, name, PieceSetEntry(name, build, summary, plugin), plugin
+                registry.piece_sets, name, PieceSetEntry(name, build, summary, plugin, registry.lattices), plugin
             ),
         )
 
@@ -215,20 +218,28 @@ class Registry:
 
         def register_lattice(plugin):
             def register(lattice):
-                if lattice_table.add(lattice, plugin):
-                    registry.lattices[lattice.name] = plugin
-                else:
-                    first = lattice_table.plugin_of(lattice.name)
-                    warnings.warn(
-                        f"plugin {plugin!r} registers lattice {lattice.name!r}, already registered "
-                        f"by {first!r}; keeping the one from {first!r}",
-                        stacklevel=2,
-                    )
+                lattice_table.check_lattice(lattice)
+                if lattice.name in registry.lattices:
+                    first = registry.lattice_plugins[lattice.name]
+                    if registry.lattices[lattice.name] is not lattice or first != plugin:
+                        warnings.warn(
+                            f"plugin {plugin!r} registers lattice {lattice.name!r}, already registered "
+                            f"by {first!r}; keeping the one from {first!r}",
+                            stacklevel=2,
+                        )
+                    return
+                registry.lattices[lattice.name] = lattice
+                registry.lattice_plugins[lattice.name] = plugin
 
             return register
 
         call("register_lattices", register_lattice)
         return registry
+
+    def session(self):
+        """A ``with`` block in which lattice names mean this registry's lattices (reading files,
+        building pieces)."""
+        return lattice_table.using(self.lattices)
 
     def provided_by(self, plugin: str) -> dict[str, list[str]]:
         """What one plugin registered, by kind."""
@@ -237,7 +248,7 @@ class Registry:
             "backends": [n for n, p in self.backend_plugins.items() if p == plugin],
             "shape readers": [n for n, e in self.readers.items() if e.plugin == plugin],
             "exporters": [n for n, e in self.exporters.items() if e.plugin == plugin],
-            "lattices": [n for n, p in self.lattices.items() if p == plugin],
+            "lattices": [n for n, p in self.lattice_plugins.items() if p == plugin],
         }
 
     # -- look-ups -------------------------------------------------------------------------
@@ -304,20 +315,23 @@ class Registry:
         ``select`` picks one board (a number from 1, or a name) of a file that holds many."""
         entry = self.reader_for(path)
         if select is None:
-            return entry.read(Path(path))
+            with self.session():
+                return entry.read(Path(path))
         many = _read_all(entry)
         if many is None:
             raise PolyfitError(f"{path}: a {entry.name} file holds one board; there is none to pick")
-        return entry.read(Path(path), select=select)
+        with self.session():
+            return entry.read(Path(path), select=select)
 
     def read_shapes(self, path) -> list:
         """Every board of a file: the many of a file that holds many (BurrTools problems, Soma
         figures), or the one."""
         entry = self.reader_for(path)
         many = _read_all(entry)
-        if many is None:
-            return [entry.read(Path(path))]
-        return guarded(many, f"shape reader {entry.name!r} of plugin {entry.plugin!r}")(Path(path))
+        with self.session():
+            if many is None:
+                return [entry.read(Path(path))]
+            return guarded(many, f"shape reader {entry.name!r} of plugin {entry.plugin!r}")(Path(path))
 
     def holds_many(self, path) -> bool:
         """Is the file of a kind that may hold many boards?"""

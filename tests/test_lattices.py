@@ -59,10 +59,18 @@ def test_a_plugin_adds_a_lattice_and_boards_use_it(tmp_path):
     pm = get_plugin_manager(load_entrypoints=False, plugins_dir=tmp_path)
     result = run(build_app(pm), "plugins")
     assert "checkers" in result.output and "lattices: checkers" in result.output
-    board = Board.from_text("; lattice: checkers\n####\n####\n")
-    assert board.lattice == "checkers"
-    dominoes = [Piece("D", ((0, 0), (0, 1)), count=(4, 4), lattice="checkers")]
+    registry = Registry.from_plugins(pm)
+    path = tmp_path / "board.txt"
+    path.write_text("; lattice: checkers\n####\n####\n")
+    board = registry.read_shape(path)  # the registry's session knows its plugins' lattices
+    assert board.lattice == "checkers" and board.lattice is registry.lattices["checkers"]
+    with registry.session():
+        dominoes = [Piece("D", ((0, 0), (0, 1)), count=(4, 4), lattice="checkers")]
+    assert dominoes[0].lattice is board.lattice  # an object from here on, never looked up again
     assert count(board, dominoes) == count(Board.from_text("####\n####\n"), [Piece("D", ((0, 0), (0, 1)), count=(4, 4))])
+    # Another session, without the plugin, does not know the name: one registry per session.
+    with pytest.raises(PolyfitError, match="unknown lattice 'checkers'"):
+        Registry.from_plugins(get_plugin_manager(load_entrypoints=False)).read_shape(path)
 
 
 def test_unknown_and_mismatched_lattices_are_clear_errors():

@@ -16,6 +16,7 @@ from polyfit.errors import PolyfitError
 from polyfit.formats.textart import read_text_board
 from polyfit.puzzle.piece_sets import polyominoes
 from polyfit.puzzle.solve import Puzzle
+from polyfit.report import interrupted_text
 
 from helpers import ROOT, built_in_registry, run_cli
 
@@ -54,7 +55,7 @@ def test_interrupted_reports_jobs_and_nodes_and_the_resume_hint_only_for_a_writt
     puzzle, engine = pentominoes()
     path = tmp_path / "c.json"
     untouched = longsearch.run(puzzle, engine, checkpoint=path)
-    report = untouched.interrupted()
+    report = interrupted_text(untouched)
     assert f"0 of {untouched.jobs} jobs done" in report and "nodes searched" in report
     assert "--resume" not in report and not path.exists()
 
@@ -65,7 +66,7 @@ def test_interrupted_reports_jobs_and_nodes_and_the_resume_hint_only_for_a_writt
     search = longsearch.run(puzzle, engine, checkpoint=path, on_progress=ctrl_c_after_two_jobs)
     with pytest.raises(KeyboardInterrupt):
         search.finish()
-    report = search.interrupted()
+    report = interrupted_text(search)
     assert report.startswith("interrupted after ") and f"2 of {search.jobs} jobs done" in report
     assert report.endswith(f"; go on with --resume {path}")
     assert len(json.loads(path.read_text())["done"]) == 2

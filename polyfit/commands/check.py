@@ -8,61 +8,8 @@ from typing import Optional
 
 import typer
 
-from polyfit.errors import plural
+from polyfit import report
 from polyfit.commands import guarded
-
-VERDICTS = {
-    "unique": "unique (exactly 1 distinct solution)",
-    "multiple": "multiple (at least 2 distinct solutions)",
-    "none": "none (no solution)",
-}
-
-
-def describe(result) -> str:
-    """The check as text: verdict, reasons, placements, symmetry, forced, difficulty."""
-    lines = [f"{result.board.label}: {VERDICTS[result.verdict]}", *reason_lines(result)]
-    lines.append("placements: " + ", ".join(
-        f"{name} pre-placed" if name in result.preplaced else f"{name} {n}" for name, n in result.pieces.items()
-    ))
-    lines.append(f"symmetry group of order {result.symmetries}")
-    forced = result.forced
-    if forced is not None:
-        every = f"all {plural(forced['solutions'], 'solution')}, symmetric copies included"
-        if forced["solutions"] == 1:
-            every = "its one solution"
-        if not forced["placements"]:
-            lines.append(f"forced: no placement is in {every}")
-        for placement in forced["placements"]:
-            cells = " ".join(_cell(c) for c in placement["cells"])
-            lines.append(f"forced: piece {placement['piece']} is always at {cells} ({every})")
-    elif result.verdict == "multiple":
-        lines.append(f"forced: not computed (more than {result.forced_limit} distinct solutions)")
-    if result.difficulty:
-        d = result.difficulty
-        lines.append(
-            f"difficulty: {d['score']} ({plural(d['nodes_to_first'], 'search node')} to the first solution, "
-            f"{d['depth']} levels, branching {d['branching']} per level)"
-        )
-    return "\n".join(lines)
-
-
-def reason_lines(result) -> list[str]:
-    """Each reason's text; a colouring mod a small prime drawn below its text."""
-    from polyfit.formats.textart import draw_board_labels
-
-    lines = []
-    for reason in result.reasons:
-        lines.append(reason.text)
-        if reason.kind == "colouring" and reason.extra["prime"] < 10:
-            lines.append(draw_board_labels(result.board, {c: str(w) for c, w in result.weights.items()}))
-    return lines
-
-
-def _cell(c) -> str:
-    from polyfit.puzzle.cover import cell_name
-
-    return cell_name(tuple(c))
-
 
 def write_picture(result, path: Path, force: bool) -> str:
     """The picture that shows the verdict: the colouring, the marked cells, the two witnesses
@@ -137,6 +84,6 @@ def add_commands(app: typer.Typer, ctx) -> None:
         if png is not None:
             typer.echo(write_picture(result, png, force), err=True)
         if as_json:
-            typer.echo(json.dumps(result.to_json()))
+            typer.echo(json.dumps(report.check_json(result)))
         else:
-            typer.echo(describe(result))
+            typer.echo(report.check_text(result))

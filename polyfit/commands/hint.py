@@ -100,13 +100,12 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Example: polyfit hint shapes/pentomino/scott.txt --out scott-unique.txt
         """
-        from polyfit.commands.solve import load_puzzle
         from polyfit.files import check_writable, write_output_text
         from polyfit.puzzle.hint import hint as find_hint
 
         if out is not None:
             check_writable(out, force)
-        puzzle = load_puzzle(ctx, board, pieces)
+        puzzle = ctx.load_puzzle(board, pieces)
         engine = ctx.registry.backend(backend, puzzle.cover.problem)
         found = find_hint(puzzle, engine, max_size, solution, pieces_spec=pieces)
         label = puzzle.board.label

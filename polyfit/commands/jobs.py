@@ -17,7 +17,7 @@ import typer
 from polyfit.errors import PolyfitError
 from polyfit.files import check_writable, write_output_text
 from polyfit.commands import guarded
-from polyfit.commands.solve import describe_counts, load_puzzle
+from polyfit import report
 
 
 def add_commands(app: typer.Typer, ctx) -> None:
@@ -44,40 +44,16 @@ def add_commands(app: typer.Typer, ctx) -> None:
         """
         from polyfit.xc.estimate import estimate_search
 
-        puzzle = load_puzzle(ctx, board, pieces, mirror)
+        puzzle = ctx.load_puzzle(board, pieces, mirror)
         problem = puzzle.cover.problem
         engine = ctx.registry.backend(backend, problem)
         if puzzle.impossible is not None:
             raise PolyfitError(f"{puzzle.board.label}: no search needed: {puzzle.impossible}")
         found = estimate_search(problem, engine, probes, seed)
         if as_json:
-            typer.echo(json.dumps(estimate_json(puzzle, engine, found)))
-            return
-        result, rate = found.estimate, found.rate
-        timing = estimate_seconds(found)
-        if found.exact:
-            typer.echo(f"{puzzle.board.label}: searched in full, as that was quicker than estimating ({result.probes} probes first)")
-            typer.echo(f"  nodes:     {result.nodes:,.0f}  (exact)")
-            typer.echo(f"  solutions: {result.solutions:,.0f}  met by the search (symmetric copies are not searched)")
-            typer.echo(f"  time:      {timing[0]:.3g} s on {engine.name}")
-            return
-        how = "range within 1.5x" if result.converged else f"{result.seconds:.1f} s of probing"
-        if probes is not None:
-            how = "as asked"
-        typer.echo(f"{puzzle.board.label}: estimate from {result.probes:,} random probes ({how})")
-        typer.echo(f"  nodes:     {result.nodes:,.0f}  (95% range {result.nodes_low:,.0f} to {result.nodes_high:,.0f})")
-        if result.solutions:
-            typer.echo(
-                f"  solutions: {result.solutions:,.0f}  (95% range {result.solutions_low:,.0f} to "
-                f"{result.solutions_high:,.0f}) met by the search (symmetric copies are not searched)"
-            )
+            typer.echo(json.dumps(report.estimate_json(puzzle, engine, found)))
         else:
-            typer.echo("  solutions: no probe reached one (rare or none; more --probes tell)")
-        if timing is None:
-            typer.echo(f"  time:      unknown on {engine.name}: no sample of the search finished in the time allowed to measure its speed")
-        else:
-            seconds, low, high = timing
-            typer.echo(f"  time:      {seconds:.3g} s on {engine.name} ({low:.2g} to {high:.2g} s, at {rate:,.0f} nodes/s)")
+            typer.echo(report.estimate_text(puzzle, engine, found, probes_asked=probes is not None))
 
     @app.command()
     @guarded
@@ -95,7 +71,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Example: polyfit split shapes/pentomino/6x10.txt --depth 2 --out jobs/
         """
-        puzzle = load_puzzle(ctx, board, pieces, mirror)
+        puzzle = ctx.load_puzzle(board, pieces, mirror)
         source = {"board": str(board.resolve()), "pieces": pieces, "mirror": mirror}
         from polyfit.longsearch import jobfiles  # loaded when used, not at every start
 
@@ -115,7 +91,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
         from polyfit.longsearch import jobfiles  # loaded when used, not at every start
 
         data = jobfiles.read_job(file)
-        puzzle = load_puzzle(ctx, Path(data["board"]), data.get("pieces"), data.get("mirror", False))
+        puzzle = ctx.load_puzzle(Path(data["board"]), data.get("pieces"), data.get("mirror", False))
         engine = ctx.registry.backend(backend, puzzle.cover.problem)
         result, target = jobfiles.run_job_file(file, data, puzzle, engine)
         typer.echo(f"job {data['index'] + 1} of {data['jobs']}: {result.total} solutions in all, {result.nodes} nodes; wrote {target}")
@@ -137,53 +113,11 @@ def add_commands(app: typer.Typer, ctx) -> None:
         from polyfit.longsearch import jobfiles  # loaded when used, not at every start
 
         manifest, counts = jobfiles.merge_results(directory)
-        puzzle = load_puzzle(ctx, Path(manifest["board"]), manifest.get("pieces"), manifest.get("mirror", False))
-        summary = {
-            "board": puzzle.board.label,
-            "distinct": counts.distinct,
-            "distinct_rotations": counts.distinct_rotations,
-            "total": counts.total,
-            "jobs": manifest["jobs"],
-            "nodes": counts.search.nodes,
-        }
+        puzzle = ctx.load_puzzle(Path(manifest["board"]), manifest.get("pieces"), manifest.get("mirror", False))
+        summary = report.merged_json(puzzle, counts, manifest["jobs"])
         if output is not None:
             write_output_text(output, json.dumps(summary) + "\n", force)
         if as_json:
             typer.echo(json.dumps(summary))
         else:
-            typer.echo(describe_counts(puzzle, counts))
-
-
-def estimate_seconds(found) -> tuple[float, float, float] | None:
-    """The search's predicted seconds and their 95% range (its own time when it was run), or
-    None when its speed is unknown (no sampled subtree finished in the time allowed)."""
-    result, rate = found.estimate, found.rate
-    if found.exact:
-        return found.seconds, found.seconds, found.seconds
-    if not rate:
-        return None
-    return result.nodes / rate, result.nodes_low / rate, result.nodes_high / rate
-
-
-def estimate_json(puzzle, engine, found) -> dict:
-    """What ``polyfit estimate --json`` prints for ``found`` (an ``estimate_search`` answer)."""
-    result, rate = found.estimate, found.rate
-    seconds, low, high = estimate_seconds(found) or (None, None, None)
-    rounded = lambda value: None if value is None else round(value, 3)  # noqa: E731
-    return {
-        "board": puzzle.board.label,
-        "probes": result.probes,
-        "exact": found.exact,
-        "converged": result.converged,
-        "nodes": round(result.nodes),
-        "nodes_low": round(result.nodes_low),
-        "nodes_high": round(result.nodes_high),
-        "solutions": round(result.solutions),
-        "solutions_low": round(result.solutions_low),
-        "solutions_high": round(result.solutions_high),
-        "seconds": rounded(seconds),
-        "seconds_low": rounded(low),
-        "seconds_high": rounded(high),
-        "backend": engine.name,
-        "nodes_per_second": round(rate) if rate else None,
-    }
+            typer.echo(report.counts_text(puzzle, counts))

@@ -209,3 +209,150 @@ CUT = typer.Option(False, "--cut", help="Make --svg a laser-cutting file: each p
 KERF = typer.Option(0.0, "--kerf", help="With --cut: the laser's kerf in millimetres; outlines move out by half of it, so pieces come out true size.")
 PDF = typer.Option(None, "--pdf", help="Write a printable puzzle sheet: the board and pieces at true size (--unit a cell), then the solutions (needs polyfit[pdf]).")
 PAPER = typer.Option("a4", "--paper", help="Paper size for --pdf: a4 or letter.")
+
+
+# -- option groups shared by commands (see polyfit.commands.options) -------------------------------
+
+
+def picture_options(
+    png: Optional[Path] = PNG, view: Optional[str] = VIEW, cell: int = CELL, margin: int = MARGIN,
+    labels: bool = LABELS, stl: Optional[Path] = STL, glb: Optional[Path] = GLB, threemf: Optional[Path] = THREEMF,
+    obj: Optional[Path] = OBJ, unit: Optional[float] = UNIT, gap: float = GAP, svg: Optional[Path] = SVG,
+    cut: bool = CUT, kerf: float = KERF, pdf: Optional[Path] = PDF, paper: str = PAPER,
+) -> Outputs:
+    return Outputs(png, view, cell, margin, labels, stl, glb, threemf, obj, unit, gap, False, svg, cut, kerf, pdf, paper)
+
+
+@dataclass
+class SearchOptions:
+    """How a search runs, as ``solve`` takes it (see :meth:`polyfit.Puzzle.run`)."""
+
+    backend: str = "auto"
+    random: Optional[int] = None
+    jobs: Optional[int] = None
+    dask: Optional[str] = None
+    checkpoint: Optional[Path] = None
+    resume: Optional[Path] = None
+    depth: Optional[int] = None
+    quiet: bool = False
+    memory: Optional[str] = None
+
+    def run_options(self) -> dict:
+        from polyfit.puzzle.burnside import parse_memory
+
+        return dict(backend=self.backend, seed=self.random, jobs=self.jobs, dask=self.dask, checkpoint=self.checkpoint,
+                    resume=self.resume, depth=self.depth,
+                    memory=None if self.memory is None else parse_memory(self.memory))
+
+    @property
+    def serial_only(self) -> bool:
+        """Do these options ask for jobs (which --random and --animate cannot follow)?"""
+        return (self.jobs or 1) > 1 or any(x is not None for x in (self.dask, self.checkpoint, self.resume, self.depth))
+
+
+def search_options(
+    backend: str = typer.Option("auto", "--backend", "-b", help="Solver backend (polyfit backends lists them; auto: the engine chooses, --stats says which)."),
+    random: Optional[int] = typer.Option(None, "--random", help="Try options in a random order from this seed."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Split the search into jobs run on N local processes (default for --count: every core when the estimate says the search is long)."),
+    dask: Optional[str] = typer.Option(None, "--dask", help="Run the jobs on the Dask cluster at this scheduler address (needs polyfit[dask])."),
+    checkpoint: Optional[Path] = typer.Option(None, "--checkpoint", help="With --count: save finished jobs to FILE as the search goes (atomically)."),
+    resume: Optional[Path] = typer.Option(None, "--resume", help="With --count: go on from the checkpoint FILE, skipping the jobs it has (and keep saving to it)."),
+    depth: Optional[int] = typer.Option(None, "--depth", min=1, max=12, help="Split into the branches at this depth of the search tree (default: about 8 jobs per process)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    memory: Optional[str] = typer.Option(None, "--memory", help="Cache size for count-memo (e.g. 500M, 2G; default a quarter of RAM): past it, entries are replaced, never a wrong count."),
+) -> SearchOptions:
+    return SearchOptions(backend, random, jobs, dask, checkpoint, resume, depth, quiet, memory)
+
+
+@dataclass
+class FileOptions:
+    """The files a run writes: ``--output`` (any exporter, by suffix or ``--format``), the
+    pictures and models, and ``--animate``; all checked before the search."""
+
+    pictures: Outputs
+    output: Optional[Path] = None
+    output_format: Optional[str] = None
+    animate: Optional[Path] = None
+    steps: int = 200
+    force: bool = False
+    registry: object = None
+    exporter: object = None
+
+    def check(self, puzzle, count: bool, search: SearchOptions) -> None:
+        """Refuse, before anything runs, what cannot be written or drawn."""
+        from polyfit.files import check_writable
+
+        pictures = self.pictures
+        if pictures.wanted and count:
+            raise PolyfitError("--count prints no solutions to draw; drop --count or use --limit N")
+        if pictures.wanted or pictures.modifiers:
+            board = puzzle.board
+            pictures.check(board.dim, [p.name for p in puzzle.pieces], board.cells, board.label)
+        if self.animate is not None:
+            from polyfit.render.animate import check_animatable
+
+            check_writable(self.animate, self.force)
+            check_animatable(puzzle)
+            pictures.style()
+        if self.output is not None:
+            self.exporter = puzzle.registry.exporter(self.output, self.output_format)
+            check_writable(self.output, self.force)
+        if (search.random is not None or self.animate is not None) and search.serial_only:
+            raise PolyfitError("--random and --animate follow one serial search; drop --jobs, --dask, --checkpoint, --resume and --depth")
+
+    def write(self, puzzle, solutions, counts=None) -> None:
+        """Write every file asked for, from ``solutions`` (:class:`polyfit.Solution`); ``counts``
+        go into the exported file when the search ran to its end."""
+        from polyfit.files import output_file
+
+        board = puzzle.board
+        solution_set = SolutionSet(
+            board.label, board.cells, puzzle.pieces, [s.to_json() for s in solutions],
+            {} if counts is None else {"distinct": counts.distinct, "total": counts.total},
+            tuple(sorted(board.fixed_cells)),
+        )
+        if self.exporter is not None:
+            # The exporter writes a new file of its own; polyfit puts it in place, over an
+            # existing file only with --force.
+            with output_file(self.output, self.force) as staged:
+                self.exporter.export(solution_set, staged)
+        if self.pictures.wanted:
+            for line in self.pictures.write(solution_set):
+                typer.echo(line, err=True)
+        if self.animate is not None:
+            from polyfit.render.animate import animate as write_animation
+
+            frames, searched, solved = write_animation(puzzle, self.animate, self.steps, self.pictures.style(), self.force)
+            ending = "ending on the first solution" if solved else "no solution"
+            typer.echo(f"wrote {self.animate} ({frames} frames of {searched} search steps, {ending})", err=True)
+
+
+def file_options(
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Also write the solutions to this file (format by suffix: .txt, .json, ...)."),
+    output_format: Optional[str] = typer.Option(None, "--format", help="Exporter for --output, instead of the suffix."),
+    force: bool = typer.Option(False, "--force", help="Overwrite existing output files (--output, --png, --stl, ...)."),
+    animate: Optional[Path] = typer.Option(None, "--animate", help="Write an animated GIF of the search: placements and backtracks up to the first solution."),
+    steps: int = typer.Option(200, "--steps", min=2, help="At most this many frames for --animate (the last steps before the solution)."),
+    pictures: Outputs = None,
+) -> FileOptions:
+    pictures.force = force
+    return FileOptions(pictures, output, output_format, animate, steps, force)
+
+
+class LiveBar:
+    """The progress bar of a long search, on stderr: shown when the jobs have started."""
+
+    def __init__(self):
+        self.bar = None
+
+    def show(self, progress) -> None:
+        if self.bar is None:
+            from polyfit.commands.progress import ProgressBar
+
+            self.bar = ProgressBar(progress.jobs, progress.done)
+            self.bar.start()
+        self.bar.update(progress)
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()

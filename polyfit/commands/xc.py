@@ -15,7 +15,6 @@ from polyfit.files import check_writable, write_output_text
 from polyfit.xc.problem import SearchStats
 from polyfit.xc.reduce import reduce as reduce_options
 from polyfit.commands import EXIT_INTERRUPTED, guarded
-from polyfit.commands.solve import load_puzzle
 
 
 def add_commands(app: typer.Typer, ctx) -> None:
@@ -96,7 +95,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Example: polyfit export-dlx shapes/pentomino/6x10.txt -o 6x10.dlx
         """
-        puzzle = load_puzzle(ctx, board, pieces, break_symmetry=break_symmetry)
+        puzzle = ctx.load_puzzle(board, pieces, break_symmetry=break_symmetry)
         comment = f"{puzzle.board.label}: {plural(len(puzzle.pieces), 'piece')}, {plural(len(puzzle.cover.problem.options), 'placement')}"
         if break_symmetry and puzzle.cover.breaker is not None:
             comment += f"; piece {puzzle.pieces[puzzle.cover.breaker].name} restricted to one placement per symmetry orbit"

@@ -49,7 +49,8 @@ typedef struct {
     uint64_t *table;
     uint64_t slots, entries, cap_slots;
     long long nodes, hits, evictions, next_check;
-    int failed;                           /* 1 overflow, 2 Python error (Ctrl-C, memory) */
+    long long node_limit;                 /* stop past this many states expanded (0: never) */
+    int failed;                           /* 1 overflow, 2 Python error (Ctrl-C, memory), 3 limit */
 } Memo;
 
 static void Memo_free_arrays(Memo *s)
@@ -495,6 +496,10 @@ static u128 count_at(Memo *s, int32_t lv)
         return total;
     }
     long long before = ++s->nodes;
+    if (s->node_limit > 0 && s->nodes > s->node_limit) {
+        s->failed = 3;
+        return 0;
+    }
     if (s->nodes >= s->next_check) {
         s->next_check = s->nodes + CHECK_EVERY;
         if (PyErr_CheckSignals() < 0) {
@@ -552,6 +557,10 @@ static PyObject *count_level(Memo *s, int32_t lv)
     }
     if (s->failed == 2)
         return NULL;
+    if (s->failed == 3) {
+        PyErr_SetString(PyExc_TimeoutError, "the node limit was reached");
+        return NULL;
+    }
     return u128_to_long(total);
 }
 
@@ -653,6 +662,7 @@ static PyMemberDef Memo_members[] = {
     {"nodes", T_LONGLONG, offsetof(Memo, nodes), READONLY, "states expanded"},
     {"hits", T_LONGLONG, offsetof(Memo, hits), READONLY, "counts found in the cache"},
     {"evictions", T_LONGLONG, offsetof(Memo, evictions), READONLY, "entries dropped when the cache was full"},
+    {"node_limit", T_LONGLONG, offsetof(Memo, node_limit), 0, "count() raises TimeoutError past this many states expanded (0: no limit)"},
     {NULL, 0, 0, 0, NULL},
 };
 

@@ -137,6 +137,11 @@ def prepare(problem: ExactCoverProblem, amounts: list[tuple[int, ...]] | None = 
     return prepared
 
 
+class NodeLimit(Exception):
+    """A count stopped at its node limit (``count(..., node_limit=N)``): the engine then counts
+    another way. Raised by both twins at the same state, as they expand states alike."""
+
+
 @dataclass
 class MemoStats:
     """What a memo count did: ``nodes`` states expanded (each once while it stays cached),
@@ -166,6 +171,7 @@ class PythonMemo:
         self.capacity = max(1, (memory if memory is not None else default_memory()) // ENTRY_BYTES)
         self.cache: dict = {}
         self.stats = MemoStats()
+        self.node_limit = 0  # stop past this many states expanded (0: never)
 
     def root(self) -> tuple[int, tuple[int, ...]]:
         return (1 << self.p.bits) - 1, (0,) * len(self.p.lo)
@@ -254,6 +260,8 @@ class PythonMemo:
             self.stats.hits += 1
             return known
         self.stats.nodes += 1
+        if self.node_limit and self.stats.nodes > self.node_limit:
+            raise NodeLimit(self.node_limit)
         leaf, children = self.branches(state)
         total = leaf
         for _, child in children:
@@ -348,9 +356,19 @@ class CMemo:
         c = self._c
         return MemoStats(c.nodes, c.hits, c.entries, c.evictions, c.memory)
 
+    @property
+    def node_limit(self) -> int:
+        return self._c.node_limit
+
+    @node_limit.setter
+    def node_limit(self, limit: int) -> None:
+        self._c.node_limit = limit
+
     def count(self) -> int:
         try:
             return self._c.count()
+        except TimeoutError:
+            raise NodeLimit(self._c.node_limit) from None
         except OverflowError:
             raise PolyfitError("more than 2**128 solutions: too many for count-memo; count-memo-python counts any number") from None
 
@@ -384,10 +402,13 @@ class PythonMemoBackend:
         problem, whose ``kept`` maps its options back to the problem's)."""
         return self.counter_class(prepare(problem, amounts), self.memory)
 
-    def count(self, problem: ExactCoverProblem, stats: SearchStats, amounts=None, memo: dict | None = None) -> int:
+    def count(self, problem: ExactCoverProblem, stats: SearchStats, amounts=None, memo: dict | None = None,
+              node_limit: int = 0) -> int:
         """The number of solutions of ``problem``; adds the work to ``stats`` and to ``memo``
-        (a dict of ``entries``, ``hits``, ``evictions``, the most ``bytes``)."""
+        (a dict of ``entries``, ``hits``, ``evictions``, the most ``bytes``). ``node_limit``:
+        raise :class:`NodeLimit` past that many states expanded (0: no limit)."""
         counter = self.counter(problem, amounts)
+        counter.node_limit = node_limit
         try:
             return counter.count()
         finally:

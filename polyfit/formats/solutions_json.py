@@ -30,7 +30,7 @@ def export_json(solutions: SolutionSet, path: Path) -> None:
     }
     if solutions.fixed:
         data["preplaced"] = [list(c) for c in solutions.fixed]
-    lattice = solutions.pieces[0].lattice if solutions.pieces else ""
+    lattice = solutions.pieces[0].lattice.name if solutions.pieces else ""
     if lattice not in ("", "square", "cubic"):
         data["lattice"] = lattice  # squares and cubes go without saying, as in text art
     write_output_text(path, json.dumps(data) + "\n")

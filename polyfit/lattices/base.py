@@ -1,4 +1,4 @@
-"""What a lattice is to polyfit, and the table of lattices registered through the hook.
+"""What a lattice is to polyfit, and where a lattice's name is looked up.
 
 A :class:`Lattice` says which integer tuples are cells and which cells are neighbours, gives its
 symmetry group as transforms of coordinates, puts shapes in normal form, colours cells for
@@ -6,16 +6,21 @@ parity pruning, checks text art and draws each cell as a polygon (2D) or a unit 
 Everything else (placements, symmetry-exact counting, pruning, polyform enumeration, pictures)
 asks the board's or the pieces' lattice through these methods.
 
-The table is filled through the ``register_lattices`` hook: the built-in lattices
-(:mod:`polyfit.lattices.square`, :mod:`~polyfit.lattices.triangle`,
-:mod:`~polyfit.lattices.hexagon`) register through it like any plugin's. They are always there:
-a look-up before the plugins are loaded calls the built-ins' hook itself.
+A board and its pieces carry their lattice as an object (``board.lattice``); a name is looked
+up once, where a file or a piece set names it. The lattices a name may mean are those of a
+session's registry (:class:`polyfit.registry.Registry` collects them through the
+``register_lattices`` hook, the built-in square, triangle and hex lattices first, like any
+plugin's): the registry makes its lattices the ones looked up while it reads files and builds
+piece sets (:func:`using`), and the Python API's default registry makes its own the default
+(:func:`set_default`). Without either, the built-ins answer.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from polyfit.errors import PolyfitError, UnknownNameError
 
@@ -41,6 +46,21 @@ class Lattice:
 
     def __repr__(self) -> str:
         return f"<lattice {self.name}>"
+
+    def __str__(self) -> str:
+        return self.name
+
+    # A lattice is known by its name: it equals its name, so a plugin's ``Piece(...,
+    # lattice="hex")`` and a board read from a file agree on the lattice they are on.
+    def __eq__(self, other) -> bool:
+        if isinstance(other, str):
+            return other == self.name
+        if isinstance(other, Lattice):
+            return other.name == self.name
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.name)
 
     # -- cells -------------------------------------------------------------------------------
 
@@ -197,46 +217,64 @@ def grow_polyforms(n: int, origin: Cell, neighbours) -> Iterator[Shape]:
     yield from grow([origin])
 
 
-# -- the table filled through the hook --------------------------------------------------------
+# -- where names are looked up ---------------------------------------------------------------
 
-_TABLE: dict[str, Lattice] = {}
-_PLUGIN: dict[str, str] = {}
+_BUILT_INS: dict[str, Lattice] = {}
+_DEFAULT: dict[str, Lattice] | None = None  # the API's default registry's lattices
+_SESSION: ContextVar[dict | None] = ContextVar("polyfit_lattices", default=None)
 
 
-def add(lattice: Lattice, plugin: str = "") -> bool:
-    """Put a registered lattice in the table; False when its name is taken (the first stays)."""
+def built_ins() -> dict[str, Lattice]:
+    """The built-in lattices by name (square, cubic, triangle, hex), as their modules register
+    them through the hook."""
+    if not _BUILT_INS:
+        for module in BUILT_IN:
+            importlib.import_module(module).register_lattices(lambda lattice: _BUILT_INS.setdefault(lattice.name, lattice))
+    return _BUILT_INS
+
+
+def table() -> dict[str, Lattice]:
+    """The lattices a name may mean here: the session's while it reads (:func:`using`), else the
+    default registry's, else the built-ins."""
+    return _SESSION.get() or _DEFAULT or built_ins()
+
+
+@contextmanager
+def using(lattices: dict[str, Lattice]):
+    """Look names up in ``lattices`` (a registry's) inside the ``with`` block."""
+    token = _SESSION.set(lattices)
+    try:
+        yield
+    finally:
+        _SESSION.reset(token)
+
+
+def set_default(lattices: dict[str, Lattice]) -> None:
+    """Make ``lattices`` (the API's default registry's) the ones names mean outside a session."""
+    global _DEFAULT
+    _DEFAULT = lattices
+
+
+def check_lattice(lattice) -> None:
+    """Refuse what is registered as a lattice but is not one."""
     name = getattr(lattice, "name", None)
-    if not isinstance(name, str) or not name or getattr(lattice, "dim", None) not in (2, 3):
-        raise PolyfitError(f"registered {lattice!r}, which is not a lattice (a name and dim 2 or 3)")
-    if name in _TABLE:
-        return _TABLE[name] is lattice and _PLUGIN[name] == plugin
-    _TABLE[name] = lattice
-    _PLUGIN[name] = plugin
-    return True
+    if not isinstance(lattice, Lattice) or not isinstance(name, str) or not name or lattice.dim not in (2, 3):
+        raise PolyfitError(f"registered {lattice!r}, which is not a lattice (a Lattice with a name and dim 2 or 3)")
 
 
-def _built_ins() -> None:
-    for module in BUILT_IN:
-        if module not in _PLUGIN.values():
-            importlib.import_module(module).register_lattices(lambda lattice, m=module: add(lattice, m))
-
-
-def get(name: str) -> Lattice:
-    """The lattice of that name (``square``, ``cubic``, ``triangle``, ``hex`` or a plugin's)."""
-    if name not in _TABLE:
-        _built_ins()
-    if name not in _TABLE:
-        raise UnknownNameError("lattice", name, names())
-    return _TABLE[name]
-
-
-def plugin_of(name: str) -> str:
-    return _PLUGIN.get(name, "")
+def get(name) -> Lattice:
+    """The lattice of that name (``square``, ``cubic``, ``triangle``, ``hex`` or a plugin's); a
+    lattice is itself."""
+    if isinstance(name, Lattice):
+        return name
+    lattices = table()
+    if name not in lattices:
+        raise UnknownNameError("lattice", name, list(lattices))
+    return lattices[name]
 
 
 def names() -> list[str]:
-    _built_ins()
-    return list(_TABLE)
+    return list(table())
 
 
 def default_name(dim: int) -> str:
@@ -257,6 +295,6 @@ def only_squares(things, what: str) -> None:
 
 
 def of(thing) -> Lattice:
-    """The lattice of a board or piece (its ``lattice`` name, or squares/cubes by dimension)."""
-    name = getattr(thing, "lattice", "") or default_name(len(thing.cells[0]))
-    return get(name)
+    """The lattice of a board or piece (squares or cubes, by dimension, for a thing without one)."""
+    lattice = getattr(thing, "lattice", None) or default_name(len(thing.cells[0]))
+    return get(lattice)

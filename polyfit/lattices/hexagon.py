@@ -83,9 +83,11 @@ class HexLattice(Lattice):
 
     def art_problem(self, cell):
         if not self.is_cell(cell):
+            row, col = cell
             return (
-                "on the hex lattice cells sit where line + column (from 0) is even: "
-                "rows are staggered, '# # #' over ' # # #'"
+                "on the hex lattice a cell sits where row + column is even, counting both from 0 "
+                f"(rows from the board's first row, not the file's first line): this is row {row}, "
+                f"column {col}; rows are staggered, '# # #' over ' # # #'"
             )
         return None
 

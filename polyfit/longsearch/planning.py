@@ -1,7 +1,8 @@
-"""Planning a long search: whether to split it into jobs, on how many processes, and the jobs.
+"""Planning a long search: its jobs, as many as its size calls for.
 
-Decisions rest on a quick estimate of the search tree (Knuth's random probes), so a short
-search runs serially with no process set-up at all.
+Whether to split a search at all, and over how many processes, is the engine's decision
+(:func:`polyfit.engine.choose`); here the jobs are cut, sized by a quick estimate of the search
+tree (Knuth's random probes).
 """
 
 from __future__ import annotations
@@ -11,10 +12,7 @@ import json
 from polyfit.xc.dlxformat import format_dlx
 from polyfit.xc.estimate import estimate
 from polyfit.xc.jobs import Job, split
-from polyfit.longsearch.workers import default_processes
 
-PARALLEL_NODES = 300_000  # from about this many estimated nodes, more processes pay off
-WATCHED_NODES = 2_000_000  # a count this long shows a progress bar even on one process
 NODES_PER_JOB = 200_000  # jobs much smaller than this cost more to set up than they save
 
 
@@ -29,27 +27,6 @@ def quick_estimate(puzzle, probes: int = 32) -> float:
             known = estimate(puzzle.cover.problem, probes, seed=1).nodes
         puzzle._quick_estimate = known
     return known
-
-
-def worth_parallel(puzzle) -> bool:
-    """Does a quick estimate say the search is long enough to use every core?"""
-    return len(puzzle.cover.problem.options) >= 64 and quick_estimate(puzzle) >= PARALLEL_NODES
-
-
-def how_to_run(puzzle, jobs: int | None, asked_for_jobs: bool, count: bool, watched: bool) -> tuple[bool, int]:
-    """Whether to run the search as jobs, and on how many processes.
-
-    Jobs when asked for (``asked_for_jobs``: --jobs above 1, --dask, --checkpoint, --resume or
-    --depth); for a count, also on every core when ``jobs`` is unset and the estimate says the
-    search is long, or on one process for the progress bar of a long count on a terminal
-    (``watched``)."""
-    processes = jobs or 1
-    if asked_for_jobs or not count or puzzle.impossible is not None:
-        return asked_for_jobs, processes
-    cores = default_processes()
-    if jobs is None and cores > 1 and worth_parallel(puzzle):
-        return True, cores
-    return watched and quick_estimate(puzzle) >= WATCHED_NODES, processes
 
 
 def plan(puzzle, processes: int, depth: int | None = None) -> list[Job]:

@@ -15,7 +15,7 @@ from typing import Callable, Iterator
 from polyfit.errors import PolyfitError
 from polyfit.files import check_writable
 from polyfit.longsearch.checkpoint import Checkpoint, open_checkpoint
-from polyfit.longsearch.planning import how_to_run, plan
+from polyfit.longsearch.planning import plan
 from polyfit.longsearch.runner import Progress, run_jobs
 from polyfit.puzzle.solve import Counts, Found
 
@@ -63,20 +63,6 @@ class LongSearch:
         if not self.counts.seconds:
             self.counts.seconds = time.perf_counter() - self._start
 
-    def interrupted(self) -> str:
-        """Stop, and say how far the search came: for a Ctrl-C."""
-        self.close()
-        counts = self.counts
-        where = f"{counts.search.nodes} nodes searched"
-        if self.split:
-            where = f"{self.done} of {self.jobs} jobs done, {where}"
-            if self.checkpoint is not None and self.checkpoint.written:
-                where += f"; go on with --resume {self.checkpoint.path}"
-        return (
-            f"interrupted after {counts.seconds:.1f} s: {counts.distinct} distinct solutions "
-            f"so far ({counts.total} in all), {where}"
-        )
-
     def _heard(self, progress: Progress) -> None:
         self.done = progress.done
 
@@ -93,25 +79,25 @@ def run(
     *,
     count: bool = True,
     jobs: int | None = None,
+    split: bool = False,
     dask: str | None = None,
     checkpoint: Path | str | None = None,
     resume: Path | str | None = None,
     depth: int | None = None,
     seed: int | None = None,
     force: bool = False,
-    watched: bool = False,
     on_progress: Callable[[Progress], None] | None = None,
 ) -> LongSearch:
     """Start a search of ``puzzle`` on ``backend``, as one serial search or as jobs.
 
-    ``count`` is for counting only (no solutions kept from jobs); a count runs as jobs on every
-    core when ``jobs`` is unset and the estimate says it is long, or on ``jobs`` processes.
+    ``count`` is for counting only (no solutions kept from jobs). The search runs as jobs on
+    ``jobs`` processes when an option asks for jobs (``jobs`` above 1, ``dask``, a checkpoint,
+    ``depth``) or ``split`` is set (the engine's choice: :func:`polyfit.engine.choose`).
     ``dask`` is a scheduler address to run the jobs on; ``checkpoint`` a file to save finished
     jobs to (refused if it exists, unless ``force``), ``resume`` one to go on from and keep
     saving to (the same file as ``checkpoint`` resumes it if it exists); ``depth`` splits at
     that depth of the search tree; ``seed`` tries options in a random order (one serial
-    search). ``watched``: someone watches ``on_progress``, so a long count runs as jobs to
-    report progress. ``on_progress`` hears when the jobs have started and after each one.
+    search). ``on_progress`` hears when the jobs have started and after each one.
 
     Library errors (:class:`PolyfitError`) come before anything runs, except those of a Dask
     cluster, which come on iterating."""
@@ -141,7 +127,8 @@ def run(
         if asked or seed is not None:
             raise PolyfitError(f"{backend.name} counts in one process without a search to split or shuffle; drop --jobs, --dask, --checkpoint, --resume, --depth and --random")
         return LongSearch(_memo_count(puzzle, backend, counts), counts, 0, 1, None)
-    split_up, processes = how_to_run(puzzle, jobs, asked, count and seed is None, watched)
+    processes = jobs or 1
+    split_up = (asked or split) and seed is None and puzzle.impossible is None
     if not split_up:
         return LongSearch(puzzle.search(backend, counts, seed=seed), counts, 0, 1, None)
     job_list = plan(puzzle, processes, depth)

@@ -27,8 +27,9 @@ class Board:
     fixed: tuple = ()  # pre-placed pieces: (name, cells, (line, column) of the first cell)
     # Where each metadata value was written: key -> (line, column), for errors about it.
     metadata_at: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
-    # The lattice's name (polyfit.lattices.base.get); "" means squares in 2D, cubes in 3D.
-    lattice: str = ""
+    # The lattice (a polyfit.Lattice; a name is looked up once, here); "" means squares in 2D,
+    # cubes in 3D.
+    lattice: lattices.Lattice | str = ""
     # The pieces, for files that hold them with the board (BurrTools, the Soma notations);
     # empty when the pieces are named by a '; pieces:' line or given apart.
     pieces: tuple = field(default=(), compare=False, hash=False, repr=False)
@@ -40,8 +41,7 @@ class Board:
         where = self.path or self.name or "the board"
         if not self.cells:
             raise PolyfitError(f"{where}: the board has no cells")
-        if not self.lattice:
-            object.__setattr__(self, "lattice", lattices.default_name(len(self.cells[0])))
+        object.__setattr__(self, "lattice", lattices.get(self.lattice or lattices.default_name(len(self.cells[0]))))
         check("cells", len(self.cells), where)
         box = 1
         for axis in range(len(self.cells[0])):
@@ -91,7 +91,7 @@ class Board:
             frozenset(art.optional),
             tuple(fixed),
             dict(art.metadata_at),
-            lattice.name,
+            lattice,
         )
 
 

@@ -119,14 +119,22 @@ def symmetric_problem(puzzle, sym) -> tuple[ExactCoverProblem, list[tuple[int, .
     return problem, amounts
 
 
-def count_by_burnside(puzzle, backend, counts) -> None:
+def count_by_burnside(puzzle, backend, counts, node_limit: int = 0) -> None:
     """Fill ``counts`` (a :class:`polyfit.puzzle.solve.Counts`) with the total and the
-    distinct counts of ``puzzle``, counted by ``backend`` (a memoizing one)."""
+    distinct counts of ``puzzle``, counted by ``backend`` (a memoizing one). ``node_limit``:
+    states the counts may expand in all before ``NodeLimit`` is raised (0: no limit)."""
     if counts.memo is None:
         counts.memo = {}
     memo = counts.memo
+    start = counts.search.nodes
+
+    def left() -> dict:  # the limit is passed only when there is one (a plugin's counter may take none)
+        if not node_limit:
+            return {}
+        return {"node_limit": max(1, node_limit - (counts.search.nodes - start))}
+
     full = full_problem(puzzle)
-    total = backend.count(full.problem, counts.search, memo=memo)
+    total = backend.count(full.problem, counts.search, memo=memo, **left())
     group = puzzle.symmetries
     fixed = []
     for sym in group:
@@ -134,7 +142,7 @@ def count_by_burnside(puzzle, backend, counts) -> None:
             fixed.append(total)
         else:
             problem, amounts = symmetric_problem(puzzle, sym)
-            fixed.append(backend.count(problem, counts.search, amounts, memo=memo))
+            fixed.append(backend.count(problem, counts.search, amounts, memo=memo, **left()))
     proper = [f for sym, f in zip(group, fixed) if sym.is_proper]
     if sum(fixed) % len(group) or sum(proper) % len(proper):
         raise PolyfitError(f"Burnside's sum {sum(fixed)} is not a multiple of the group order {len(group)}: a bug")
@@ -157,31 +165,6 @@ def sample(puzzle, backend, n: int, seed: int | None) -> list[tuple[int, ...]]:
 
     drawn = backend.sample(full.problem, n, seed)
     return [tuple(sorted((full.placement[o] for o in options), key=reading_order)) + fixed for options in drawn]
-
-
-def prefers_memo(puzzle, estimated_nodes: float) -> bool:
-    """Should ``--backend auto`` count with the memo counter: the estimate says enumeration
-    would be long and some piece is used more than once (copies make states repeat)."""
-    repeated = any(hi > 1 for lo, hi in puzzle.counts)
-    return repeated and estimated_nodes >= MEMO_NODES
-
-
-def usable_memo(backends: dict):
-    """The ``count-memo`` backend among ``backends`` (name -> backend) if it can run here."""
-    memo = backends.get("count-memo")
-    return memo if memo is not None and memo.unavailable_reason() is None else None
-
-
-def auto_counter(puzzle, backends: dict, estimate) -> object | None:
-    """What ``auto`` counts ``puzzle`` with instead of enumerating: ``count-memo`` when
-    :func:`prefers_memo` (``estimate()`` gives the estimated search nodes), else None."""
-    memo = usable_memo(backends)
-    if memo is None or puzzle.cover.problem.has_colours or puzzle.impossible is not None:
-        return None
-    return memo if prefers_memo(puzzle, estimate()) else None
-
-
-MEMO_NODES = 1_000_000
 
 
 def parse_memory(text: str) -> int:

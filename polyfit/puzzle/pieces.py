@@ -23,8 +23,9 @@ class Piece:
     cells: Shape
     mirror: bool = True  # may be turned over (placed as its mirror image)
     count: tuple[int, int] = (1, 1)  # how many copies a solution uses: lo..hi
-    # The lattice's name (polyfit.lattices.base.get); "" means squares in 2D, cubes in 3D.
-    lattice: str = ""
+    # The lattice (a polyfit.Lattice; a name is looked up once, here); "" means squares in 2D,
+    # cubes in 3D.
+    lattice: lattices.Lattice | str = ""
 
     def __post_init__(self):
         cells = tuple(tuple(c) for c in self.cells)
@@ -33,11 +34,12 @@ class Piece:
         if self.lattice:
             lattice = lattices.get(self.lattice)
             if any(len(c) != lattice.dim or not lattice.is_cell(c) for c in cells):
-                raise ValueError(f"piece {self.name!r} has cells that are not cells of the {self.lattice} lattice")
+                raise ValueError(f"piece {self.name!r} has cells that are not cells of the {lattice.name} lattice")
             cells = lattice.normalize(cells)
         else:
-            object.__setattr__(self, "lattice", lattices.default_name(len(cells[0])))
+            lattice = lattices.get(lattices.default_name(len(cells[0])))
             cells = normalize(cells)
+        object.__setattr__(self, "lattice", lattice)
         object.__setattr__(self, "cells", cells)
         lo, hi = self.count
         if not 0 <= lo <= hi or hi < 1:
@@ -58,7 +60,7 @@ class Piece:
 
 
 @cache
-def _orientations(cells: Shape, mirror: bool, lattice: str) -> tuple[Shape, ...]:
-    if lattice in ("square", "cubic"):
+def _orientations(cells: Shape, mirror: bool, lattice: lattices.Lattice) -> tuple[Shape, ...]:
+    if lattice.name in ("square", "cubic"):
         return orientations(cells, lattice_group(len(cells[0]), mirror))
-    return lattices.get(lattice).orientations(cells, mirror)
+    return lattice.orientations(cells, mirror)

@@ -57,10 +57,10 @@ class Puzzle:
                 f"{board.label} is {board.dim}D but the pieces are "
                 + " and ".join(f"{d}D" for d in sorted(dims))
             )
-        kinds = {p.lattice for p in pieces}
-        if kinds != {board.lattice}:
+        kinds = {p.lattice.name for p in pieces}
+        if kinds != {board.lattice.name}:
             raise PolyfitError(
-                f"{board.label} is drawn on the {board.lattice} lattice but the pieces are on the "
+                f"{board.label} is drawn on the {board.lattice.name} lattice but the pieces are on the "
                 + " and ".join(sorted(kinds))
                 + " lattice: use pieces of the board's lattice (a pieces file says '; lattice: NAME')"
             )
@@ -200,15 +200,16 @@ class Puzzle:
             pass
         return counts
 
-    def count_memo(self, backend, counts: Counts) -> Counts:
+    def count_memo(self, backend, counts: Counts, node_limit: int = 0) -> Counts:
         """Count with a memoizing backend (the total, then the distinct counts by Burnside's
-        lemma: see :mod:`polyfit.puzzle.burnside`), visiting no solution."""
+        lemma: see :mod:`polyfit.puzzle.burnside`), visiting no solution. ``node_limit``: raise
+        ``NodeLimit`` past that many states expanded (0: no limit)."""
         from polyfit.puzzle.burnside import count_by_burnside
 
         start = time.perf_counter()
         try:
             if self.impossible is None:
-                count_by_burnside(self, backend, counts)
+                count_by_burnside(self, backend, counts, node_limit)
             counts.complete = True
         finally:
             counts.seconds = time.perf_counter() - start

@@ -17,6 +17,7 @@ from pathlib import Path, PurePosixPath
 
 import polyfit
 from polyfit import PolyfitError
+from polyfit import report as polyfit_report
 from polyfit.api import registry  # (polyfit.registry is also the module of that name)
 
 SOLUTION_LIMIT = 1000  # solutions one request may ask for
@@ -94,30 +95,29 @@ def check(body: dict, folder: Path, report) -> dict:
     board, pieces, mirror = read_body(body, folder)
     limit = body.get("forced_limit")
     result = polyfit.check(board, pieces, mirror=mirror, forced_limit=limit)
-    return result.to_json()
+    return polyfit_report.check_json(result)
 
 
 def count(body: dict, folder: Path, report) -> dict:
     """Count every solution, on every core for a long count, reporting after each job; the
     answer has the fields ``polyfit solve --count --json`` prints."""
-    from polyfit.commands.solve import summary
-
     board, pieces, mirror = read_body(body, folder)
     puzzle = polyfit.Puzzle(board, pieces, mirror=mirror)
-    engine = puzzle.backend("auto")
 
     def heard(progress) -> None:
         nodes = progress.counts.nodes
         report({"progress": progress.fraction, "nodes": nodes,
                 "nodes_per_second": round(nodes / progress.elapsed) if progress.elapsed > 0 else 0})
 
-    return summary(puzzle, puzzle.count(backend=engine, on_progress=heard), engine)
+    run = puzzle.run(count=True, on_progress=heard)  # the engine chooses, as for solve --count
+    run.finish()
+    return run.summary()
 
 
 def estimate(body: dict, folder: Path, report) -> dict:
     """``polyfit estimate --json``: the search's nodes, solutions and time with their 95% ranges,
     from random probes (``exact``: the search was short, so it was run and counted outright)."""
-    from polyfit.commands.jobs import estimate_json
+    from polyfit.report import estimate_json
     from polyfit.xc.estimate import estimate_search
 
     board, pieces, mirror = read_body(body, folder)

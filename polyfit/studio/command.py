@@ -1,4 +1,8 @@
-"""``polyfit studio``: the designer's page in the browser, served from this machine."""
+"""``polyfit studio``: the designer's page in the browser, served from this machine.
+
+The studio adds its command through the ``register_commands`` hook, as a plugin would: the
+command line does not import the studio, and the studio does not import the command line.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ from typing import Optional
 import typer
 
 from polyfit.errors import PolyfitError
-from polyfit.commands import guarded
+from polyfit.hookspecs import hookimpl
 
 DEFAULT_PORT = 8765
 INSTALL = "polyfit studio needs its extra: pip install 'polyfit[studio]'"
@@ -31,9 +35,9 @@ def listening_socket(port: Optional[int]) -> socket.socket:
     return sock
 
 
-def add_commands(app: typer.Typer, ctx) -> None:
+@hookimpl
+def register_commands(app: typer.Typer) -> None:
     @app.command()
-    @guarded
     def studio(
         folder: Path = typer.Argument(Path("."), help="The folder whose board and pieces files the studio opens and saves."),
         port: Optional[int] = typer.Option(None, "--port", min=0, max=65535, help=f"Port on 127.0.0.1 (default {DEFAULT_PORT}, or a free one when it is taken)."),
