@@ -20,6 +20,8 @@ from polyfit import PolyfitError
 from polyfit.api import registry  # (polyfit.registry is also the module of that name)
 
 SOLUTION_LIMIT = 1000  # solutions one request may ask for
+NAME_BYTES = 255  # the longest name of a file or folder most file systems allow
+PATH_BYTES = 4095  # and of a whole path (Linux's PATH_MAX, less its final zero byte)
 
 
 def guess_dim(text: str) -> int:
@@ -45,6 +47,11 @@ def safe_path(folder: Path, name: str) -> Path:
     if pure.is_absolute() or ".." in pure.parts or name.startswith("~"):
         raise PolyfitError(f"{name}: only files inside the studio's folder (a relative path without '..')")
     path = folder / pure
+    shown = name if len(name) <= 60 else name[:57] + "..."
+    if any(len(part.encode("utf-8", "surrogatepass")) > NAME_BYTES for part in pure.parts):
+        raise PolyfitError(f"{shown}: a name in this path is too long (at most {NAME_BYTES} bytes each)")
+    if len(str(path.absolute()).encode("utf-8", "surrogatepass")) > PATH_BYTES:
+        raise PolyfitError(f"{shown}: the path is too long (at most {PATH_BYTES} bytes in all)")
     root = folder.resolve()
     if not path.resolve().is_relative_to(root):
         raise PolyfitError(f"{name}: leads out of the studio's folder")
@@ -141,7 +148,7 @@ def kit(body: dict, folder: Path, report) -> bytes:
     from polyfit.render.meshes import Sizes, piece_mesh
 
     _, pieces, _ = read_body(body, folder)
-    sizes = Sizes(**{name: body.get(name, default) for name, default in KIT_SIZES.items()})
+    sizes = Sizes(**{name: default if body.get(name) is None else body[name] for name, default in KIT_SIZES.items()})
     meshes = {p.name: piece_mesh(p.cells, sizes) for p in pieces}
     buffer = BytesIO()
     with tempfile.TemporaryDirectory() as scratch:
@@ -224,6 +231,8 @@ def export(kind: str):
 def open_file(body: dict, folder: Path, report) -> dict:
     """A board file of the folder as the page draws it: its text, and whether it is 3D."""
     path = safe_path(folder, body.get("path"))
+    if path.exists() and not path.is_file() and not path.is_dir():  # a pipe would wait for a writer
+        raise PolyfitError(f"{body['path']}: not a regular file")
     board = polyfit.read_board(path)
     data = path.read_bytes()
     try:
@@ -270,6 +279,9 @@ def work(kind: str, body: dict, folder: str, send) -> None:
         send(("error", str(exc)))
     except RecursionError:
         send(("error", "the input is nested too deeply"))
+    except OSError as exc:  # a file that cannot be read: the file's fault, said in one line
+        where = f"{exc.filename}: " if exc.filename else ""
+        send(("error", f"{where}{exc.strerror or exc}"))
     except MemoryError:
         send(("error", "the input is too large for this machine's memory"))
     except Exception as exc:  # a bug: said in one line, the page carries on
