@@ -104,7 +104,10 @@ def test_check_answers_what_check_json_prints(client):
     expected = json.loads(cli.stdout)
     for drop in ("seconds",):
         expected.pop(drop), api.pop(drop)
+    colours = api.pop("colours")  # the studio's own addition: the colours it paints with
     assert api == expected
+    assert sorted(colours) == sorted(p.name for p in polyfit.pieces("pentominoes,tetrominoes:O"))
+    assert all(len(c) == 7 and c.startswith("#") for c in colours.values()) and len(set(colours.values())) == 13
 
 
 def test_check_marks_the_cells_no_piece_covers_and_parity(client):

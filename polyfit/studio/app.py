@@ -193,9 +193,11 @@ def create_app(folder: str | Path = ".", port: int = 8765, hosts=()) -> Starlett
         if not pieces_cache:
             for name, summary in polyfit.piece_sets().items():
                 members = polyfit.pieces(name)
+                turned = {p.mirror for p in members}
                 pieces_cache[name] = {
                     "summary": summary,
                     "dim": len(members[0].cells[0]),
+                    "mirror": turned.pop() if len(turned) == 1 else None,  # may they be turned over?
                     "pieces": {p.name: [list(c) for c in p.cells] for p in members},
                 }
         return JSONResponse({"sets": pieces_cache})

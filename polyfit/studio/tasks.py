@@ -96,12 +96,21 @@ def read_body(body: dict, folder: Path):
     return board, chosen, bool(body.get("mirror"))
 
 
+def colours_json(pieces, solutions=()) -> dict:
+    """Each piece's colour (and each label the solutions give copies of a piece) in the
+    palette of polyfit's pictures, as ``#rrggbb``: the page paints with these and no others."""
+    from polyfit.render.palette import solution_colours
+
+    return {name: "#%02x%02x%02x" % rgb for name, rgb in solution_colours(pieces, solutions).items()}
+
+
 def check(body: dict, folder: Path, report) -> dict:
-    """``polyfit check --json``: the verdict, the reasons and the witnesses' cells."""
+    """``polyfit check --json``: the verdict, the reasons and the witnesses' cells; plus
+    ``colours``, the pieces' colours (for pre-placed pieces on the page)."""
     board, pieces, mirror = read_body(body, folder)
     limit = body.get("forced_limit")
     result = polyfit.check(board, pieces, mirror=mirror, forced_limit=limit)
-    return result.to_json()
+    return {**result.to_json(), "colours": colours_json(pieces)}
 
 
 def count(body: dict, folder: Path, report) -> dict:
@@ -163,8 +172,6 @@ def kit(body: dict, folder: Path, report) -> bytes:
 def solution_set_json(puzzle, solutions: list[dict], counts: dict) -> dict:
     """What the JSON exporter writes (``polyfit solve --output FILE.json``), plus ``colours``:
     each piece's colour in the palette of polyfit's pictures, as ``#rrggbb``."""
-    from polyfit.render.palette import solution_colours
-
     data = {
         "board": puzzle.board.label,
         "cells": [list(c) for c in puzzle.board.cells],
@@ -172,8 +179,7 @@ def solution_set_json(puzzle, solutions: list[dict], counts: dict) -> dict:
         "solutions": [{name: [list(c) for c in cells] for name, cells in s.items()} for s in solutions],
         **counts,
     }
-    colours = solution_colours(puzzle.pieces, solutions)
-    data["colours"] = {name: "#%02x%02x%02x" % rgb for name, rgb in colours.items()}
+    data["colours"] = colours_json(puzzle.pieces, solutions)
     return data
 
 
