@@ -483,6 +483,7 @@ def open_pipes():
     return found
 
 
+@pytest.mark.slow
 def test_unpolled_counts_wait_in_line_are_reaped_and_expire(client):
     jobs = client.app.state.jobs
     jobs.workers, jobs.counts = 3, 2

@@ -94,6 +94,7 @@ def shot(page, name):
         page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
+@pytest.mark.slow
 def test_drawing_the_6x10_box_by_hand_and_counting_gives_2339(page):
     import trimesh
 
@@ -137,6 +138,7 @@ def test_drawing_the_6x10_box_by_hand_and_counting_gives_2339(page):
     shot(page, "studio-6x10")
 
 
+@pytest.mark.slow
 def test_the_soma_castle_shows_its_solution_in_3d(page):
     from PIL import Image
 
@@ -262,6 +264,7 @@ def is_stale(page):
     return "stale" in (page.get_attribute("#verdict", "class") or "").split() and page.is_visible("#verdict-note")
 
 
+@pytest.mark.slow
 def test_results_belong_to_the_design_they_were_computed_for(page):
     draw_box(page, 3, 5, LNV)
     page.wait_for_selector("#lint >> text=unique")
@@ -299,6 +302,7 @@ def test_results_belong_to_the_design_they_were_computed_for(page):
     page.wait_for_selector("#reasons li.error >> text=unknown piece of pentominoes 'Q'")
 
 
+@pytest.mark.slow
 def test_a_late_answer_for_an_earlier_design_is_never_shown_as_current(page):
     draw_box(page, 3, 5, LNV)
     page.wait_for_selector("#lint >> text=unique")
