@@ -149,8 +149,8 @@ let cellSize = 32;
 const UNKNOWN_PIECE = "#8c99ab";  // a pre-placed letter before the server has given its colour
 // Dark letters on light colours, white ones on dark colours (relative luminance, as polyfit's pictures do).
 function letterOn(hex) {
-  const [r, g, b] = [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16) / 255).map((v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.4 ? "#1f2430" : "#ffffff";
+  const [red, green, blue] = [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16) / 255).map((v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * red + 0.7152 * green + 0.0722 * blue > 0.3 ? "#1f2430" : "#ffffff";
 }
 function letter(text, x, y, size, fill) {
   g.fillStyle = letterOn(fill);
