@@ -104,7 +104,10 @@ def test_check_answers_what_check_json_prints(client):
     expected = json.loads(cli.stdout)
     for drop in ("seconds",):
         expected.pop(drop), api.pop(drop)
+    colours = api.pop("colours")  # the studio's own addition: the colours it paints with
     assert api == expected
+    assert sorted(colours) == sorted(p.name for p in polyfit.pieces("pentominoes,tetrominoes:O"))
+    assert all(len(c) == 7 and c.startswith("#") for c in colours.values()) and len(set(colours.values())) == 13
 
 
 def test_check_marks_the_cells_no_piece_covers_and_parity(client):
@@ -451,3 +454,353 @@ def test_a_magicavoxel_file_opens_as_voxel_text(client, folder):
     assert again.cells == polyfit.read_board(folder / "castle-mv.vox").cells
     counted = client.post("/api/count", json={"board": opened["text"], "pieces": "soma"}).json()
     assert wait_for(client, counted["job"])["result"]["distinct"] == 3
+
+
+QUICK = {"board": "#####\n#####\n#####\n", "pieces": "pentominoes:L,pentominoes:N,pentominoes:V"}
+
+
+def studio_workers():
+    """This process's studio workers, running or ended but not yet collected (zombies)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            command = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid() and b"polyfit.studio.worker" in command:
+            found.append((int(stat.parent.name), fields[0]))
+    return found
+
+
+def open_pipes():
+    found = 0
+    for fd in Path("/proc/self/fd").iterdir():
+        try:
+            found += os.readlink(fd).startswith("pipe:")
+        except OSError:
+            pass
+    return found
+
+
+@pytest.mark.slow
+def test_unpolled_counts_wait_in_line_are_reaped_and_expire(client):
+    jobs = client.app.state.jobs
+    jobs.workers, jobs.counts = 3, 2
+    pipes = open_pipes()
+    long = [client.post("/api/count", json=LONG).json()["job"] for _ in range(3)]
+    quick = [client.post("/api/count", json=QUICK).json()["job"] for _ in range(8)]
+    assert [client.get(f"/api/jobs/{k}").json()["state"] for k in long] == ["running", "running", "queued"]
+    waiting = client.get(f"/api/jobs/{quick[-1]}").json()
+    assert waiting["state"] == "queued" and waiting["ahead"] == 8 and waiting["progress"] == 0
+    assert "waiting for a free worker" in waiting["message"] and "at most 2 counts" in waiting["message"]
+    assert len(studio_workers()) == 2
+    # a check still gets a worker of its own while the counts wait
+    assert client.post("/api/check", json=QUICK).json()["verdict"] == "unique"
+    for k in long:
+        assert client.delete(f"/api/jobs/{k}").json()["state"] == "cancelled"
+    # Nobody asks about the quick counts: they go through two at a time all the same, and
+    # each worker is collected (no zombie, no pipe left open) as soon as it ends.
+    most, deadline = 0, time.monotonic() + 60
+    while any(jobs.jobs[k].state in ("queued", "running") for k in quick):
+        assert time.monotonic() < deadline, [jobs.jobs[k].state for k in quick]
+        most = max(most, len([p for p, state in studio_workers() if state != "Z"]))
+        time.sleep(0.02)
+    assert most <= 2
+    time.sleep(3 * 0.25)
+    assert studio_workers() == [] and open_pipes() <= pipes
+    assert client.get(f"/api/jobs/{quick[0]}").json()["result"]["distinct"] == 1
+    # a result nobody asks about for the idle time is dropped, and so is a job still running
+    jobs.idle = 1.0
+    running = client.post("/api/count", json=LONG).json()["job"]
+    process = jobs.jobs[running].process
+    time.sleep(2)
+    gone = client.get(f"/api/jobs/{quick[1]}")
+    assert gone.status_code == 404 and "nobody has asked about" in gone.json()["error"]
+    assert client.get(f"/api/jobs/{running}").status_code == 404
+    assert process.poll() is not None and studio_workers() == []
+
+
+def test_too_many_jobs_in_line_is_a_503(client):
+    jobs = client.app.state.jobs
+    jobs.counts, jobs.waiting = 1, 2
+    started = [client.post("/api/count", json=LONG) for _ in range(4)]
+    assert [s.status_code for s in started] == [200, 200, 200, 503]
+    assert "jobs waiting for a worker already" in started[-1].json()["error"]
+    for answer in started[:3]:
+        client.delete(f"/api/jobs/{answer.json()['job']}")
+
+
+@pytest.mark.parametrize("size", ["unit", "gap", "thickness", "bevel"])
+def test_a_null_kit_size_is_the_kits_own(client, size):
+    answer = client.post("/api/export/stl", json={"board": "#\n", "pieces": "domino", size: None})
+    assert answer.status_code == 200, answer.text
+    mesh = stl_kit(answer.content)["D.stl"]
+    assert mesh.bounds[1][0] - mesh.bounds[0][0] == pytest.approx(2 * 15 - 0.2, abs=0.01)
+
+
+@pytest.mark.parametrize("name, message", [
+    ("a" * 300 + ".txt", "a name in this path is too long"),
+    ("d/" * 2100 + "x.txt", "the path is too long"),
+    ("é" * 200 + ".txt", "a name in this path is too long"),  # 400 bytes in UTF-8
+])
+def test_a_name_too_long_for_the_system_is_a_400(client, folder, name, message):
+    for answer in (client.get(f"/api/files/{name}"), client.put(f"/api/files/{name}", json={"text": "#\n"})):
+        assert answer.status_code == 400, answer.text
+        assert message in answer.json()["error"]
+    assert sorted(p.name for p in folder.iterdir()) == ["3x5.txt", "boards"]
+
+
+def test_a_pipe_is_not_opened_as_a_board(client, folder):
+    os.mkfifo(folder / "pipe.txt")
+    answer = client.get("/api/files/pipe.txt")
+    assert answer.status_code == 400 and answer.json()["error"] == "pipe.txt: not a regular file"
+    assert "pipe.txt" not in client.get("/api/files").json()["files"]
+
+
+def test_a_file_the_system_refuses_is_a_400_with_its_reason(client, folder):
+    (folder / "locked").mkdir()
+    (folder / "locked" / "x.txt").write_text("#\n")
+    (folder / "locked").chmod(0o000)
+    try:
+        if os.access(folder / "locked" / "x.txt", os.R_OK):
+            pytest.skip("running as a user whom permissions do not stop")
+        read = client.get("/api/files/locked/x.txt")
+        assert read.status_code == 400 and "Permission denied" in read.json()["error"], read.text
+        write = client.put("/api/files/locked/y.txt", json={"text": "#\n"})
+        assert write.status_code == 400 and "Permission denied" in write.json()["error"], write.text
+    finally:
+        (folder / "locked").chmod(0o755)
+
+
+def test_the_file_list_never_looks_into_hidden_folders(client, folder, monkeypatch):
+    (folder / ".git" / "objects").mkdir(parents=True)
+    (folder / ".git" / "objects" / "board.txt").write_text("#\n")
+    (folder / "a" / "b" / "c" / "d").mkdir(parents=True)
+    (folder / "a" / "b" / "c" / "deep.txt").write_text("#\n")
+    (folder / "a" / "b" / "c" / "d" / "deeper.txt").write_text("#\n")
+    opened = []
+    scandir = os.scandir
+
+    def watched(path="."):
+        opened.append(os.fspath(path))
+        return scandir(path)
+
+    monkeypatch.setattr(os, "scandir", watched)
+    listed = client.get("/api/files").json()
+    assert listed["files"] == ["3x5.txt", "a/b/c/deep.txt", "boards/castle.vox"] and listed["complete"] is True
+    assert opened and not [p for p in opened if ".git" in p]
+    assert not [p for p in opened if p.endswith("/d")]  # four names deep at most
+
+
+def test_the_file_list_stops_after_its_limit_of_entries(client, folder, monkeypatch):
+    from polyfit.studio import app as studio_app
+
+    many = folder / "many"
+    many.mkdir()
+    for k in range(300):
+        (many / f"{k:03}.txt").write_text("#\n")
+    monkeypatch.setattr(studio_app, "FILES_LOOKED_AT", 100)
+    listed = client.get("/api/files").json()
+    assert listed["complete"] is False and 90 <= len(listed["files"]) < 100
+
+
+def test_the_file_list_leaves_the_server_free_while_it_walks(client, folder, monkeypatch):
+    import threading
+
+    entered, release = threading.Event(), threading.Event()
+    scandir = os.scandir
+
+    def slow(path="."):
+        if os.fspath(path).startswith(str(folder)):
+            entered.set()
+            release.wait(20)
+        return scandir(path)
+
+    monkeypatch.setattr(os, "scandir", slow)
+    listing, other = [], []
+    walker = threading.Thread(target=lambda: listing.append(client.get("/api/files")))
+    walker.start()
+    try:
+        assert entered.wait(10)
+        asker = threading.Thread(target=lambda: other.append(client.get("/api/jobs/none").status_code))
+        asker.start()
+        asker.join(5)
+        assert other == [404], "the server did not answer while the file list was walking"
+    finally:
+        release.set()
+        walker.join(20)
+    assert listing[0].status_code == 200
+
+
+def _server_process(folder, port, **options):
+    """The studio served by :func:`polyfit.studio.server.serve` in a process of its own, with
+    an open-files limit of 128 (as on a tightly limited machine)."""
+    code = (
+        "import resource, sys; resource.setrlimit(resource.RLIMIT_NOFILE, (128, 128));"
+        "from polyfit.studio.command import listening_socket; from polyfit.studio.server import serve;"
+        f"serve(sys.argv[1], listening_socket(int(sys.argv[2])), **{options!r})"
+    )
+    return subprocess.Popen([sys.executable, "-c", code, str(folder), str(port)], cwd=ROOT.parent,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def _free_port():
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get(port, path, timeout=2.0):
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        connection.request("GET", path)
+        answer = connection.getresponse()
+        return answer.status, answer.read()
+    finally:
+        connection.close()
+
+
+def _closed(sock) -> bool:
+    sock.setblocking(False)
+    try:
+        return sock.recv(1 << 16) == b""
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+
+
+@pytest.mark.slow
+def test_slow_connections_are_closed_and_the_studio_stays_reachable(tmp_path):
+    import socket
+
+    port = _free_port()
+    server = _server_process(tmp_path, port, header_seconds=1.0)
+    slow = []
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                assert _get(port, "/api/files")[0] == 200
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, server.stderr.read()
+                time.sleep(0.1)
+        # 300 connections, more than the open-files limit allows: half of them dribble a
+        # request that never ends, half say nothing at all
+        for k in range(300):
+            sock = socket.create_connection(("127.0.0.1", port))
+            if k % 2:
+                sock.sendall(f"GET /api/files HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n".encode())
+            slow.append(sock)
+        answered, deadline = None, time.monotonic() + 10
+        while answered is None and time.monotonic() < deadline:
+            for sock in slow[1::2]:
+                try:
+                    sock.send(b"X")
+                except OSError:
+                    pass
+            try:
+                answered = _get(port, "/api/files")
+            except OSError:
+                time.sleep(0.2)
+        assert answered is not None and answered[0] in (200, 503)
+        deadline = time.monotonic() + 10
+        while not all(_closed(sock) for sock in slow):
+            assert time.monotonic() < deadline, f"{sum(not _closed(s) for s in slow)} slow connections are still open"
+            time.sleep(0.2)
+        assert _get(port, "/api/files")[0] == 200
+    finally:
+        server.kill()
+        server.wait()
+        for sock in slow:
+            sock.close()
+    log = server.stderr.read()
+    assert len(log) < 20_000, log[-2000:]
+    assert b"closed a connection" in log and b"more like it in the next 10 s are left out" in log
+
+
+def test_the_log_says_each_kind_of_message_a_few_times_then_how_many_it_left_out():
+    import logging
+
+    from polyfit.studio.server import LogLimit
+
+    limit = LogLimit(burst=3, seconds=0.3)
+    logger = logging.getLogger("polyfit-test-log-limit")
+    records = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            records.append(record.getMessage())
+
+    logger.addHandler(Keep())
+    logger.addFilter(limit)
+    logger.propagate = False
+    for k in range(1000):
+        logger.warning("socket.accept() failed %d", k)
+    logger.warning("another message")
+    time.sleep(0.4)
+    logger.warning("socket.accept() failed %d", 1000)
+    assert records == ["socket.accept() failed 0", "socket.accept() failed 1",
+                       "socket.accept() failed 2 (more like it in the next 0.3 s are left out)",
+                       "another message", "socket.accept() failed 1000 (and 997 more like it in 0.3 s, left out)"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="needs process groups")
+def test_ctrl_c_stops_the_studio_cleanly_with_every_worker(tmp_path):
+    import signal
+    import threading
+
+    import httpx2 as httpx
+
+    port = _free_port()
+    # A session of its own, so that Ctrl-C reaches the whole group, as a terminal sends it;
+    # Ctrl-C at its default even when the tests run in the background.
+    server = subprocess.Popen(
+        [sys.executable, "-m", "polyfit", "studio", str(tmp_path), "--no-browser", "--port", str(port)],
+        cwd=ROOT.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            try:
+                httpx.get(base + "/api/files")
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        counts = [httpx.post(base + "/api/count", json=LONG).json()["job"] for _ in range(2)]
+        waiting = []  # an answer under way when Ctrl-C comes: many solutions of a long search
+        asker = threading.Thread(target=lambda: waiting.append(
+            httpx.post(base + "/api/solutions", json={**LONG, "limit": 1000}, timeout=60)))
+        asker.start()
+        deadline = time.monotonic() + 30
+        while len(children_of(server.pid)) < 3 or not any(children_of(p) for p in children_of(server.pid)):
+            assert time.monotonic() < deadline, "the counts did not start their workers"
+            time.sleep(0.1)
+        workers = children_of(server.pid)
+        workers += [pid for worker in workers for pid in children_of(worker)]
+        stopping = time.monotonic()
+        os.killpg(server.pid, signal.SIGINT)
+        out, err = server.communicate(timeout=30)
+        took = time.monotonic() - stopping
+        asker.join(30)
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+    assert server.returncode == 0, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert err.strip().splitlines()[-1] == "polyfit studio: stopped", err
+    assert took < 10
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in workers):
+        assert time.monotonic() < deadline, "a worker outlived the studio"
+        time.sleep(0.05)
+    assert counts and len(workers) >= 3

@@ -94,6 +94,7 @@ def shot(page, name):
         page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
+@pytest.mark.slow
 def test_drawing_the_6x10_box_by_hand_and_counting_gives_2339(page):
     import trimesh
 
@@ -137,16 +138,21 @@ def test_drawing_the_6x10_box_by_hand_and_counting_gives_2339(page):
     shot(page, "studio-6x10")
 
 
+@pytest.mark.slow
 def test_the_soma_castle_shows_its_solution_in_3d(page):
     from PIL import Image
 
     page.select_option("#file-list", "soma/castle.vox")
     page.wait_for_selector("#message >> text=opened soma/castle.vox")
     assert page.input_value("#board-name") == "Castle"
+    page.click("#count")
+    page.wait_for_selector("#verdict[data-distinct='3']", timeout=30000)
     page.click("#solve")
     page.wait_for_selector("#sol-index >> text=1 of 3")
+    page.fill("#explode", "45")
+    page.dispatch_event("#explode", "input")
     page.wait_for_timeout(300)
-    picture = Image.open(io.BytesIO(page.locator("#sol-3d canvas").screenshot())).convert("RGB")
+    picture = Image.open(io.BytesIO(page.locator("#figure-view canvas").screenshot())).convert("RGB")
     background = picture.getpixel((2, 2))
     pixels = [picture.getpixel((x, y)) for y in range(0, picture.height, 2) for x in range(0, picture.width, 2)]
     drawn = [p for p in pixels if max(abs(a - b) for a, b in zip(p, background)) > 40]
@@ -155,7 +161,7 @@ def test_the_soma_castle_shows_its_solution_in_3d(page):
     for colour in ((0x00, 0x72, 0xB2), (0xE6, 0x9F, 0x00), (0x00, 0x9E, 0x73)):
         near = sum(1 for p in drawn if max(abs(a - b) for a, b in zip(p, colour)) < 60)
         assert near > 10, f"no piece in colour {colour}"
-    shot(page, "studio-castle")
+    shot(page, "studio-castle")  # docs/studio.png
 
 
 def test_a_long_count_is_cancelled(page):
@@ -176,8 +182,8 @@ def test_a_long_count_is_cancelled(page):
 def test_a_pasted_board_with_a_bad_character_shows_the_error(page):
     page.fill("#board-text", "#####\n##%##\n#####\n")
     page.click("#apply-text")
-    page.wait_for_selector("#message.error")
-    message = page.inner_text("#message")
+    page.wait_for_selector("#error:not([hidden])")
+    message = page.inner_text("#error-text")
     assert "board:2:3: unexpected character '%'" in message
     assert page.locator("#board-text").input_value() == "#####\n##%##\n#####\n"  # left for the designer to mend
 
@@ -205,3 +211,187 @@ def test_pre_place_undo_redo_rotate_and_the_link_reopens_the_design(page):
     page.wait_for_selector("body[data-ready=yes]")
     assert page.locator("#board-text").input_value() == "###\n#X#\nXXX\n#X#\n###\n"
     assert page.input_value("#rows") == "5" and page.input_value("#cols") == "3"
+
+
+LNV = "pentominoes:L,pentominoes:N,pentominoes:V"  # one way to fill the 3x5 box
+
+
+def draw_box(page, rows, cols, pieces):
+    page.fill("#pieces", pieces)
+    page.dispatch_event("#pieces", "change")
+    for field, value in (("#rows", rows), ("#cols", cols)):
+        page.fill(field, str(value))
+        page.dispatch_event(field, "change")
+    page.click("#fill")
+
+
+def grid_pixels(page, r, c):
+    """The colours (#rrggbb) of the pixels inside cell (r, c) of the board's canvas, the
+    cell's border left out: the first is near its top left corner, clear of any letter."""
+    return page.evaluate("""([r, c]) => {
+        const grid = document.getElementById('grid'), ratio = window.devicePixelRatio || 1;
+        const cols = +document.getElementById('cols').value;
+        const size = (grid.width / ratio - 2) / cols;
+        const x0 = Math.ceil((1 + c * size + 3) * ratio), y0 = Math.ceil((1 + r * size + 3) * ratio);
+        const side = Math.floor((size - 6) * ratio);
+        const data = grid.getContext('2d').getImageData(x0, y0, side, side).data;
+        const hex = (k) => '#' + [data[k], data[k + 1], data[k + 2]].map((v) => v.toString(16).padStart(2, '0')).join('');
+        const out = [];
+        for (let k = 0; k < data.length; k += 4) out.push(hex(k));
+        return out;
+    }""", [r, c])
+
+
+def cell_colour(page, r, c):
+    return grid_pixels(page, r, c)[0]
+
+
+def lettered(page, r, c, fill):
+    """Is something drawn over cell (r, c) in a colour far from its fill (its letter)?"""
+    def far(a, b):
+        return sum(abs(int(a[k:k + 2], 16) - int(b[k:k + 2], 16)) for k in (1, 3, 5)) > 200
+    pixels = grid_pixels(page, r, c)
+    return sum(far(p, fill) for p in pixels) > 0.04 * len(pixels)
+
+
+def click_cell(page, r, c, cols):
+    box = page.locator("#grid").bounding_box()
+    size = (box["width"] - 2) / cols
+    page.mouse.click(box["x"] + 1 + (c + 0.5) * size, box["y"] + 1 + (r + 0.5) * size)
+
+
+def is_stale(page):
+    return "stale" in (page.get_attribute("#verdict", "class") or "").split() and page.is_visible("#verdict-note")
+
+
+@pytest.mark.slow
+def test_results_belong_to_the_design_they_were_computed_for(page):
+    draw_box(page, 3, 5, LNV)
+    page.wait_for_selector("#lint >> text=unique")
+    page.click("#count")
+    page.wait_for_selector("#verdict[data-distinct='1']", timeout=30000)
+    assert not is_stale(page)
+    with page.expect_response("**/api/solutions") as answer:
+        page.click("#solve")
+    found = answer.value.json()
+    colours, solution = found["colours"], found["solutions"][0]
+    page.wait_for_selector("#sol-index >> text=1 of 1")
+    # the solution is drawn on the board itself: each piece in polyfit's colour, with its letter
+    for name, cells in solution.items():
+        assert [cell_colour(page, r, c) for r, c in cells] == [colours[name]] * len(cells), name
+        assert any(lettered(page, r, c, colours[name]) for r, c in cells), f"no letter on piece {name}"
+    shot(page, "studio-solution-on-board")
+    drawn = cell_colour(page, 0, 1)
+    # One cell erased: the count and the solution were for the design before; the verdict is
+    # greyed and says so, and the board shows the drawing, not the old solution.
+    click_cell(page, 0, 0, 5)
+    assert page.locator("#board-text").input_value().startswith(".####\n")
+    assert is_stale(page) and "earlier design" in page.inner_text("#verdict-note")
+    assert cell_colour(page, 0, 1) != drawn and cell_colour(page, 0, 1) not in colours.values()
+    assert "earlier design" in page.inner_text("#solutions-note")
+    page.wait_for_selector("#lint >> text=no solution")
+    shot(page, "studio-stale")
+    # undone: the design is again the one counted and solved
+    page.click("#undo")
+    assert not is_stale(page) and page.is_hidden("#solutions-note")
+    assert cell_colour(page, 0, 1) == drawn
+    # a piece spec that is not one: stale again, and the lint says why
+    page.fill("#pieces", "pentominoes:Q")
+    page.dispatch_event("#pieces", "change")
+    assert is_stale(page)
+    page.wait_for_selector("#reasons li.error >> text=unknown piece of pentominoes 'Q'")
+
+
+@pytest.mark.slow
+def test_a_late_answer_for_an_earlier_design_is_never_shown_as_current(page):
+    draw_box(page, 3, 5, LNV)
+    page.wait_for_selector("#lint >> text=unique")
+    held = []
+
+    def hold_the_check(route):
+        if "forced_limit" in (route.request.post_data or ""):
+            route.continue_()  # the lint's checks go through
+        else:
+            held.append(route)
+
+    page.route("**/api/check", hold_the_check)
+    page.click("#check")
+    page.wait_for_function("document.querySelector('#message').textContent.includes('checking')")
+    assert len(held) == 1
+    click_cell(page, 2, 4, 5)  # the design changes while the answer is on its way
+    page.wait_for_selector("#lint >> text=no solution")
+    held[0].continue_()
+    page.wait_for_function("!document.querySelector('#message').textContent.includes('checking')")
+    page.wait_for_timeout(200)
+    shown = page.inner_text("#verdict")
+    assert "Unique solution" not in shown or is_stale(page), shown
+
+
+def test_an_estimate_that_met_no_solution_says_unknown(page):
+    answer = {"board": "board", "probes": 412, "exact": False, "converged": True, "nodes": 4_400_000_000,
+              "nodes_low": 3_100_000_000, "nodes_high": 6_000_000_000, "solutions": None, "solutions_low": None,
+              "solutions_high": None, "seconds": 3600.0, "seconds_low": 2500.0, "seconds_high": 5000.0,
+              "backend": "dlx-c", "nodes_per_second": 1_200_000}
+    page.route("**/api/estimate", lambda route: route.fulfill(json=answer))
+    draw_box(page, 3, 5, LNV)
+    page.click("#estimate")
+    page.wait_for_selector("#verdict[data-nodes]")
+    shown = page.inner_text("#verdict")
+    assert "unknown" in shown and "no probe met a solution" in shown, shown
+    assert "0 (95% range 0 to 0)" not in shown and "null" not in shown
+
+
+def test_the_turn_over_box_says_what_checking_it_does(page):
+    label = page.inner_text("label[for=mirror], label:has(#mirror)")
+    assert "mirror" in label.lower()
+    page.fill("#pieces", "pentominoes")
+    page.dispatch_event("#pieces", "change")
+    assert "already" in page.inner_text("#mirror-info")  # flat pieces are turned over anyway
+    page.fill("#pieces", "one-sided-pentominoes")
+    page.dispatch_event("#pieces", "change")
+    assert "one-sided" in page.inner_text("#mirror-info").lower() and "check" in page.inner_text("#mirror-info").lower()
+    page.click("#dim3")
+    page.fill("#pieces", "soma")
+    page.dispatch_event("#pieces", "change")
+    info = page.inner_text("#mirror-info").lower()
+    assert "solid" in info and "mirror image" in info, info
+    page.check("#mirror")
+    assert "every piece may also be placed as its mirror image" in page.inner_text("#mirror-info").lower()
+
+
+def test_a_long_error_is_shown_whole(page):
+    draw_box(page, 3, 5, "pentominos")
+    page.click("#check")
+    page.wait_for_selector("#error:not([hidden])")
+    text = page.inner_text("#error-text")
+    assert text.startswith("unknown piece set 'pentominos'") and text.rstrip().endswith("trominoes"), text
+    fits = page.evaluate("""() => { const e = document.getElementById('error-text');
+        return e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1; }""")
+    assert fits, "the error is cut off"
+    shot(page, "studio-long-error")
+    page.click("#error-close")
+    assert page.is_hidden("#error")
+
+
+def test_a_pre_placed_piece_has_the_colour_polyfit_gives_it(page):
+    with page.expect_response(lambda r: "/api/check" in r.url and r.request.post_data and "X" in r.request.post_data) as answer:
+        draw_box(page, 3, 5, "pentominoes")
+        page.click("[data-tool=place]")
+        page.select_option("#place-piece", "X")
+        click_cell(page, 0, 1, 5)
+    colours = answer.value.json()["colours"]
+    page.wait_for_timeout(100)
+    assert cell_colour(page, 1, 1) == colours["X"]
+    assert lettered(page, 1, 1, colours["X"])
+
+
+def test_a_count_waiting_for_a_worker_says_so(page):
+    page.route("**/api/count", lambda route: route.fulfill(json={"job": "0-test"}))
+    waiting = {"state": "queued", "progress": 0, "result": None, "error": None, "nodes": 0, "nodes_per_second": 0,
+               "seconds": 0, "ahead": 1, "message": "waiting for a free worker (the studio runs at most 2 counts "
+               "and 6 workers at once): 1 ahead of this one"}
+    page.route("**/api/jobs/0-test", lambda route: route.fulfill(json=waiting))
+    draw_box(page, 3, 5, LNV)
+    page.click("#count")
+    page.wait_for_selector("#speed >> text=waiting for a free worker")
+    assert "1 ahead of this one" in page.inner_text("#speed")

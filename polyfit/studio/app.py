@@ -11,8 +11,10 @@ files are read and written only inside the studio's folder; bodies are limited i
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import os
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -26,13 +28,16 @@ from polyfit import PolyfitError
 from polyfit.files import write_output_text
 from polyfit.limits import limit
 from polyfit.studio import tasks
-from polyfit.studio.jobs import Jobs
+from polyfit.studio.jobs import Full, Jobs
 
 STATIC = Path(__file__).resolve().parent / "static"
 CHECK_SECONDS = 30.0  # a check (or a lint) longer than this is stopped
 SOLUTIONS_SECONDS = 60.0
 EXPORT_SECONDS = 60.0
 FILE_SUFFIXES = (".txt", ".vox", ".pieces")
+FILES_LISTED = 2000  # the file list names at most this many files,
+FILES_LOOKED_AT = 20_000  # after looking at at most this many folder entries,
+FILES_DEPTH = 4  # at most this many names deep (3 folders, then the file)
 MEDIA = {"png": "image/png", "glb": "model/gltf-binary", "stl": "application/zip"}
 DOWNLOADS = {"png": "solution.png", "glb": "solution.glb", "stl": "kit.zip"}  # file names offered
 WRITES = ("POST", "PUT", "DELETE", "PATCH")
@@ -124,7 +129,8 @@ def puzzle_body(data: dict) -> dict:
 
 
 def kit_sizes(data: dict) -> dict:
-    """The STL kit's sizes in millimetres, those the body gives checked to be numbers."""
+    """The STL kit's sizes in millimetres, those the body gives checked to be numbers (a
+    missing or null size is the kit's own)."""
     for name in tasks.KIT_SIZES:
         value = data.get(name)
         if value is not None and (type(value) not in (int, float) or not 0 <= value <= 1000):
@@ -139,6 +145,36 @@ def job_answer(job) -> Response:
                 "Content-Disposition": f'attachment; filename="{DOWNLOADS[job.kind]}"'})
         return JSONResponse(job.result)
     return error(job.error or "stopped", 500 if job.failed else 400)
+
+
+def list_files(folder: Path) -> dict:
+    """The board and pieces files in ``folder`` and its folders, hidden ones (``.git``...)
+    left out and never looked into; the walk stops after ``FILES_LOOKED_AT`` entries or
+    ``FILES_LISTED`` files, and ``complete`` then says the list is not the whole folder."""
+    found: list[str] = []
+    looked = 0
+    pending = [(folder, "", 1)]  # a folder, its relative name, the depth of its entries
+    while pending:
+        path, prefix, depth = pending.pop(0)
+        folders = []
+        try:
+            with os.scandir(path) as entries:
+                for entry in entries:
+                    looked += 1
+                    if looked > FILES_LOOKED_AT or len(found) >= FILES_LISTED:
+                        return {"folder": str(folder), "files": sorted(found), "complete": False}
+                    name = entry.name
+                    if name.startswith("."):
+                        continue
+                    if entry.is_dir(follow_symlinks=False):
+                        if depth < FILES_DEPTH:
+                            folders.append(name)
+                    elif os.path.splitext(name)[1].lower() in FILE_SUFFIXES and entry.is_file():
+                        found.append(prefix + name)
+        except OSError:  # unreadable, or gone meanwhile: left out
+            continue
+        pending.extend((Path(path) / name, f"{prefix}{name}/", depth + 1) for name in sorted(folders))
+    return {"folder": str(folder), "files": sorted(found), "complete": True}
 
 
 def create_app(folder: str | Path = ".", port: int = 8765, hosts=()) -> Starlette:
@@ -157,9 +193,11 @@ def create_app(folder: str | Path = ".", port: int = 8765, hosts=()) -> Starlett
         if not pieces_cache:
             for name, summary in polyfit.piece_sets().items():
                 members = polyfit.pieces(name)
+                turned = {p.mirror for p in members}
                 pieces_cache[name] = {
                     "summary": summary,
                     "dim": len(members[0].cells[0]),
+                    "mirror": turned.pop() if len(turned) == 1 else None,  # may they be turned over?
                     "pieces": {p.name: [list(c) for c in p.cells] for p in members},
                 }
         return JSONResponse({"sets": pieces_cache})
@@ -175,16 +213,19 @@ def create_app(folder: str | Path = ".", port: int = 8765, hosts=()) -> Starlett
     async def count(request):
         return JSONResponse({"job": jobs.start("count", puzzle_body(await read_json(request)))})
 
+    no_job = (f"no such job (a job nobody has asked about for {jobs.idle / 60:g} minutes is dropped, "
+              "and its result with it)")
+
     async def job(request):
-        found = jobs.get(request.path_params["id"])
-        if found is None:
-            return error("no such job", 404)
-        return JSONResponse(found.to_json())
+        job_id = request.path_params["id"]
+        if jobs.get(job_id) is None:
+            return error(no_job, 404)
+        return JSONResponse(jobs.answer(job_id))
 
     async def cancel(request):
         found = jobs.cancel(request.path_params["id"])
         if found is None:
-            return error("no such job", 404)
+            return error(no_job, 404)
         return JSONResponse(found.to_json())
 
     async def solutions(request):
@@ -200,17 +241,8 @@ def create_app(folder: str | Path = ".", port: int = 8765, hosts=()) -> Starlett
             kit_sizes(body)
         return job_answer(await jobs.run(kind, body, EXPORT_SECONDS))
 
-    async def files(request):
-        found = []
-        for path in sorted(folder.rglob("*")):
-            relative = path.relative_to(folder)
-            if any(part.startswith(".") for part in relative.parts) or len(relative.parts) > 4:
-                continue
-            if path.suffix.lower() in FILE_SUFFIXES and path.is_file():
-                found.append(relative.as_posix())
-                if len(found) >= 2000:
-                    break
-        return JSONResponse({"folder": str(folder), "files": found})
+    def files(request):  # not async: Starlette runs it in a thread, off the server's loop
+        return JSONResponse(list_files(folder))
 
     async def open_file(request):
         name = request.path_params["path"]
@@ -226,9 +258,12 @@ def create_app(folder: str | Path = ".", port: int = 8765, hosts=()) -> Starlett
             raise BadRequest("'text' must be the file's text")
         if path.suffix.lower() not in FILE_SUFFIXES:
             raise BadRequest(f"{name}: save boards and pieces as {', '.join(FILE_SUFFIXES)} files")
-        if not path.parent.is_dir():
-            raise BadRequest(f"{name}: no folder {path.parent.relative_to(folder)} in the studio's folder")
-        write_output_text(path, text if text.endswith("\n") else text + "\n", force=data.get("overwrite") is True)
+        try:
+            if not path.parent.is_dir():
+                raise BadRequest(f"{name}: no folder {path.parent.relative_to(folder)} in the studio's folder")
+            write_output_text(path, text if text.endswith("\n") else text + "\n", force=data.get("overwrite") is True)
+        except OSError as exc:
+            raise BadRequest(f"{name}: cannot save it: {exc.strerror or exc}") from None
         return JSONResponse({"path": name, "saved": True})
 
     async def bad_request(request, exc):
@@ -242,9 +277,11 @@ def create_app(folder: str | Path = ".", port: int = 8765, hosts=()) -> Starlett
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        watcher = asyncio.create_task(jobs.watch())  # reaps, starts the jobs in line, expires
         try:
             yield
         finally:
+            watcher.cancel()
             jobs.close()
 
     app = Starlette(
@@ -263,7 +300,7 @@ def create_app(folder: str | Path = ".", port: int = 8765, hosts=()) -> Starlett
             Route("/api/files/{path:path}", save_file, methods=["PUT"]),
             Mount("/static", StaticFiles(directory=STATIC)),
         ],
-        exception_handlers={BadRequest: bad_request, PolyfitError: bad_request, 404: not_found,
+        exception_handlers={BadRequest: bad_request, PolyfitError: bad_request, Full: bad_request, 404: not_found,
                             405: not_found, Exception: internal},
         lifespan=lifespan,
     )

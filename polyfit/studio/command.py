@@ -51,23 +51,24 @@ def register_commands(app: typer.Typer) -> None:
         Example: polyfit studio shapes --port 8765
         """
         try:
-            import uvicorn
+            import uvicorn  # noqa: F401
 
-            from polyfit.studio.app import create_app
+            from polyfit.studio.server import serve
         except ImportError:
             raise PolyfitError(INSTALL) from None
         if not folder.is_dir():
             raise PolyfitError(f"{folder} is not a folder")
         sock = listening_socket(port)
-        chosen = sock.getsockname()[1]
-        url = f"http://127.0.0.1:{chosen}/"
-        server = uvicorn.Server(uvicorn.Config(create_app(folder, chosen), log_level="warning", lifespan="on"))
+        url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
         typer.echo(f"polyfit studio: {url} (files in {folder.resolve()}; Ctrl-C stops it)", err=True)
         if not no_browser:
             import webbrowser
 
             webbrowser.open(url)
         try:
-            server.run(sockets=[sock])
+            serve(folder, sock)
+        except KeyboardInterrupt:  # Ctrl-C is how the studio is stopped: not an error
+            pass
         finally:
             sock.close()
+        typer.echo("polyfit studio: stopped", err=True)

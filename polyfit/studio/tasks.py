@@ -21,6 +21,8 @@ from polyfit import report as polyfit_report
 from polyfit.api import registry  # (polyfit.registry is also the module of that name)
 
 SOLUTION_LIMIT = 1000  # solutions one request may ask for
+NAME_BYTES = 255  # the longest name of a file or folder most file systems allow
+PATH_BYTES = 4095  # and of a whole path (Linux's PATH_MAX, less its final zero byte)
 
 
 def guess_dim(text: str) -> int:
@@ -46,6 +48,11 @@ def safe_path(folder: Path, name: str) -> Path:
     if pure.is_absolute() or ".." in pure.parts or name.startswith("~"):
         raise PolyfitError(f"{name}: only files inside the studio's folder (a relative path without '..')")
     path = folder / pure
+    shown = name if len(name) <= 60 else name[:57] + "..."
+    if any(len(part.encode("utf-8", "surrogatepass")) > NAME_BYTES for part in pure.parts):
+        raise PolyfitError(f"{shown}: a name in this path is too long (at most {NAME_BYTES} bytes each)")
+    if len(str(path.absolute()).encode("utf-8", "surrogatepass")) > PATH_BYTES:
+        raise PolyfitError(f"{shown}: the path is too long (at most {PATH_BYTES} bytes in all)")
     root = folder.resolve()
     if not path.resolve().is_relative_to(root):
         raise PolyfitError(f"{name}: leads out of the studio's folder")
@@ -90,12 +97,21 @@ def read_body(body: dict, folder: Path):
     return board, chosen, bool(body.get("mirror"))
 
 
+def colours_json(pieces, solutions=()) -> dict:
+    """Each piece's colour (and each label the solutions give copies of a piece) in the
+    palette of polyfit's pictures, as ``#rrggbb``: the page paints with these and no others."""
+    from polyfit.render.palette import solution_colours
+
+    return {name: "#%02x%02x%02x" % rgb for name, rgb in solution_colours(pieces, solutions).items()}
+
+
 def check(body: dict, folder: Path, report) -> dict:
-    """``polyfit check --json``: the verdict, the reasons and the witnesses' cells."""
+    """``polyfit check --json``: the verdict, the reasons and the witnesses' cells; plus
+    ``colours``, the pieces' colours (for pre-placed pieces on the page)."""
     board, pieces, mirror = read_body(body, folder)
     limit = body.get("forced_limit")
     result = polyfit.check(board, pieces, mirror=mirror, forced_limit=limit)
-    return polyfit_report.check_json(result)
+    return {**polyfit_report.check_json(result), "colours": colours_json(pieces)}
 
 
 def count(body: dict, folder: Path, report) -> dict:
@@ -141,7 +157,7 @@ def kit(body: dict, folder: Path, report) -> bytes:
     from polyfit.render.meshes import Sizes, piece_mesh
 
     _, pieces, _ = read_body(body, folder)
-    sizes = Sizes(**{name: body.get(name, default) for name, default in KIT_SIZES.items()})
+    sizes = Sizes(**{name: default if body.get(name) is None else body[name] for name, default in KIT_SIZES.items()})
     meshes = {p.name: piece_mesh(p.cells, sizes) for p in pieces}
     buffer = BytesIO()
     with tempfile.TemporaryDirectory() as scratch:
@@ -156,8 +172,6 @@ def kit(body: dict, folder: Path, report) -> bytes:
 def solution_set_json(puzzle, solutions: list[dict], counts: dict) -> dict:
     """What the JSON exporter writes (``polyfit solve --output FILE.json``), plus ``colours``:
     each piece's colour in the palette of polyfit's pictures, as ``#rrggbb``."""
-    from polyfit.render.palette import solution_colours
-
     data = {
         "board": puzzle.board.label,
         "cells": [list(c) for c in puzzle.board.cells],
@@ -165,8 +179,7 @@ def solution_set_json(puzzle, solutions: list[dict], counts: dict) -> dict:
         "solutions": [{name: [list(c) for c in cells] for name, cells in s.items()} for s in solutions],
         **counts,
     }
-    colours = solution_colours(puzzle.pieces, solutions)
-    data["colours"] = {name: "#%02x%02x%02x" % rgb for name, rgb in colours.items()}
+    data["colours"] = colours_json(puzzle.pieces, solutions)
     return data
 
 
@@ -224,6 +237,8 @@ def export(kind: str):
 def open_file(body: dict, folder: Path, report) -> dict:
     """A board file of the folder as the page draws it: its text, and whether it is 3D."""
     path = safe_path(folder, body.get("path"))
+    if path.exists() and not path.is_file() and not path.is_dir():  # a pipe would wait for a writer
+        raise PolyfitError(f"{body['path']}: not a regular file")
     board = polyfit.read_board(path)
     data = path.read_bytes()
     try:
@@ -270,6 +285,9 @@ def work(kind: str, body: dict, folder: str, send) -> None:
         send(("error", str(exc)))
     except RecursionError:
         send(("error", "the input is nested too deeply"))
+    except OSError as exc:  # a file that cannot be read: the file's fault, said in one line
+        where = f"{exc.filename}: " if exc.filename else ""
+        send(("error", f"{where}{exc.strerror or exc}"))
     except MemoryError:
         send(("error", "the input is too large for this machine's memory"))
     except Exception as exc:  # a bug: said in one line, the page carries on

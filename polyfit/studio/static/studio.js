@@ -32,9 +32,9 @@ function undo() { if (undoStack.length) { redoStack.push(snapshot()); restore(un
 function redo() { if (redoStack.length) { undoStack.push(snapshot()); restore(redoStack.pop()); changed(); } }
 
 // The board file's text: rows of '#', '+', letters and '.', layers apart by a blank line.
-function boardText(withPieces = false) {
+function boardText(withPieces = false, named = true) {
   const lines = [];
-  if (design.name) lines.push(`; name: ${design.name}`);
+  if (design.name && named) lines.push(`; name: ${design.name}`);
   if (withPieces && design.pieces) lines.push(`; pieces: ${design.pieces}`);
   lines.push(...design.meta);
   const layers = design.dim === 3 ? design.layers : 1;
@@ -96,24 +96,73 @@ async function api(method, path, body, signal) {
 const puzzleBody = (extra = {}) => ({ board: boardText(), pieces: design.pieces, mirror: design.mirror, dim: design.dim,
                                       custom: design.custom, folder: design.folder, ...extra });
 
+// A word in the bar at the top; an error goes in the box over the board instead, whole and
+// wrapped, until the next thing is said or it is closed.
 function say(text, kind = "") {
   const m = $("message");
-  m.textContent = text;
-  m.title = text;
+  $("error").hidden = kind !== "error";
+  if (kind === "error") $("error-text").textContent = text;
+  m.textContent = kind === "error" ? "" : text;
+  m.title = m.textContent;
   m.className = "message " + kind;
+}
+
+// ---- results, and the design they belong to ---------------------------------------------
+// Every result (the verdict of Check, Estimate or Count, the solutions) keeps the key of the
+// design it was computed for. When the design is another, the result is greyed and says so,
+// and solutions leave the board; an answer that comes back late is shown the same way.
+const designKey = () => JSON.stringify([boardText(false, false), design.pieces, design.mirror, design.dim, design.custom, design.folder]);
+let verdictKey = null;     // the design the verdict box speaks of
+let countKey = null;       // the design the progress bar and its line speak of
+let verdictSeq = 0;        // the latest Check or Estimate asked: an older answer is dropped
+let solutions = null;      // the answer of /api/solutions, with the key of its design
+let shown = 0;             // the solution shown
+let showing = false;       // drawn on the board (else the drawing is)
+const colours = {};        // piece name (or label) -> "#rrggbb", as the server gives them
+
+function mergeColours(more) { Object.assign(colours, more || {}); }
+function currentSolution() {
+  const list = solutions?.solutions || [];
+  return showing && list.length && solutions.key === designKey() ? list[shown] : null;
+}
+function refreshResults() {
+  const now = designKey();
+  const staleVerdict = verdictKey !== null && verdictKey !== now;
+  $("verdict").classList.toggle("stale", staleVerdict);
+  $("verdict-note").hidden = !staleVerdict;
+  const staleCount = countKey !== null && countKey !== now;
+  for (const box of [$("speed"), $("bar").parentElement]) box.classList.toggle("stale", staleCount);
+  const list = solutions?.solutions || [];
+  const current = solutions !== null && solutions.key === now;
+  $("solutions-note").hidden = solutions === null || current;
+  $("sol-index").textContent = current && list.length ? `${shown + 1} of ${list.length}${list.length >= 200 ? "+" : ""}` : "–";
+  for (const id of ["prev", "next"]) $(id).disabled = !current || list.length < 2;
+  for (const id of ["export-png", "export-glb"]) $(id).disabled = !current || !list.length;
+  $("hide-solution").hidden = !currentSolution();
+  $("show-drawing-note").hidden = !currentSolution();
 }
 
 // ---- the grid editor --------------------------------------------------------------------
 const grid = $("grid");
 const g = grid.getContext("2d");
 let cellSize = 32;
-const PIECE_COLOURS = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#f0e442", "#882255", "#56b4e9", "#d55e00", "#999933", "#332288", "#ffaabb", "#117733"];
-const letterColour = (ch) => PIECE_COLOURS[(ch.charCodeAt(0) * 7) % PIECE_COLOURS.length];
+const UNKNOWN_PIECE = "#8c99ab";  // a pre-placed letter before the server has given its colour
+// Dark letters on light colours, white ones on dark colours (relative luminance, as polyfit's pictures do).
+function letterOn(hex) {
+  const [red, green, blue] = [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16) / 255).map((v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * red + 0.7152 * green + 0.0722 * blue > 0.3 ? "#1f2430" : "#ffffff";
+}
+function letter(text, x, y, size, fill) {
+  g.fillStyle = letterOn(fill);
+  g.font = `650 ${Math.round(size * (text.length > 2 ? 0.36 : 0.5))}px system-ui, sans-serif`;
+  g.textAlign = "center"; g.textBaseline = "middle";
+  g.fillText(text, x + size / 2, y + size / 2 + 1);
+}
 
 function drawGrid() {
   const wrap = grid.parentElement;
   const pad = 24;
-  cellSize = Math.max(8, Math.min(52, Math.floor(Math.min((wrap.clientWidth - 2 * pad) / design.cols, (wrap.clientHeight - 2 * pad) / design.rows))));
+  cellSize = Math.max(8, Math.min(84, Math.floor(Math.min((wrap.clientWidth - 2 * pad) / design.cols, (wrap.clientHeight - 2 * pad) / design.rows))));
   const w = design.cols * cellSize, h = design.rows * cellSize;
   const ratio = window.devicePixelRatio || 1;
   grid.width = (w + 2) * ratio; grid.height = (h + 2) * ratio;
@@ -122,44 +171,62 @@ function drawGrid() {
   g.clearRect(-1, -1, w + 2, h + 2);
   g.fillStyle = "#fbfbfc"; g.fillRect(0, 0, w, h);
   const z = design.dim === 3 ? layer : 0;
+  const solution = currentSolution();
+  const owner = new Map();  // cell key -> the label of the piece on it, in the solution shown
+  if (solution) {
+    for (const [label, cells] of Object.entries(solution)) for (const cell of cells) owner.set(cell.length === 3 ? key(...cell) : key(0, ...cell), label);
+  }
   for (let r = 0; r < design.rows; r++) {
     for (let c = 0; c < design.cols; c++) {
       const x = c * cellSize, y = r * cellSize;
       const mark = design.cells.get(key(z, r, c));
+      const label = owner.get(key(z, r, c));
       const below = z > 0 && design.cells.get(key(z - 1, r, c));
       if (!mark && below) { g.fillStyle = "#eef1f5"; g.fillRect(x, y, cellSize, cellSize); }
-      if (mark === "#") { g.fillStyle = "#c9d6e3"; g.fillRect(x, y, cellSize, cellSize); }
+      if (label) { g.fillStyle = solutions.colours[label] || UNKNOWN_PIECE; g.fillRect(x, y, cellSize, cellSize); }
+      else if (mark === "#") { g.fillStyle = "#c9d6e3"; g.fillRect(x, y, cellSize, cellSize); }
       else if (mark === "+") {
         g.fillStyle = "#e9eef4"; g.fillRect(x, y, cellSize, cellSize);
         g.strokeStyle = "#7b8da3"; g.lineWidth = 1.5;
         const m = cellSize / 2, s = cellSize * 0.2;
         g.beginPath(); g.moveTo(x + m - s, y + m); g.lineTo(x + m + s, y + m); g.moveTo(x + m, y + m - s); g.lineTo(x + m, y + m + s); g.stroke();
       } else if (mark) {
-        g.fillStyle = letterColour(mark); g.fillRect(x, y, cellSize, cellSize);
-        g.fillStyle = "#fff"; g.font = `600 ${Math.round(cellSize * 0.5)}px system-ui, sans-serif`;
-        g.textAlign = "center"; g.textBaseline = "middle"; g.fillText(mark, x + cellSize / 2, y + cellSize / 2 + 1);
+        const fill = colours[mark] || UNKNOWN_PIECE;
+        g.fillStyle = fill; g.fillRect(x, y, cellSize, cellSize);
+        letter(mark, x, y, cellSize, fill);
       }
-      if (marked.has(key(z, r, c))) {
+      if (!solution && marked.has(key(z, r, c))) {
         g.fillStyle = "rgba(179, 38, 30, 0.28)"; g.fillRect(x, y, cellSize, cellSize);
         g.strokeStyle = "#b3261e"; g.lineWidth = 2; g.strokeRect(x + 2, y + 2, cellSize - 4, cellSize - 4);
       }
     }
   }
-  g.strokeStyle = "#e1e5ea"; g.lineWidth = 1;
+  g.strokeStyle = solution ? "rgba(31, 36, 48, 0.16)" : "#e1e5ea"; g.lineWidth = 1;
   g.beginPath();
   for (let r = 0; r <= design.rows; r++) { g.moveTo(0, r * cellSize + 0.5); g.lineTo(w, r * cellSize + 0.5); }
   for (let c = 0; c <= design.cols; c++) { g.moveTo(c * cellSize + 0.5, 0); g.lineTo(c * cellSize + 0.5, h); }
   g.stroke();
-  // the outline of the board: where a cell meets a non-cell
-  g.strokeStyle = "#33425a"; g.lineWidth = 2; g.beginPath();
-  const on = (r, c) => r >= 0 && c >= 0 && r < design.rows && c < design.cols && design.cells.has(key(z, r, c));
+  // outlines where a region meets another: the board's edge, and in a solution each piece's
+  const inside = (r, c) => r >= 0 && c >= 0 && r < design.rows && c < design.cols && design.cells.has(key(z, r, c));
+  const region = (r, c) => (!inside(r, c) ? null : solution ? owner.get(key(z, r, c)) ?? "" : "cell");
+  g.strokeStyle = solution ? "#1f2430" : "#33425a"; g.lineWidth = solution ? 2.5 : 2; g.lineCap = "round"; g.beginPath();
   for (let r = 0; r <= design.rows; r++) for (let c = 0; c < design.cols; c++) {
-    if (on(r - 1, c) !== on(r, c)) { g.moveTo(c * cellSize, r * cellSize); g.lineTo((c + 1) * cellSize, r * cellSize); }
+    if (region(r - 1, c) !== region(r, c)) { g.moveTo(c * cellSize, r * cellSize); g.lineTo((c + 1) * cellSize, r * cellSize); }
   }
   for (let r = 0; r < design.rows; r++) for (let c = 0; c <= design.cols; c++) {
-    if (on(r, c - 1) !== on(r, c)) { g.moveTo(c * cellSize, r * cellSize); g.lineTo(c * cellSize, (r + 1) * cellSize); }
+    if (region(r, c - 1) !== region(r, c)) { g.moveTo(c * cellSize, r * cellSize); g.lineTo(c * cellSize, (r + 1) * cellSize); }
   }
   g.stroke();
+  if (solution) {
+    // each piece's letter once, on its cell nearest the middle of its cells on this layer
+    for (const [label, cells] of Object.entries(solution)) {
+      const here = cells.map((cell) => (cell.length === 3 ? cell : [0, ...cell])).filter((cell) => cell[0] === z);
+      if (!here.length) continue;
+      const mr = here.reduce((t, cell) => t + cell[1], 0) / here.length, mc = here.reduce((t, cell) => t + cell[2], 0) / here.length;
+      const [, r, c] = here.reduce((best, cell) => (Math.hypot(cell[1] - mr, cell[2] - mc) < Math.hypot(best[1] - mr, best[2] - mc) ? cell : best));
+      letter(label.replace(/#\d+$/, ""), c * cellSize, r * cellSize, cellSize, solutions.colours[label] || UNKNOWN_PIECE);
+    }
+  }
 }
 
 function cellAt(event) {
@@ -277,12 +344,38 @@ function changed() {
       tabs.appendChild(b);
     }
   }
+  mirrorInfo();
+  if (designKey() !== lintKey) { $("lint").classList.add("stale"); $("reasons").classList.add("stale"); marked = new Set(); }
+  refreshResults();
   drawGrid();
   showFigure();
   refreshPlaceable();
   history.replaceState(null, "", "#" + encodeDesign());
   clearTimeout(lintTimer);
   lintTimer = setTimeout(lint, 300);
+}
+
+// What the turn-over box does for the pieces chosen: flat pieces are turned over anyway,
+// one-sided and solid ones are not unless it is checked.
+function mirrorInfo() {
+  const box = $("mirror-info");
+  if (design.mirror) { box.textContent = "Every piece may also be placed as its mirror image (turned over), as --mirror does."; return; }
+  const kinds = new Set();
+  for (const token of design.pieces.split(",")) {
+    const set = token.trim().replace(/^[^*]*\*/, "").replace(/=.*$/, "").split(":")[0];
+    const found = pieceSets[set];
+    if (!set || (!found && !/[./]/.test(set))) continue;  // not a set nor a file: the lint says so
+    kinds.add(!found ? "file" : found.dim === 3 ? "solid" : found.mirror === true ? "flat" : found.mirror === false ? "one-sided" : "mixed");
+  }
+  if (design.custom.trim()) kinds.add(design.dim === 3 ? "solid" : "flat");
+  const says = {
+    flat: "Flat pieces like these are turned over already: checking changes nothing for them.",
+    "one-sided": "One-sided pieces are only turned in the plane (F and F′ are two pieces): check to let them be turned over too.",
+    solid: "Solid pieces are turned every way but never mirrored, as in your hand: check to allow their mirror images too.",
+    file: "Pieces from a file follow its '; mirror:' line (flat ones are turned over unless it says no): check to let every piece be turned over.",
+    mixed: "Some of these pieces are turned over and some are not: check to let every piece be turned over.",
+  };
+  box.textContent = [...kinds].map((k) => says[k]).join(" ");
 }
 
 function encodeDesign() {
@@ -300,10 +393,26 @@ function decodeDesign(hash) {
   design.folder = d.f || "";
 }
 
-let figureView = null;
+let figureView = null, figureShows = null;
 function showFigure() {
   if (design.dim !== 3) return;
   figureView ??= new CubeView($("figure-view"));
+  const solution = currentSolution();
+  if (solution) {
+    const zs = solutions.cells.map((c) => c[0]);
+    const lo = Math.min(...zs), hi = Math.max(...zs);
+    $("layer-cut").min = 1; $("layer-cut").max = hi - lo + 1;
+    if (figureShows !== solution) {
+      figureView.show(Object.entries(solution).map(([name, cells]) => ({ name, cells, colour: solutions.colours[name] || UNKNOWN_PIECE })), figureShows !== null);
+      figureShows = solution;
+    }
+    figureView.setExplode(+$("explode").value / 100);
+    figureView.setLayerCut(lo + +$("layer-cut").value);
+    return;
+  }
+  figureShows = null;
+  figureView.setExplode(0);
+  figureView.setLayerCut(Infinity);
   const here = [], other = [];
   for (const [k, mark] of design.cells) {
     const [z, r, c] = unkey(k);
@@ -313,7 +422,7 @@ function showFigure() {
 }
 
 // ---- live lint --------------------------------------------------------------------------
-let lintSeq = 0, lintAbort = null;
+let lintSeq = 0, lintAbort = null, lintKey = null;
 function chip(text, kind = "") { const s = document.createElement("span"); s.className = "chip " + kind; s.textContent = text; return s; }
 function piecesArea() {
   let total = 0;
@@ -337,9 +446,11 @@ async function lint() {
   const count = cells.length, optional = cells.filter((m) => m === "+").length;
   const area = piecesArea();
   $("piece-info").textContent = area === null ? "" : `${area} cells of pieces`;
+  const key = designKey();
   if (!count) {
     lintBox.replaceChildren(chip("draw cells to start"));
     reasons.replaceChildren(); marked = new Set(); drawGrid();
+    lintKey = key; lintBox.classList.remove("stale"); reasons.classList.remove("stale");
     return;
   }
   let result, failure = null;
@@ -347,7 +458,10 @@ async function lint() {
   lintAbort = new AbortController();
   try { result = await api("POST", "/api/check", puzzleBody({ forced_limit: 0 }), lintAbort.signal); }
   catch (error) { failure = error.message; }
-  if (seq !== lintSeq) return; // the drawing changed meanwhile
+  if (seq !== lintSeq || key !== designKey()) return; // the drawing changed meanwhile: a newer lint follows
+  lintKey = key;
+  lintBox.classList.remove("stale"); reasons.classList.remove("stale");
+  if (result) mergeColours(result.colours);
   const chips = [chip(`${count} cells${optional ? ` (${optional} optional)` : ""}${area !== null ? ` · pieces ${area}` : ""}`,
                       area === null ? "" : (area === count || (count - optional <= area && area <= count)) ? "good" : "bad")];
   marked = new Set();
@@ -374,7 +488,13 @@ async function lint() {
 
 // ---- check and count --------------------------------------------------------------------
 const fmt = (n) => Number(n).toLocaleString("en-US");
-function showVerdict(title, kind, facts) {
+// The verdict box: a result, and the design it is for (``key``). A result for an earlier design
+// does not replace one for this design; it is said in a line instead.
+function showVerdict(title, kind, facts, key) {
+  if (key !== designKey() && verdictKey === designKey()) {
+    say(`${title}: for an earlier design, so the verdict for this one stays`);
+    return false;
+  }
   const box = $("verdict");
   box.replaceChildren();
   delete box.dataset.distinct; delete box.dataset.nodes;
@@ -386,19 +506,25 @@ function showVerdict(title, kind, facts) {
     dl.append(dt, dd);
   }
   box.appendChild(dl);
+  verdictKey = key;
+  refreshResults();
+  return true;
 }
 async function check() {
+  const key = designKey(), seq = ++verdictSeq;
   say("checking…");
   try {
     const r = await api("POST", "/api/check", puzzleBody());
+    if (seq !== verdictSeq) return;
+    mergeColours(r.colours);
     const facts = [];
     if (r.difficulty) facts.push(["difficulty", `${r.difficulty.score} (${fmt(r.difficulty.nodes_to_first)} nodes to the first)`]);
     if (r.forced) facts.push(["forced", `${r.forced.placements.length} placements in every solution`]);
     facts.push(["symmetries", r.symmetries], ["search", `${fmt(r.nodes)} nodes, ${r.seconds.toFixed(2)} s`]);
     for (const reason of r.reasons) facts.push(["why", reason.text.replace(/^no solution: /, "")]);
-    showVerdict({ unique: "Unique solution", multiple: "Several solutions", none: "No solution" }[r.verdict], r.verdict, facts);
     say("");
-  } catch (error) { say(error.message, "error"); }
+    showVerdict({ unique: "Unique solution", multiple: "Several solutions", none: "No solution" }[r.verdict], r.verdict, facts, key);
+  } catch (error) { if (seq === verdictSeq) say(error.message, "error"); }
 }
 
 // A time in seconds as a person reads it.
@@ -409,29 +535,37 @@ function duration(t) {
     if (t >= size) return `${(t / size).toPrecision(3)} ${unit}`;
   }
 }
+const known = (v) => v !== null && v !== undefined;
 async function estimate() {
+  const key = designKey(), seq = ++verdictSeq;
   say("estimating…");
   $("estimate").disabled = true;
   try {
     const r = await api("POST", "/api/estimate", puzzleBody());
-    const range = (lo, hi, show = fmt) => (r.exact ? "exact" : `95% range ${show(lo)} to ${show(hi)}`);
+    if (seq !== verdictSeq) return;
+    const range = (lo, hi, show = fmt) => (r.exact ? "exact" : known(lo) && known(hi) ? `95% range ${show(lo)} to ${show(hi)}` : "range unknown");
     const facts = [
-      ["nodes", `${fmt(r.nodes)} (${range(r.nodes_low, r.nodes_high)})`],
-      ["solutions", `${fmt(r.solutions)} (${range(r.solutions_low, r.solutions_high)}) met by the search; symmetric copies are not searched`],
-      ["time", r.seconds === null ? `unknown on ${r.backend}: no sample of the search finished in the time allowed to measure its speed` : `${duration(r.seconds)} (${range(r.seconds_low, r.seconds_high, duration)}) on ${r.backend}`],
+      ["nodes", known(r.nodes) ? `${fmt(r.nodes)} (${range(r.nodes_low, r.nodes_high)})` : "unknown"],
+      ["solutions", known(r.solutions)
+        ? `${fmt(r.solutions)} (${range(r.solutions_low, r.solutions_high)}) met by the search; symmetric copies are not searched`
+        : "unknown: no probe met a solution, so the search may meet none or many (Count tells)"],
+      ["time", !known(r.seconds) ? `unknown on ${r.backend}: no sample of the search finished in the time allowed to measure its speed` : `${duration(r.seconds)} (${range(r.seconds_low, r.seconds_high, duration)}) on ${r.backend}`],
       ["probes", r.exact ? `${fmt(r.probes)}, then counted exactly: the search was quicker than estimating it` : `${fmt(r.probes)} random paths down the search tree`],
     ];
-    showVerdict(r.exact ? `Exact: ${fmt(r.nodes)} nodes` : `About ${fmt(r.nodes)} nodes`, "estimate", facts);
-    $("verdict").dataset.nodes = r.nodes;
+    const title = !known(r.nodes) ? "Search size unknown" : r.exact ? `Exact: ${fmt(r.nodes)} nodes` : `About ${fmt(r.nodes)} nodes`;
     say("");
-  } catch (error) { say(error.message, "error"); }
+    if (showVerdict(title, "estimate", facts, key)) $("verdict").dataset.nodes = r.nodes;
+  } catch (error) { if (seq === verdictSeq) say(error.message, "error"); }
   $("estimate").disabled = false;
 }
 
 let job = null;
 async function count() {
   if (job) return;
+  const key = designKey();
   say("");
+  countKey = key;
+  refreshResults();
   $("bar").style.width = "0";
   $("speed").textContent = "starting…";
   try { job = (await api("POST", "/api/count", puzzleBody())).job; }
@@ -441,19 +575,22 @@ async function count() {
   while (job === current) {
     let s;
     try { s = await api("GET", `/api/jobs/${current}`); } catch (error) { say(error.message, "error"); break; }
+    if (job !== current) break;  // cancelled meanwhile
+    const earlier = key !== designKey() ? " · counting the design as it was when Count was pressed" : "";
     $("bar").style.width = `${Math.round(s.progress * 100)}%`;
-    $("speed").textContent = s.nodes ? `${fmt(s.nodes)} nodes · ${fmt(s.nodes_per_second)} nodes/s · ${s.seconds.toFixed(1)} s` : `${s.seconds.toFixed(1)} s`;
+    if (s.state === "queued") $("speed").textContent = s.message + earlier;
+    else $("speed").textContent = (s.nodes ? `${fmt(s.nodes)} nodes · ${fmt(s.nodes_per_second)} nodes/s · ${s.seconds.toFixed(1)} s` : `${s.seconds.toFixed(1)} s`) + earlier;
     if (s.state === "done") {
       const r = s.result;
       const facts = [["in all", fmt(r.total)]];
       if (design.dim === 3) facts.push(["up to rotation", fmt(r.distinct_rotations)]);
       facts.push(["symmetries", r.symmetries], ["search", `${fmt(r.nodes)} nodes, ${r.seconds.toFixed(2)} s`]);
-      showVerdict(`${fmt(r.distinct)} distinct solution${r.distinct === 1 ? "" : "s"}`, r.distinct === 1 ? "unique" : r.distinct ? "multiple" : "none", facts);
-      $("verdict").dataset.distinct = r.distinct;
-      $("speed").textContent = `${fmt(r.nodes)} nodes in ${r.seconds.toFixed(2)} s`;
+      const title = `${fmt(r.distinct)} distinct solution${r.distinct === 1 ? "" : "s"}`;
+      if (showVerdict(title, r.distinct === 1 ? "unique" : r.distinct ? "multiple" : "none", facts, key)) $("verdict").dataset.distinct = r.distinct;
+      $("speed").textContent = `${fmt(r.nodes)} nodes in ${r.seconds.toFixed(2)} s` + (key !== designKey() ? " · for an earlier design" : "");
       break;
     }
-    if (s.state !== "running") { if (s.state === "error") say(s.error, "error"); break; }
+    if (s.state !== "running" && s.state !== "queued") { if (s.state === "error") say(s.error, "error"); break; }
     await new Promise((ok) => setTimeout(ok, 150));
   }
   if (job === current) job = null;
@@ -465,67 +602,38 @@ async function cancel() {
   job = null;
   try { await api("DELETE", `/api/jobs/${current}`); } catch (error) { say(error.message, "error"); }
   $("speed").textContent = "count cancelled";
+  countKey = null;
+  refreshResults();
   $("bar").style.width = "0";
   $("cancel").disabled = true; $("count").disabled = false;
   say("count cancelled");
 }
 
-// ---- solutions --------------------------------------------------------------------------
-let solutions = null, shown = 0, solutionView = null;
+// ---- solutions: drawn on the board itself ------------------------------------------------
+let solveSeq = 0;
 async function solve() {
+  const key = designKey(), seq = ++solveSeq;
   say("finding solutions…");
   try {
-    solutions = await api("POST", "/api/solutions", puzzleBody({ limit: 200 }));
+    const found = await api("POST", "/api/solutions", puzzleBody({ limit: 200 }));
+    if (seq !== solveSeq) return;
+    solutions = { ...found, key };
     shown = 0;
-    say(solutions.solutions.length ? "" : "no solution", solutions.solutions.length ? "" : "error");
+    showing = true;
+    mergeColours(found.colours);
+    if (key !== designKey()) say("these solutions are for an earlier design: the drawing changed while they were found");
+    else say(found.solutions.length ? "" : "no solution", found.solutions.length ? "" : "error");
     showSolution();
-  } catch (error) { say(error.message, "error"); }
+  } catch (error) { if (seq === solveSeq) say(error.message, "error"); }
 }
 function showSolution() {
-  const list = solutions?.solutions || [];
-  $("sol-index").textContent = list.length ? `${shown + 1} of ${list.length}${list.length >= 200 ? "+" : ""}` : "–";
-  const three = solutions && solutions.cells.length && solutions.cells[0].length === 3;
-  $("sol-canvas").style.display = three ? "none" : "block";
-  $("sol-3d").style.display = three ? "block" : "none";
-  if (!list.length) { drawSolution2d(null); return; }
-  const solution = list[shown];
-  if (three) {
-    solutionView ??= new CubeView($("sol-3d"));
-    const zs = solutions.cells.map((c) => c[0]);
-    const lo = Math.min(...zs), hi = Math.max(...zs);
-    $("layer-cut").min = 1; $("layer-cut").max = hi - lo + 1;
-    solutionView.show(Object.entries(solution).map(([name, cells]) => ({ name, cells, colour: solutions.colours[name] || "#888" })));
-    solutionView.setExplode(+$("explode").value / 100);
-    solutionView.setLayerCut(lo + +$("layer-cut").value);
-  } else drawSolution2d(solution);
+  refreshResults();
+  drawGrid();
+  showFigure();
 }
-function drawSolution2d(solution) {
-  const canvas = $("sol-canvas"), box = canvas.parentElement;
-  const ratio = window.devicePixelRatio || 1;
-  canvas.width = box.clientWidth * ratio; canvas.height = box.clientHeight * ratio;
-  const s = canvas.getContext("2d");
-  s.setTransform(ratio, 0, 0, ratio, 0, 0);
-  s.clearRect(0, 0, box.clientWidth, box.clientHeight);
-  if (!solution) return;
-  const owner = new Map();
-  for (const [name, cells] of Object.entries(solution)) for (const [r, c] of cells) owner.set(`${r},${c}`, name);
-  const rows = Math.max(...solutions.cells.map((c) => c[0])) + 1, cols = Math.max(...solutions.cells.map((c) => c[1])) + 1;
-  const size = Math.floor(Math.min((box.clientWidth - 24) / cols, (box.clientHeight - 24) / rows));
-  const x0 = (box.clientWidth - cols * size) / 2, y0 = (box.clientHeight - rows * size) / 2;
-  for (const [r, c] of solutions.cells) {
-    const name = owner.get(`${r},${c}`);
-    s.fillStyle = name ? solutions.colours[name] : "#e6e9ee";
-    s.fillRect(x0 + c * size, y0 + r * size, size, size);
-  }
-  s.strokeStyle = "#1f2430"; s.lineWidth = 2; s.lineCap = "round"; s.beginPath();
-  const at = (r, c) => owner.get(`${r},${c}`) ?? (solutions.cells.some(([a, b]) => a === r && b === c) ? "" : null);
-  for (let r = 0; r <= rows; r++) for (let c = 0; c < cols; c++) {
-    if (at(r - 1, c) !== at(r, c)) { s.moveTo(x0 + c * size, y0 + r * size); s.lineTo(x0 + (c + 1) * size, y0 + r * size); }
-  }
-  for (let r = 0; r < rows; r++) for (let c = 0; c <= cols; c++) {
-    if (at(r, c - 1) !== at(r, c)) { s.moveTo(x0 + c * size, y0 + r * size); s.lineTo(x0 + c * size, y0 + (r + 1) * size); }
-  }
-  s.stroke();
+function hideSolution() {
+  showing = false;
+  showSolution();
 }
 async function exportKit() {
   say("making the STL kit…");
@@ -543,8 +651,8 @@ function download(blob, name) {
   setTimeout(() => URL.revokeObjectURL(a.href), 10000);
 }
 async function exportSolution(kind) {
-  const solution = solutions?.solutions?.[shown];
-  if (!solution) { say("show a solution first", "error"); return; }
+  const solution = solutions?.key === designKey() ? solutions.solutions[shown] : null;
+  if (!solution) { say("show a solution of this design first", "error"); return; }
   try {
     const blob = await api("POST", `/api/export/${kind}`, puzzleBody({ solution }));
     download(blob, `${(design.name || "solution").replace(/[^\w.-]+/g, "-")}-${shown + 1}.${kind}`);
@@ -569,7 +677,6 @@ async function openFile(name) {
     design.folder = name.includes("/") ? name.slice(0, name.lastIndexOf("/")) : "";
     design.custom = "";
     $("file-name").value = name;
-    solutions = null; showSolution();
     say(`opened ${name}`, "ok");
     changed();
   } catch (error) { say(error.message, "error"); }
@@ -666,10 +773,12 @@ function wire() {
   $("estimate").onclick = estimate;
   $("cancel").onclick = cancel;
   $("solve").onclick = solve;
-  $("prev").onclick = () => { if (solutions?.solutions.length) { shown = (shown + solutions.solutions.length - 1) % solutions.solutions.length; showSolution(); } };
-  $("next").onclick = () => { if (solutions?.solutions.length) { shown = (shown + 1) % solutions.solutions.length; showSolution(); } };
-  $("explode").oninput = () => solutionView?.setExplode(+$("explode").value / 100);
-  $("layer-cut").oninput = () => { if (solutions) showSolution(); };
+  $("prev").onclick = () => { if (solutions?.solutions.length) { shown = (shown + solutions.solutions.length - 1) % solutions.solutions.length; showing = true; showSolution(); } };
+  $("next").onclick = () => { if (solutions?.solutions.length) { shown = (shown + 1) % solutions.solutions.length; showing = true; showSolution(); } };
+  $("hide-solution").onclick = hideSolution;
+  $("error-close").onclick = () => say("");
+  $("explode").oninput = () => showFigure();
+  $("layer-cut").oninput = () => showFigure();
   $("export-png").onclick = () => exportSolution("png");
   $("export-glb").onclick = () => exportSolution("glb");
   $("export-stl").onclick = exportKit;
@@ -679,7 +788,9 @@ function wire() {
     try { await navigator.clipboard.writeText(location.href); say("link copied", "ok"); }
     catch { say("the link is in the address bar", "ok"); }
   };
-  new ResizeObserver(() => { drawGrid(); if (solutions && !solutionView?.pieces.length) showSolution(); }).observe(grid.parentElement);
+  new ResizeObserver(() => drawGrid()).observe(grid.parentElement);
+  // a count nobody will watch any more is stopped when the page goes
+  window.addEventListener("pagehide", () => { if (job) fetch(`/api/jobs/${job}`, { method: "DELETE", keepalive: true }); });
 }
 
 async function start() {
