@@ -52,7 +52,7 @@ def puzzles(quick: bool):
     if not quick:
         rows += [
             ("5x12 pentominoes", lambda: polyfit.load(shapes / "pentomino/5x12.txt")),
-            ("8x8 dominoes", lambda: polyfit.load(shapes / "dominoes/8x8.txt")),
+            ("4x8 dominoes", lambda: polyfit.Puzzle(box(4, 8), "16*domino")),
             ("4x24 right trominoes", lambda: polyfit.Puzzle(box(4, 24), "trominoes:L=32")),
             ("solid six-piece burrs", lambda: polyfit.load(shapes / "burrs/solid-six-piece-burrs.vox")),
         ]

@@ -7,8 +7,8 @@ the search would cost from random probes of its tree (Knuth's estimate) and a mo
 backend's speed, and decides; every face (the command line, the Python API, the studio, the
 gallery) asks it and nothing else decides.
 
-The model's constants were measured by ``benchmarks/engine.py`` on the machines this project is
-developed on (see that script for the fit): a search costs ``nodes / NODE_RATE[backend] +
+The model's constants were measured by ``benchmarks/engine.py`` (CPU time, medians of three runs,
+on this project's 2-core development machine, 2026-11-25; the script prints the fit): a search costs ``nodes / NODE_RATE[backend] +
 solutions * SOLUTION_SECONDS`` (each solution found is classified under the board's symmetries
 in Python), and the memo counter about ``MEMO_STATE_SECONDS`` per state it expands. How many
 states the memo counter needs cannot be told in advance, so it is *tried* within a budget of
@@ -25,20 +25,20 @@ from polyfit.errors import PolyfitError
 
 # Search nodes per second of each built-in backend, and what a backend not listed is taken to do.
 NODE_RATE = {
-    "bitset-c": 3.0e6,
-    "dlx-c": 1.6e6,
-    "bitset-python": 6.0e4,
-    "dlx-python": 3.0e4,
+    "bitset-c": 2.6e6,
+    "dlx-c": 5.0e5,
+    "bitset-python": 9.0e4,
+    "dlx-python": 6.0e3,
     "count-memo": 1.5e5,
     "count-memo-python": 1.5e4,
 }
 UNKNOWN_NODE_RATE = 1.0e5
-SOLUTION_SECONDS = 2.5e-5  # classifying one solution found (its symmetry class), in Python
-MEMO_STATE_SECONDS = 6.0e-6  # the memo counter, per state expanded (count-memo, in C)
+SOLUTION_SECONDS = 1.0e-5  # classifying one solution found (its symmetry class), in Python
+MEMO_STATE_SECONDS = 4.6e-6  # the memo counter, per state expanded (count-memo, in C)
 
 MEMO_SECONDS = 0.02  # a search predicted shorter than this is not worth trying the memo counter
-MEMO_SHARE = 0.5  # the memo counter may spend this share of the predicted search time ...
-MEMO_FLOOR = 30_000  # ... and at least this many states
+MEMO_SHARE = 0.3  # the memo counter may spend this share of the predicted search time ...
+MEMO_FLOOR = 5_000  # ... and at least this many states (about 25 ms)
 PARALLEL_SECONDS = 0.1  # from about this predicted time, a count runs on every core
 WATCHED_SECONDS = 0.7  # a count this long shows a progress bar even on one process
 PROBES = 64  # random probes of the search tree for a prediction (a few milliseconds)
