@@ -478,7 +478,8 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
         frozenset(shift(c) for c in variable),
         pieces=tuple(p for _, p in pieces),
         allowed=allowed,
-        motion=tuple((puzzle.shapes[shape_id].weight, _groups(problem, shape_id), shape_id) for shape_id, _ in pieces),
+        motion=tuple((puzzle.shapes[shape_id].weight, _groups(problem, shape_id), shape_id,
+                      {} if flat else orientation_numbers(piece)) for shape_id, piece in pieces),
     )
     return board, Layout(flat, offset, pieces)
 
@@ -602,6 +603,18 @@ def _transformation(voxels, placed) -> tuple[int, tuple]:
         if sorted(tuple(a + b for a, b in zip(v, position)) for v in turned) == target:
             return t, position
     raise PolyfitError("a placement is not the piece turned in space (a mirror image?): it cannot be written for BurrTools")
+
+
+def orientation_numbers(piece: Piece) -> dict:
+    """BurrTools' transformation number of each orientation of a 3D piece (normalized cells,
+    (z, y, x)): the least that turns the piece so (it sorts copies of a piece by it)."""
+    numbers = {}
+    for t in range(PROPER):
+        turned = [rotate(ROTATIONS[t], v) for v in _piece_voxels(piece, False)]
+        low = [min(v[i] for v in turned) for i in range(3)]
+        shape = tuple(sorted((v[2] - low[2], v[1] - low[1], v[0] - low[0]) for v in turned))
+        numbers.setdefault(shape, t)
+    return numbers
 
 
 # -- writing ------------------------------------------------------------------------------------

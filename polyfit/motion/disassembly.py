@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from polyfit.errors import PolyfitError
-from polyfit.motion import search
+from polyfit.motion.search import STUCK as _STUCK, UNKNOWN as _UNKNOWN
 from polyfit.motion.groups import Groups
 
 # Caps of one assembly's disassembly: reaching one makes its level unknown, never "stuck".
@@ -223,10 +223,10 @@ class _Job:
             [self.shapes[p] for p in pieces], bases, [self.weights[p] for p in pieces],
             start, left_states, owner.max_bytes)
         self.states += met
-        if status == search.UNKNOWN:
+        if status == _UNKNOWN:
             raise _Capped(f"the search met {self.states:,} states (cap {owner.max_states:,}) "
                           f"or reached its memory cap ({owner.max_bytes:,} bytes)")
-        if status == search.STUCK:
+        if status == _STUCK:
             return None
         before = path[-2][0]
         removed = path[-1][1]

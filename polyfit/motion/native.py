@@ -7,10 +7,10 @@ name: then the error says why it is missing)."""
 from __future__ import annotations
 
 from polyfit.errors import PolyfitError
-from polyfit.motion import search
+from polyfit.motion.search import Context as PythonContext
 
 try:
-    from polyfit.motion import _motion
+    import polyfit.motion._motion as _motion
 except ImportError as exc:  # the extension is optional
     _motion = None
     _import_error = str(exc)
@@ -70,7 +70,7 @@ def context(engine: str, dim: int, axes):
     if engine == "python" or (engine == "auto" and _motion is None) or dim > 3:
         if engine == "c":
             raise PolyfitError(f"the C disassembler handles at most 3 coordinates, not {dim}")
-        return search.Context(dim, axes)
+        return PythonContext(dim, axes)
     if _motion is None:
         raise PolyfitError(unavailable_reason())
     return _Padded(dim, axes)
