@@ -167,6 +167,8 @@ class Disassembler:
         self._context = context(self.engine, self.dim, self.axes)
 
     def _shape(self, cells):
+        if not isinstance(cells, tuple):
+            cells = tuple(tuple(c) for c in cells)
         known = self._seen.get(cells)
         if known is not None:
             return known
@@ -175,8 +177,7 @@ class Disassembler:
         number = self._shapes.get(shape)
         if number is None:
             number = self._shapes[shape] = self._context.add_shape(shape)
-        if isinstance(cells, tuple):
-            self._seen[cells] = number, base
+        self._seen[cells] = number, base
         return number, base
 
     def disassemble(self, pieces, weights=None, groups: Groups | None = None) -> Disassembly:

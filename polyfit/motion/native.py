@@ -44,7 +44,7 @@ class _Padded:
             start = _widen(start, self.dim, self.pad)
         status, states, path = self.inner.separate(shapes, bases, weights, start, max_states, max_bytes)
         if self.pad and path is not None:
-            path = [(_narrow(p, self.dim, self.pad),) + rest for p, *rest in path]
+            path = [(_narrow(p, self.dim, self.pad), *rest) for p, *rest in path]
         return status, states, path
 
 

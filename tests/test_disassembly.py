@@ -1,0 +1,251 @@
+"""Disassembly (polyfit.motion): hand-made assemblies, the C twin, the replay check, and
+BurrTools 0.7.1 as the oracle (its answers recorded in tests/data/disassembly by
+benchmarks/burrtools_levels.py; run live too where BurrTools is built)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import random
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import polyfit
+from polyfit.lattices.base import get
+from polyfit.longsearch import disassembly
+from polyfit.motion import Disassembler, Groups, native
+from replay import replay
+
+DATA = Path(__file__).parent / "data" / "disassembly"
+CUBIC = get("cubic").motion_directions()
+
+
+def c_engine():
+    reason = native.unavailable_reason()
+    if reason is not None:
+        if os.environ.get("POLYFIT_REQUIRE_C") == "1":
+            pytest.fail(f"the C disassembler is required (POLYFIT_REQUIRE_C=1) but {reason}")
+        pytest.skip(reason)
+    return "c"
+
+
+@pytest.fixture(params=["python", "c"])
+def engine(request):
+    """Each test below runs on both twins (the C one required under POLYFIT_REQUIRE_C=1)."""
+    return c_engine() if request.param == "c" else "python"
+
+
+def box(z, y, x, at=(0, 0, 0)):
+    return [(at[0] + k, at[1] + j, at[2] + i) for k in range(z) for j in range(y) for i in range(x)]
+
+
+def checked(result, pieces, groups=None):
+    """Replay the moves and check the level text they make."""
+    together = groups.lists() if groups is not None else ()
+    moves = [(m.pieces, m.by, m.removed) for m in result.moves]
+    assert replay(pieces, moves, together) == result.level
+    return result
+
+
+# -- hand-made assemblies ---------------------------------------------------------------------
+
+
+def test_two_blocks_side_by_side_come_apart_in_one_move(engine):
+    pieces = [box(1, 1, 2), box(1, 1, 2, (0, 0, 2))]
+    result = checked(Disassembler(CUBIC, engine).disassemble(pieces), pieces)
+    assert result.level == "1" and result.total == 1
+    # +x is tried first: piece 0 is blocked that way, piece 1 is not (nothing is ahead of it,
+    # so one step frees it)
+    move = result.moves[0]
+    assert move.removed and move.pieces == (1,) and move.by == (0, 0, 1)
+
+
+def test_a_piece_in_a_cup_needs_two_moves(engine):
+    # a cup open at the top (+z) with a lip over half of it; the piece inside goes sideways, up
+    cup = [c for c in box(3, 3, 4) if not (c[0] >= 1 and c[1] == 1 and 1 <= c[2] <= 2)]
+    cup = [c for c in cup if not (c[0] == 2 and c[1] == 1 and c[2] == 2)]
+    inside = [(1, 1, 1), (1, 1, 2)]
+    lid = [c for c in cup if c[0] == 2]
+    body = [c for c in cup if c[0] < 2]
+    pieces = [body + lid, inside]
+    result = Disassembler(CUBIC, engine).disassemble(pieces)
+    checked(result, pieces)
+    assert result.level is not None
+
+
+def test_two_rings_that_hold_each_other_do_not_come_apart(engine):
+    # two square rings, linked: A in the plane z = 0 around (0, 1, 1), B in the plane y = 1
+    # around A's cell (0, 1, 2), passing through A's hole
+    ring_a = [(0, y, x) for y in range(3) for x in range(3) if (y, x) != (1, 1)]
+    ring_b = [(z, 1, x) for z in range(-1, 2) for x in range(1, 4) if (z, x) != (0, 2)]
+    pieces = [ring_a, ring_b]
+    assert not set(ring_a) & set(ring_b)
+    result = Disassembler(CUBIC, engine).disassemble(pieces)
+    assert result.status == "stuck" and result.level is None and result.moves == []
+    # ... unless they may stay together
+    grouped = Disassembler(CUBIC, engine).disassemble(pieces, groups=Groups.of(2, [[0, 1]]))
+    assert grouped.status == "stuck"  # a whole assembly that does not move is not "taken apart"
+    third = box(1, 1, 1, (5, 5, 5))
+    three = [ring_a, ring_b, third]
+    assert Disassembler(CUBIC, engine).disassemble(three).status == "stuck"
+    result = Disassembler(CUBIC, engine).disassemble(three, groups=Groups.of(3, [[0, 1]]))
+    assert result.level == "1"
+    checked(result, three, Groups.of(3, [[0, 1]]))
+
+
+def test_the_heavier_part_stays_put(engine):
+    pieces = [box(1, 1, 2), box(1, 1, 2, (0, 0, 2))]
+    light = Disassembler(CUBIC, engine).disassemble(pieces, weights=[1, 1]).moves[0]
+    heavy = Disassembler(CUBIC, engine).disassemble(pieces, weights=[1, 5]).moves[0]
+    assert light.pieces == (1,) and light.by == (0, 0, 1)
+    assert heavy.pieces == (0,) and heavy.by == (0, 0, -1)
+
+
+def test_a_cap_on_states_makes_the_level_unknown_never_stuck(engine):
+    path = DATA / "SolidSixPieceBurrs.xmpuzzle"
+    found = json.loads(gzip.decompress((DATA / "SolidSixPieceBurrs.burrtools.json.gz").read_bytes()))
+    deep = next(f for f in found["default"]["found"] if f["level"] == "1.2")
+    pieces = [tuple(map(tuple, v)) for v in deep["pieces"].values()]
+    assert Disassembler(CUBIC, engine).disassemble(pieces).level == "1.2"
+    capped = Disassembler(CUBIC, engine, max_states=3).disassemble(pieces)
+    assert capped.status == "unknown" and capped.level == "unknown" and capped.moves == []
+    low_memory = Disassembler(CUBIC, engine, max_bytes=1000).disassemble(pieces)
+    assert low_memory.level == "unknown"
+    assert path.exists()
+
+
+def test_an_unknown_engine_names_the_valid_ones():
+    with pytest.raises(polyfit.PolyfitError, match="valid disassembly engines: auto, c, python"):
+        Disassembler(CUBIC, "fortran")
+
+
+def test_squares_slide_in_the_plane():
+    pieces = [[(0, 0), (0, 1)], [(1, 0), (1, 1)]]
+    result = Disassembler(get("square").motion_directions()).disassemble(pieces)
+    assert result.level == "1"
+    checked(result, pieces)
+
+
+# -- the C twin -------------------------------------------------------------------------------
+
+
+@st.composite
+def assemblies(draw):
+    """Pieces cut at random from a small box, some cells left empty, maybe weights and groups."""
+    size = (draw(st.integers(1, 3)), draw(st.integers(2, 3)), draw(st.integers(2, 4)))
+    count = draw(st.integers(2, 5))
+    rng = random.Random(draw(st.integers(0, 10**9)))
+    holes = draw(st.sampled_from([0.0, 0.15, 0.3]))
+    pieces = [[] for _ in range(count)]
+    for cell in box(*size):
+        if rng.random() >= holes:
+            pieces[rng.randrange(count)].append(cell)
+    pieces = [p for p in pieces if p]
+    if len(pieces) < 2:
+        pieces = [box(1, 1, 1), box(1, 1, 1, (0, 0, 1))]
+    weights = [rng.choice((1, 1, 2, 5)) for _ in pieces] if draw(st.booleans()) else None
+    groups = None
+    if draw(st.booleans()):
+        members = rng.sample(range(len(pieces)), rng.randint(2, len(pieces)))
+        groups = Groups.of(len(pieces), [members])
+    return pieces, weights, groups
+
+
+@given(assemblies())
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_the_c_twin_takes_apart_as_the_python_one(found):
+    c_engine()
+    pieces, weights, groups = found
+    results = [Disassembler(CUBIC, engine, max_states=20_000).disassemble(pieces, weights, groups)
+               for engine in ("python", "c")]
+    python, c = results
+    assert (python.status, python.level, python.states) == (c.status, c.level, c.states)
+    assert python.moves == c.moves
+    if python.separates:
+        checked(python, pieces, groups)
+
+
+# -- BurrTools as the oracle --------------------------------------------------------------------
+
+
+def recorded():
+    return sorted(p for p in DATA.glob("*.burrtools.json.gz"))
+
+
+def answers(path):
+    return json.loads(gzip.decompress(path.read_bytes()))
+
+
+def puzzle_of(path):
+    return DATA / path.name.replace(".burrtools.json.gz", ".xmpuzzle")
+
+
+@pytest.mark.parametrize("path", recorded(), ids=lambda p: p.name.split(".")[0])
+def test_every_assembly_burrtools_took_apart_has_its_level_here(path):
+    """BurrTools' own assemblies (its orientation, its piece order): the same level text and
+    total moves, and every move list replays."""
+    board = polyfit.read_board(puzzle_of(path))
+    taker = Disassembler(CUBIC)
+    for key in ("default", "mirror"):
+        for found in answers(path)[key]["found"]:
+            puzzle_pieces = {p.name: k for k, p in enumerate(board.pieces)}
+            labels = list(found["pieces"])
+            pieces = [tuple(map(tuple, found["pieces"][label])) for label in labels]
+            rules = board.motion
+            part_of = tuple(puzzle_pieces[label.split("#")[0]] for label in labels)
+            groups = Groups(part_of, tuple(r[1] for r in rules), tuple(r[2] for r in rules))
+            weights = [rules[k][0] for k in part_of]
+            result = taker.disassemble(pieces, weights, groups)
+            assert (result.level, result.total) == (found["level"], found["moves"]), labels
+            checked(result, pieces, groups)
+
+
+@pytest.mark.parametrize("path", recorded(), ids=lambda p: p.name.split(".")[0])
+def test_polyfit_counts_and_levels_equal_burrtools(path):
+    answer = answers(path)
+    puzzle = polyfit.load(puzzle_of(path))
+    counts, tally = disassembly.count(puzzle, puzzle.backend("auto"))
+    assert tally.assemblies == answer["default"]["assemblies"]
+    assert tally.disassemblable == answer["default"]["solutions"]
+    assert tally.levels == answer["default"]["levels"]
+    assert tally.disassemblable_rotations == answer["mirror"]["solutions"]
+    assert counts.distinct_rotations == answer["mirror"]["assemblies"]
+
+
+def test_the_recorded_answers_cover_deep_and_dotted_levels():
+    levels = {level for path in recorded() for level in answers(path)["default"]["levels"]}
+    assert "1.2" in levels
+    assert any(int(level.split(".")[0]) >= 3 for level in levels), levels
+    assert sum("." in level for level in levels) >= 4, levels
+
+
+BURRTXT2 = Path(os.environ.get("TMPDIR", "/tmp")) / "burrtools" / "burrTxt2"
+
+
+@pytest.mark.skipif(not BURRTXT2.exists(), reason="BurrTools is not built here (bash ../shared/burrtools/build.sh)")
+def test_burrtools_live_agrees_on_a_small_puzzle():
+    path = DATA / "lid-1.xmpuzzle"
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "p.xmpuzzle"
+        shutil.copy(path, copy)
+        fifo = Path(tmp) / "in"
+        os.mkfifo(fifo)
+        hold = os.open(fifo, os.O_RDWR)
+        try:
+            subprocess.run([str(BURRTXT2), "-R", "-d", str(copy)], stdin=hold, stdout=subprocess.DEVNULL,
+                           check=True, timeout=120)
+        finally:
+            os.close(hold)
+        text = (Path(tmp) / "p.xmpuzzlettt").read_text()
+    import re
+
+    puzzle = polyfit.load(path)
+    _, tally = disassembly.count(puzzle, puzzle.backend("auto"))
+    assert int(re.search('assemblies="([0-9]+)"', text).group(1)) == tally.assemblies
+    assert int(re.search('solutions="([0-9]+)"', text).group(1)) == tally.disassemblable
