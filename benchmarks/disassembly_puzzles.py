@@ -86,6 +86,11 @@ def climb_burr(rng: random.Random, steps: int):
     return pieces, level_of(pieces)
 
 
+def _box_cells(box):
+    return [(z, y, x) for z in range(box[0][0], box[0][1] + 1) for y in range(box[1][0], box[1][1] + 1)
+            for x in range(box[2][0], box[2][1] + 1)]
+
+
 def _inside(cell, box):
     return all(lo <= c <= hi for c, (lo, hi) in zip(cell, box))
 
@@ -150,21 +155,23 @@ def box_with_rim(rng: random.Random, inside):
     return tuple(sorted(box + rim)), inner
 
 
-def xml(pieces, names, result_cells, groups=None, weights=None, counts=None) -> str:
+def xml(pieces, names, result_cells, groups=None, weights=None, counts=None, variable=()) -> str:
     """A BurrTools puzzle: the result first (shape 0, as BurrTools itself writes them), then
     the pieces; ``groups``: per piece ``int`` (group=) or a list of ``(group, count)``."""
-    def voxel(cells, name, weight=1):
-        low = [min(c[i] for c in cells) for i in range(3)]
-        high = [max(c[i] for c in cells) for i in range(3)]
+    def voxel(cells, name, weight=1, variable=()):
+        every = list(cells) + list(variable)
+        low = [min(c[i] for c in every) for i in range(3)]
+        high = [max(c[i] for c in every) for i in range(3)]
         size = [h - l + 1 for h, l in zip(high, low)]
-        have = {tuple(c[i] - low[i] for i in range(3)) for c in cells}
-        text = "".join("#" if (z, y, x) in have else "_"
+        have = {tuple(c[i] - low[i] for i in range(3)): "#" for c in cells}
+        have.update({tuple(c[i] - low[i] for i in range(3)): "+" for c in variable})
+        text = "".join(have.get((z, y, x), "_")
                        for z in range(size[0]) for y in range(size[1]) for x in range(size[2]))
         w = f' weight="{weight}"' if weight != 1 else ""
         return f'    <voxel x="{size[2]}" y="{size[1]}" z="{size[0]}" type="0" name="{name}"{w}>{text}</voxel>'
 
     lines = ['<?xml version="1.0"?>', '<puzzle version="2">', '  <gridType type="0"/>', "  <colors/>", "  <shapes>"]
-    lines.append(voxel(result_cells, "result"))
+    lines.append(voxel(result_cells, "result", 1, variable))
     for k, cells in enumerate(pieces):
         lines.append(voxel(cells, names[k], (weights or {}).get(k, 1)))
     lines += ["  </shapes>", "  <problems>", '    <problem name="p">', "      <shapes>"]
@@ -196,11 +203,14 @@ NAMES = "ABCDEFGHIJ"
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=6, help="puzzles of each kind")
+    parser.add_argument("--only", help="make only the puzzles whose names start so")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     made = []
 
     def keep(name, text, level):
+        if args.only and not name.startswith(args.only):
+            return
         (OUT / f"{name}.xmpuzzle").write_text(text)
         made.append((name, level))
 
@@ -209,6 +219,9 @@ def main() -> None:
         pieces, level = climb_burr(rng, 400 + 200 * k if k < args.count - 2 else 6000)
         union = sorted({c for p in pieces for c in p})
         keep(f"burr-{k + 1}", xml(pieces, NAMES, union), level)
+        if k % 2 == 0:  # the same pieces in the whole knot, its holes '+': 24 symmetries
+            knot = {c for box in STICKS for c in _box_cells(box)}
+            keep(f"knot-{k + 1}", xml(pieces, NAMES, union, variable=sorted(knot - set(union))), level)
 
     rng = random.Random(2027)
     for k in range(args.count):

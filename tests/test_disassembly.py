@@ -45,9 +45,23 @@ def box(z, y, x, at=(0, 0, 0)):
     return [(at[0] + k, at[1] + j, at[2] + i) for k in range(z) for j in range(y) for i in range(x)]
 
 
+def as_burrtools_deals(groups):
+    """The sets of pieces BurrTools' group rule 2 lets stay together: it files a part's group
+    counts under its shape number but looks them up by the part's place (see
+    polyfit.motion.groups), so a piece counts as in group g when a part whose shape number is
+    the piece's part's place has g."""
+    found = {}
+    for piece, part in enumerate(groups.part_of):
+        for other, key in enumerate(groups.keys):
+            if key == part:
+                for group, _ in groups.groups[other]:
+                    found.setdefault(group, set()).add(piece)
+    return [sorted(v) for v in found.values()]
+
+
 def checked(result, pieces, groups=None):
     """Replay the moves and check the level text they make."""
-    together = groups.lists() if groups is not None else ()
+    together = groups.lists() + as_burrtools_deals(groups) if groups is not None else ()
     moves = [(m.pieces, m.by, m.removed) for m in result.moves]
     assert replay(pieces, moves, together) == result.level
     return result

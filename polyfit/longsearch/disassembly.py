@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from polyfit.errors import PolyfitError
 from polyfit.lattices import base as lattices
+from polyfit.lattices.grid import lattice_group, normalize
 from polyfit.motion import Disassembler, Disassembly, Groups
 from polyfit.motion.disassembly import MAX_BYTES, MAX_STATES
 
@@ -70,6 +71,85 @@ def assembly(puzzle, placements: dict) -> Assembly:
     else:
         groups = Groups(tuple(part_of), ((),) * len(pieces), tuple(range(len(pieces))))
     return Assembly(tuple(labels), tuple(cells), tuple(weights), groups)
+
+
+# -- BurrTools' choice among symmetric assemblies -------------------------------------------------
+#
+# BurrTools keeps, of the assemblies one symmetry of the result maps onto each other, the least
+# by its placement order: piece slot by piece slot (the symmetry breaker's slot first), each
+# placement by (transformation number, x, y, z); a slot left empty sorts last. The level text
+# can depend on the orientation (it decides which of two equally near separations is met
+# first), so the assembly taken apart is that one.
+
+
+def _slot_keys(puzzle, image, keys: dict) -> list:
+    """The image's placements in BurrTools' order, slot by slot (``keys``: each placement's
+    key, filled as needed)."""
+    rules = puzzle.board.motion
+    by_piece: dict[int, list] = {}
+    for i in image:
+        key = keys.get(i)
+        if key is None:
+            placement = puzzle.placements[i]
+            numbers = rules[placement.piece][3] if len(rules[placement.piece]) > 3 else None
+            key = keys[i] = _copy_order(numbers, placement.cells)
+        by_piece.setdefault(puzzle.placements[i].piece, []).append(key)
+    slots = []
+    for k, piece in enumerate(puzzle.pieces):
+        placed = sorted(by_piece.get(k, []))
+        slots += placed + [(255,)] * (piece.count[1] - len(placed))
+    return slots
+
+
+def _pivot(puzzle) -> int | None:
+    """The slot BurrTools' assembler breaks the symmetry with (compared first), if any: a piece
+    used exactly once, the rarest, sharing the fewest symmetries with the result."""
+    pieces = puzzle.pieces
+    if any(p.count[0] != p.count[1] for p in pieces) or len(puzzle.cover.symmetries) <= 1:
+        return None
+    board = frozenset(puzzle.board.cells)
+
+    def symmetries(cells):
+        """The cube's symmetries (reflections too) that map the cells onto themselves, moved."""
+        cells = set(cells)
+        return {k for k, sym in enumerate(lattice_group(3, True)) if normalize(sym.apply(cells)) == normalize(cells)}
+
+    result = symmetries(board)
+    best, best_count = 0, len(result & symmetries(pieces[0].cells))
+    for k in range(1, len(pieces)):
+        common = len(result & symmetries(pieces[k].cells))
+        most, best_most = pieces[k].count[1], pieces[best].count[1]
+        if most < best_most or (most == best_most and common < best_count):
+            best, best_count = k, common
+    if pieces[best].count[1] > 1:
+        return None
+    return sum(p.count[1] for p in pieces[:best])
+
+
+_CHOICE: dict = {}  # id(puzzle) -> (puzzle, pivot slot, placement keys)
+
+
+def burrtools_choice(puzzle, placements: tuple, rotations_only: bool) -> tuple:
+    """The image of a solution (placement indices) under the puzzle's symmetries (rotations
+    only when ``rotations_only``) that BurrTools keeps."""
+    cover = puzzle.cover
+    if len(cover.symmetries) <= 1 or not puzzle.board.motion:
+        return placements
+    known = _CHOICE.get(id(puzzle))
+    if known is None or known[0] is not puzzle:
+        known = _CHOICE[id(puzzle)] = (puzzle, _pivot(puzzle), {})
+    _, pivot, keys = known
+    best = None
+    for sym in cover.symmetries:
+        if rotations_only and not sym.is_proper:
+            continue
+        image = tuple(cover.map_placement(sym, i) for i in placements)
+        slots = _slot_keys(puzzle, image, keys)
+        if pivot is not None:
+            slots = [slots[pivot]] + slots[:pivot] + slots[pivot + 1:]
+        if best is None or slots < best[0]:
+            best = (slots, image)
+    return best[1]
 
 
 def disassembler(puzzle, engine: str = "auto", max_states: int | None = None,
@@ -137,23 +217,34 @@ def _labelled(puzzle, placements) -> dict:
 
 
 def tally_one(puzzle, placements, taker: Disassembler) -> Tally:
-    """One distinct solution (placement indices) and, when it is another rotation class, its
-    mirror image."""
+    """One distinct solution (placement indices): its class taken apart as BurrTools keeps it,
+    and for ``disassemblable_rotations`` its classes under rotations alone (itself and, when
+    that is another class, its mirror image)."""
     tally = Tally(assemblies=1)
-    _, result = disassemble(puzzle, _labelled(puzzle, placements), taker=taker)
-    tally.states += result.states
+    done = {}
+
+    def taken_apart(image):
+        key = frozenset(image)
+        if key not in done:
+            _, done[key] = disassemble(puzzle, _labelled(puzzle, image), taker=taker)
+            tally.states += done[key].states
+        return done[key]
+
+    # BurrTools identifies mirror images only where its mirror check can (every piece its own
+    # mirror image or with a partner); polyfit's symmetries of the puzzle have reflections then
+    result = taken_apart(burrtools_choice(puzzle, placements, rotations_only=False))
     if result.separates:
         tally.disassemblable += 1
-        tally.disassemblable_rotations += 1
         tally.levels[result.level] = 1
     elif result.status == "unknown":
         tally.unknown += 1
         tally.levels["unknown"] = 1
+    classes = [placements]
     image = mirror_image(puzzle, placements)
     if image is not None:
-        _, mirrored = disassemble(puzzle, _labelled(puzzle, image), taker=taker)
-        tally.states += mirrored.states
-        tally.disassemblable_rotations += mirrored.separates
+        classes.append(image)
+    for member in classes:
+        tally.disassemblable_rotations += taken_apart(burrtools_choice(puzzle, member, rotations_only=True)).separates
     return tally
 
 
