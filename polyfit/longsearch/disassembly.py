@@ -303,3 +303,66 @@ def count(puzzle, backend, jobs: int = 1, engine: str = "auto", max_states=None,
             if on_progress is not None:
                 on_progress(tally)
     return counts, tally
+
+
+# -- one solution at a time, for listings --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Taken:
+    """One solution taken apart, in the words of its puzzle: ``status``, ``level`` (BurrTools'
+    text, ``"unknown"`` at a cap, None when it does not come apart), ``total`` moves, and
+    ``moves``: ``{"pieces": [labels], "by": [...], "removed": bool}`` with ``by`` in the cells'
+    coordinate order; ``groups``: the labels of each group that may stay together."""
+
+    assembly: Assembly
+    result: Disassembly
+
+    @property
+    def status(self) -> str:
+        return self.result.status
+
+    @property
+    def level(self) -> str | None:
+        return self.result.level
+
+    @property
+    def total(self) -> int:
+        return self.result.total
+
+    @property
+    def separates(self) -> bool:
+        return self.result.separates
+
+    @property
+    def moves(self) -> list[dict]:
+        labels = self.assembly.labels
+        return [{"pieces": [labels[p] for p in m.pieces], "by": list(m.by), "removed": m.removed}
+                for m in self.result.moves]
+
+    @property
+    def groups(self) -> list[list[str]]:
+        return self.assembly.group_lists()
+
+    def to_json(self) -> dict:
+        return {"level": self.level, "moves": self.moves}
+
+
+
+def take_apart(puzzle, placements: dict, taker: Disassembler | None = None, **options) -> Taken:
+    """A solution given as ``{label: cells}``, taken apart as it stands (``options``: engine,
+    max_states, max_bytes)."""
+    found, result = disassemble(puzzle, placements, taker=taker, **options)
+    return Taken(found, result)
+
+
+def disassemblies(puzzle, backend, engine: str = "auto", max_states=None, max_bytes=None):
+    """Each distinct solution, in the orientation BurrTools keeps, with what taking it apart
+    found: ``(placement indices, Taken)`` in the order the search finds them."""
+    from polyfit.puzzle.solve import Counts
+
+    taker = disassembler(puzzle, engine, max_states, max_bytes)
+    for found in puzzle.search(backend, Counts()):
+        if found.canonical:
+            chosen = burrtools_choice(puzzle, found.placements, rotations_only=False)
+            yield chosen, take_apart(puzzle, _labelled(puzzle, chosen), taker)
