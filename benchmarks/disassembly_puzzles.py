@@ -7,6 +7,8 @@ Kinds, each from a seed (the same files every run):
 - ``box-*``: a box cut into 3 to 7 random connected pieces;
 - ``lid-*``: a heavy box (weight 10) with a rim over part of its opening, its inside cut into
   pieces (can they be moved into the box?);
+- ``knot-*``: the burrs' pieces in the whole knot, its crossing voxels allowed to stay empty:
+  a result with symmetries, where the level depends on which orientation is taken apart;
 - ``group-*``: box cuts whose stuck pieces are put in groups (``group=`` on shapes, some with
   ``<group>`` counts), to exercise BurrTools' rules for pieces that may stay together.
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import random
+from collections import Counter
 from pathlib import Path
 
 from polyfit.lattices.base import get
@@ -219,9 +222,11 @@ def main() -> None:
         pieces, level = climb_burr(rng, 400 + 200 * k if k < args.count - 2 else 6000)
         union = sorted({c for p in pieces for c in p})
         keep(f"burr-{k + 1}", xml(pieces, NAMES, union), level)
-        if k % 2 == 0:  # the same pieces in the whole knot, its holes '+': 24 symmetries
-            knot = {c for box in STICKS for c in _box_cells(box)}
-            keep(f"knot-{k + 1}", xml(pieces, NAMES, union, variable=sorted(knot - set(union))), level)
+        if k % 2 == 0:  # the same pieces in the knot whose crossing voxels may stay empty ('+'):
+            # a result with the knot's symmetries, so the orientation BurrTools keeps matters
+            owners = Counter(c for box in STICKS for c in _box_cells(box))
+            crossing = {c for c, n in owners.items() if n > 1}
+            keep(f"knot-{k + 1}", xml(pieces, NAMES, sorted(set(owners) - crossing), variable=sorted(crossing)), level)
 
     rng = random.Random(2027)
     for k in range(args.count):
