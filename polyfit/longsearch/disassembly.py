@@ -82,25 +82,6 @@ def assembly(puzzle, placements: dict) -> Assembly:
 # first), so the assembly taken apart is that one.
 
 
-def _slot_keys(puzzle, image, keys: dict) -> list:
-    """The image's placements in BurrTools' order, slot by slot (``keys``: each placement's
-    key, filled as needed)."""
-    rules = puzzle.board.motion
-    by_piece: dict[int, list] = {}
-    for i in image:
-        key = keys.get(i)
-        if key is None:
-            placement = puzzle.placements[i]
-            numbers = rules[placement.piece][3] if len(rules[placement.piece]) > 3 else None
-            key = keys[i] = _copy_order(numbers, placement.cells)
-        by_piece.setdefault(puzzle.placements[i].piece, []).append(key)
-    slots = []
-    for k, piece in enumerate(puzzle.pieces):
-        placed = sorted(by_piece.get(k, []))
-        slots += placed + [(255,)] * (piece.count[1] - len(placed))
-    return slots
-
-
 def _pivot(puzzle) -> int | None:
     """The slot BurrTools' assembler breaks the symmetry with (compared first), if any: a piece
     used exactly once, the rarest, sharing the fewest symmetries with the result."""
@@ -126,30 +107,63 @@ def _pivot(puzzle) -> int | None:
     return sum(p.count[1] for p in pieces[:best])
 
 
-_CHOICE: dict = {}  # id(puzzle) -> (puzzle, pivot slot, placement keys)
+class _Chooser:
+    """What choosing costs once per puzzle: the symmetries' placement tables and each
+    placement's piece and key."""
+
+    def __init__(self, puzzle):
+        cover = puzzle.cover
+        self.puzzle = puzzle
+        self.pivot = _pivot(puzzle)
+        self.pivot_piece = -1
+        slot = 0
+        for k, piece in enumerate(puzzle.pieces):
+            if slot == self.pivot:
+                self.pivot_piece = k
+            slot += piece.count[1]
+        self.proper = [cover.table(sym) for sym in cover.symmetries if sym.is_proper]
+        self.every = self.proper + [cover.table(sym) for sym in cover.symmetries if not sym.is_proper]
+        rules = puzzle.board.motion
+        self.keys = []
+        for placement in puzzle.placements:
+            rule = rules[placement.piece]
+            self.keys.append((placement.piece, _copy_order(rule[3] if len(rule) > 3 else None, placement.cells)))
+
+    def order(self, image) -> tuple:
+        """The image's placements in BurrTools' order, compared as its slots compare: piece
+        by piece, copies sorted (the pivot's first), a piece's empty slots after its copies.
+        ``(piece, key)`` pairs and an end mark do it without listing the empty slots: where
+        one image has a copy and the other an empty slot, the other has gone on to a later
+        piece (or the end)."""
+        keys = sorted(self.keys[i] for i in image)
+        if self.pivot is not None:
+            keys = [k for k in keys if k[0] == self.pivot_piece] + [k for k in keys if k[0] != self.pivot_piece]
+        keys.append((len(self.puzzle.pieces),))
+        return tuple(keys)
+
+    def choose(self, placements, rotations_only: bool) -> tuple:
+        best = None
+        for table in self.proper if rotations_only else self.every:
+            image = tuple(table[i] for i in placements)
+            order = self.order(image)
+            if best is None or order < best[0]:
+                best = (order, image)
+        return best[1]
+
+
+_CHOICE: dict = {}  # id(puzzle) -> its chooser (which holds the puzzle: ids are not reused)
 
 
 def burrtools_choice(puzzle, placements: tuple, rotations_only: bool) -> tuple:
     """The image of a solution (placement indices) under the puzzle's symmetries (rotations
     only when ``rotations_only``) that BurrTools keeps."""
-    cover = puzzle.cover
-    if len(cover.symmetries) <= 1 or not puzzle.board.motion:
+    if len(puzzle.cover.symmetries) <= 1 or not puzzle.board.motion:
         return placements
-    known = _CHOICE.get(id(puzzle))
-    if known is None or known[0] is not puzzle:
-        known = _CHOICE[id(puzzle)] = (puzzle, _pivot(puzzle), {})
-    _, pivot, keys = known
-    best = None
-    for sym in cover.symmetries:
-        if rotations_only and not sym.is_proper:
-            continue
-        image = tuple(cover.map_placement(sym, i) for i in placements)
-        slots = _slot_keys(puzzle, image, keys)
-        if pivot is not None:
-            slots = [slots[pivot]] + slots[:pivot] + slots[pivot + 1:]
-        if best is None or slots < best[0]:
-            best = (slots, image)
-    return best[1]
+    chooser = _CHOICE.get(id(puzzle))
+    if chooser is None or chooser.puzzle is not puzzle:
+        _CHOICE.clear()
+        chooser = _CHOICE[id(puzzle)] = _Chooser(puzzle)
+    return chooser.choose(placements, rotations_only)
 
 
 def disassembler(puzzle, engine: str = "auto", max_states: int | None = None,
