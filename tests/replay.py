@@ -46,12 +46,14 @@ def replay(pieces, moves, together=()):
         for p in moving:
             offset[p] = tuple(o + b for o, b in zip(offset[p], by))
         if removed:
+            lines = {}  # the rest's cells by the line along the axis they lie on
+            for other in rest:
+                lines.setdefault(other[:axis] + other[axis + 1:], []).append(other)
             for p in moving:
                 for cell in cells_of(p):
-                    for other in rest:
-                        across = all(other[i] == cell[i] for i in range(dim) if i != axis)
+                    for other in lines.get(cell[:axis] + cell[axis + 1:], ()):
                         ahead = (other[axis] - cell[axis]) * unit[axis] > 0
-                        assert not (across and ahead), f"move {number}: removed piece {p} is still blocked at {other}"
+                        assert not ahead, f"move {number}: removed piece {p} is still blocked at {other}"
             clusters.remove(cluster)
             clusters += [moving, cluster - moving]
     for cluster in clusters:
