@@ -363,3 +363,32 @@ def test_the_replay_check_catches_bad_moves():
         replay(pieces + [box(1, 1, 1, (3, 3, 3))], [((2,), (1, 0, 0), True)])
     with pytest.raises(AssertionError, match="not along one axis"):
         replay(pieces, [((1,), (0, 1, 1), True)])
+
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "disassembly.md"
+
+
+def doc_examples():
+    from test_readme import examples
+
+    return list(examples(DOC.read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize("command, runs, shown", doc_examples(), ids=[c for c, _, _ in doc_examples()])
+def test_docs_disassembly_example_prints_what_it_shows(command, runs, shown):
+    from test_readme import test_readme_example_prints_what_it_shows
+
+    test_readme_example_prints_what_it_shows(command, runs, shown)
+
+
+def test_docs_disassembly_has_examples():
+    assert len(doc_examples()) == 3
+
+
+def test_docs_python_example_holds():
+    puzzle = polyfit.load(Path(__file__).resolve().parent.parent / "shapes/burrtools/level-5-burr.xmpuzzle")
+    solution, taken = next(puzzle.disassemblies(limit=1))
+    assert (taken.level, taken.total) == ("5.2.2.2", 12)
+    assert taken.moves[0] == {"pieces": ["A", "F"], "by": [0, 0, 1], "removed": False}
+    assert puzzle.count(disassemble=True).disassembly.levels == {"5.2.2.2": 1, "5.2": 1}
+    assert solution.disassemble().level == "5.2.2.2"
