@@ -20,7 +20,7 @@ import polyfit
 from polyfit.lattices.base import get
 from polyfit.longsearch import disassembly
 from polyfit.motion import Disassembler, Groups, native
-from replay import replay
+from helpers import replay
 
 DATA = Path(__file__).parent / "data" / "disassembly"
 CUBIC = get("cubic").motion_directions()
@@ -363,26 +363,6 @@ def test_the_replay_check_catches_bad_moves():
         replay(pieces + [box(1, 1, 1, (3, 3, 3))], [((2,), (1, 0, 0), True)])
     with pytest.raises(AssertionError, match="not along one axis"):
         replay(pieces, [((1,), (0, 1, 1), True)])
-
-
-DOC = Path(__file__).resolve().parent.parent / "docs" / "disassembly.md"
-
-
-def doc_examples():
-    from test_readme import examples
-
-    return list(examples(DOC.read_text(encoding="utf-8")))
-
-
-@pytest.mark.parametrize("command, runs, shown", doc_examples(), ids=[c for c, _, _ in doc_examples()])
-def test_docs_disassembly_example_prints_what_it_shows(command, runs, shown):
-    from test_readme import test_readme_example_prints_what_it_shows
-
-    test_readme_example_prints_what_it_shows(command, runs, shown)
-
-
-def test_docs_disassembly_has_examples():
-    assert len(doc_examples()) == 3
 
 
 def test_docs_python_example_holds():

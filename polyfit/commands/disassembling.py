@@ -24,8 +24,8 @@ def refuse(**given) -> None:
         raise PolyfitError(f"--disassemble does not go with {', '.join(wrong)}; drop {'it' if len(wrong) == 1 else 'them'}")
 
 
-def run(puzzle, count: bool, limit, moves: bool, max_states, as_json: bool, search, files) -> None:
-    refuse(**{"--all": files.all_, "--random": search.random, "--animate": files.animate, "--sample": files.sample,
+def run(puzzle, count: bool, limit, moves: bool, max_states, as_json: bool, search, files, all_, sample) -> None:
+    refuse(**{"--all": all_, "--random": search.random, "--animate": files.animate, "--sample": sample,
               "--dask": search.dask, "--checkpoint": search.checkpoint, "--resume": search.resume,
               "--depth": search.depth})
     if files.pictures.wanted:

@@ -82,8 +82,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
                       else ctx.load_puzzle(board, pieces, mirror, select))
             files.check(puzzle, count, search)
             if disassemble:
-                files.all_, files.sample = all_, sample
-                return disassembling.run(puzzle, count, limit, moves, max_states, as_json, search, files)
+                return disassembling.run(puzzle, count, limit, moves, max_states, as_json, search, files, all_, sample)
             if moves or max_states is not None:
                 raise PolyfitError("--moves and --max-states go with --disassemble")
             if sample is not None:
