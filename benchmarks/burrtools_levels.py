@@ -59,9 +59,10 @@ def burrtools_all() -> Path:
     return binary
 
 
-def run_burrtxt2(path: Path, mirror: bool) -> dict:
-    """burrTxt2 -R -d [-m] on a copy; it polls stdin and stops at its end, so it gets a FIFO
-    held open."""
+def burrtxt2_run(path: Path, *options: str) -> tuple[str, float]:
+    """``burrTxt2 -R OPTIONS`` on a copy of the puzzle: the .xmpuzzlettt it writes and its CPU
+    seconds (user + system). burrTxt2 polls stdin and stops at its end, so it gets a FIFO held
+    open."""
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "p.xmpuzzle"
         shutil.copy(path, copy)
@@ -69,13 +70,20 @@ def run_burrtxt2(path: Path, mirror: bool) -> dict:
         os.mkfifo(fifo)
         hold = os.open(fifo, os.O_RDWR)
         try:
-            subprocess.run([str(burrtxt2()), "-R", "-d", *(["-m"] if mirror else []), str(copy)],
-                           stdin=hold, stdout=subprocess.DEVNULL, check=True, timeout=3600)
+            process = subprocess.Popen([str(burrtxt2()), "-R", *options, str(copy)], stdin=hold,
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            _, status, usage = os.wait4(process.pid, 0)
         finally:
             os.close(hold)
-        text = (Path(tmp) / "p.xmpuzzlettt").read_text()
-    numbers = {key: int(re.search(f'{key}="([0-9]+)"', text).group(1)) for key in ("assemblies", "solutions")}
-    return numbers
+        if os.waitstatus_to_exitcode(status) != 0:
+            sys.exit(f"burrTxt2 failed on {path}")
+        return (Path(tmp) / "p.xmpuzzlettt").read_text(), usage.ru_utime + usage.ru_stime
+
+
+def run_burrtxt2(path: Path, mirror: bool) -> dict:
+    """burrTxt2 -R -d [-m]: its counts, ``assemblies`` and ``solutions``."""
+    text, _ = burrtxt2_run(path, "-d", *(["-m"] if mirror else []))
+    return {key: int(re.search(f'{key}="([0-9]+)"', text).group(1)) for key in ("assemblies", "solutions")}
 
 
 def run_all(path: Path, mirror: bool) -> dict:

@@ -19,11 +19,9 @@ import argparse
 import json
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -31,6 +29,8 @@ HERE = Path(__file__).resolve().parent
 DATA = HERE.parent / "tests" / "data" / "disassembly"
 DEFAULT = ["SolidSixPieceBurrs", "lid-4", "lid-3", "box-4", "burr-5", "group-6"]
 BURRTXT2 = Path(os.environ.get("TMPDIR", "/tmp")) / "burrtools" / "burrTxt2"
+
+from burrtools_levels import burrtxt2_run  # noqa: E402  (beside this file)
 
 
 def timed(args, stdin=None, cwd=None):
@@ -46,19 +46,9 @@ def timed(args, stdin=None, cwd=None):
 
 
 def burrtools(path: Path):
-    with tempfile.TemporaryDirectory() as tmp:
-        copy = Path(tmp) / "p.xmpuzzle"
-        shutil.copy(path, copy)
-        fifo = Path(tmp) / "in"
-        os.mkfifo(fifo)
-        hold = os.open(fifo, os.O_RDWR)  # burrTxt2 stops when its stdin ends
-        try:
-            cpu, wall, _ = timed([str(BURRTXT2), "-R", "-d", str(copy)], stdin=hold)
-        finally:
-            os.close(hold)
-        text = (Path(tmp) / "p.xmpuzzlettt").read_text()
+    text, cpu = burrtxt2_run(path, "-d")
     counts = tuple(int(re.search(f'{k}="([0-9]+)"', text).group(1)) for k in ("assemblies", "solutions"))
-    return cpu, wall, counts
+    return cpu, counts
 
 
 def polyfit(path: Path):
@@ -80,7 +70,7 @@ def main() -> None:
     for path in files:
         bt, pf, pf_wall = [], [], []
         for _ in range(args.rounds):
-            cpu, _, bt_counts = burrtools(path)
+            cpu, bt_counts = burrtools(path)
             bt.append(cpu)
             cpu, wall, pf_counts = polyfit(path)
             pf.append(cpu)
