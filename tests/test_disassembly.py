@@ -253,3 +253,129 @@ def test_burrtools_live_agrees_on_a_small_puzzle():
     puzzle = polyfit.load(path)
     _, tally = disassembly.count(puzzle, puzzle.backend("auto"))
     assert run_burrtxt2(path, False) == {"assemblies": tally.assemblies, "solutions": tally.disassemblable}
+
+
+# -- the command line ----------------------------------------------------------------------------
+
+
+def cli(*args):
+    from helpers import run_cli
+
+    return run_cli([str(a) for a in args])
+
+
+def test_solve_disassemble_count_json_equals_burrtools():
+    path = DATA / "lid-3.xmpuzzle"
+    answer = answers(DATA / "lid-3.burrtools.json.gz")
+    result = cli("solve", path, "--disassemble", "--count", "--json", "--jobs", "1")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["assemblies"] == answer["default"]["assemblies"] == data["distinct"]
+    assert data["disassemblable"] == answer["default"]["solutions"]
+    assert data["disassemblable_rotations"] == answer["mirror"]["solutions"]
+    assert data["levels"] == answer["default"]["levels"]
+    assert list(data["levels"]) == sorted(data["levels"], key=lambda lv: [int(n) for n in lv.split(".")])
+
+
+def test_solve_disassemble_with_jobs_counts_the_same():
+    path = DATA / "lid-4.xmpuzzle"
+    one = json.loads(cli("solve", path, "--disassemble", "--count", "--json", "--jobs", "1").output)
+    two = json.loads(cli("solve", path, "--disassemble", "--count", "--json", "--jobs", "2").output)
+    for key in ("assemblies", "disassemblable", "disassemblable_rotations", "levels"):
+        assert one[key] == two[key]
+
+
+def test_solve_disassemble_output_replays(tmp_path):
+    """Every move list the JSON holds replays on its solution, and makes its level."""
+    path = DATA / "lid-1.xmpuzzle"
+    out = tmp_path / "lid.json"
+    result = cli("solve", path, "--disassemble", "--limit", "5", "--output", out)
+    assert result.exit_code == 0, result.output
+    assert result.output.count("Solution ") == 5 and "(level 1." in result.output
+    data = json.loads(out.read_text())
+    assert len(data["solutions"]) == len(data["disassemblies"]) == 5
+    assert data["groups"] == []
+    for solution, taken in zip(data["solutions"], data["disassemblies"]):
+        labels = list(solution)
+        pieces = [[tuple(c) for c in solution[label]] for label in labels]
+        moves = [([labels.index(n) for n in m["pieces"]], m["by"], m["removed"]) for m in taken["moves"]]
+        assert replay(pieces, moves) == taken["level"]
+    expected = answers(DATA / "lid-1.burrtools.json.gz")["default"]["levels"]
+    assert {t["level"] for t in data["disassemblies"]} <= set(expected)
+
+
+def test_solve_disassemble_moves_and_groups_in_json():
+    result = cli("solve", DATA / "group-6.xmpuzzle", "--disassemble", "--moves", "--json")
+    data = json.loads(result.output)
+    assert [t["level"] for t in data["disassemblies"]] == ["1"]
+    assert data["groups"] == [["D"], ["B", "D"]]  # group 1: D; group 2: B and D
+    shown = cli("solve", DATA / "burr-5.xmpuzzle", "--disassemble", "--moves", "--limit", "1")
+    assert "(level 5.2.2.2, 12 moves)" in shown.output
+    assert "  5. C by (0, 0, -1), out" in shown.output
+
+
+def test_solve_disassemble_state_cap_says_unknown():
+    result = cli("solve", DATA / "burr-5.xmpuzzle", "--disassemble", "--count", "--max-states", "2")
+    assert result.exit_code == 0, result.output
+    assert "0 come apart" in result.output
+    assert "2 assemblies reached the state cap: level unknown" in result.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--moves"], "--moves and --max-states go with --disassemble"),
+    (["--disassemble", "--all"], "--disassemble does not go with --all"),
+    (["--disassemble", "--png", "x.png"], "--disassemble prints levels and moves, not pictures"),
+])
+def test_solve_disassemble_refuses_what_does_not_fit(args, message):
+    result = cli("solve", DATA / "lid-2.xmpuzzle", *args)
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+def test_disassembly_on_a_lattice_without_directions_is_a_clear_error(tmp_path):
+    board = tmp_path / "tri.txt"
+    board.write_text("; lattice: triangle\n; pieces: 2*moniamond\n##\n")
+    result = cli("solve", board, "--disassemble")
+    assert result.exit_code == 2, result.output
+    assert "disassembly is not available on the triangle lattice yet" in result.output
+
+
+def test_the_replay_check_catches_bad_moves():
+    pieces = [box(1, 1, 2), box(1, 1, 2, (0, 0, 2))]
+    assert replay(pieces, [((1,), (0, 0, 1), True)]) == "1"
+    with pytest.raises(AssertionError, match="runs into"):
+        replay(pieces, [((0,), (0, 0, 1), True)])
+    with pytest.raises(AssertionError, match="still blocked"):
+        replay([box(1, 1, 1), box(1, 1, 1, (0, 0, 2))], [((0,), (0, 0, 1), True)])
+    with pytest.raises(AssertionError, match="stay together but are not a group"):
+        replay(pieces + [box(1, 1, 1, (3, 3, 3))], [((2,), (1, 0, 0), True)])
+    with pytest.raises(AssertionError, match="not along one axis"):
+        replay(pieces, [((1,), (0, 1, 1), True)])
+
+
+def test_docs_python_example_holds():
+    puzzle = polyfit.load(Path(__file__).resolve().parent.parent / "shapes/burrtools/level-5-burr.xmpuzzle")
+    solution, taken = next(puzzle.disassemblies(limit=1))
+    assert (taken.level, taken.total) == ("5.2.2.2", 12)
+    assert taken.moves[0] == {"pieces": ["A", "F"], "by": [0, 0, 1], "removed": False}
+    assert puzzle.count(disassemble=True).disassembly.levels == {"5.2.2.2": 1, "5.2": 1}
+    assert solution.disassemble().level == "5.2.2.2"
+
+
+def test_solve_disassemble_animate_writes_the_first_coming_apart(tmp_path):
+    from PIL import Image
+
+    gif = tmp_path / "box.gif"
+    result = cli("solve", DATA / "lid-2.xmpuzzle", "--disassemble", "--animate", gif, "--cell", "12")
+    assert result.exit_code == 0, result.output
+    assert "frames: solution 1 coming apart" in result.output
+    with Image.open(gif) as image:
+        assert image.n_frames > 5  # the 5 moves, each over several frames
+        image.seek(0)
+        first = image.convert("RGB").tobytes()
+        image.seek(image.n_frames - 1)
+        assert image.convert("RGB").tobytes() != first
+    again = cli("solve", DATA / "lid-2.xmpuzzle", "--disassemble", "--animate", gif)
+    assert again.exit_code == 2 and "exists" in again.output
+    refused = cli("solve", DATA / "lid-2.xmpuzzle", "--disassemble", "--count", "--animate", tmp_path / "x.gif")
+    assert refused.exit_code == 2 and "drop --count" in refused.output

@@ -25,11 +25,15 @@ def refuse(**given) -> None:
 
 
 def run(puzzle, count: bool, limit, moves: bool, max_states, as_json: bool, search, files, all_, sample) -> None:
-    refuse(**{"--all": all_, "--random": search.random, "--animate": files.animate, "--sample": sample,
+    refuse(**{"--all": all_, "--random": search.random, "--sample": sample,
               "--dask": search.dask, "--checkpoint": search.checkpoint, "--resume": search.resume,
               "--depth": search.depth})
     if files.pictures.wanted:
         raise PolyfitError("--disassemble prints levels and moves, not pictures; drop the picture options")
+    if count and files.animate is not None:
+        raise PolyfitError("--animate with --disassemble draws the first solution coming apart; drop --count")
+    if files.animate is not None and puzzle.board.dim != 3:
+        raise PolyfitError("disassembly animations are drawn for 3D puzzles (cubes)")
     if count:
         counts = puzzle.count(search.backend, jobs=search.jobs or 1, disassemble=True, max_states=max_states)
         if as_json:
@@ -56,7 +60,14 @@ def run(puzzle, count: bool, limit, moves: bool, max_states, as_json: bool, sear
                 typer.echo(report.moves_text(taken))
             typer.echo()
     extra = {"disassemblies": [t.to_json() for t in taken_apart], "groups": groups}
+    animate, files.animate = files.animate, None  # --animate: the first one coming apart, not the search
     files.write(puzzle, shown, extra=extra)
+    if animate is not None and taken_apart:
+        from polyfit.render.disassembly import animate_disassembly
+
+        frames = animate_disassembly(animate, shown[0].to_json(), taken_apart[0].moves, puzzle.pieces,
+                                     files.pictures.style(), files.force)
+        typer.echo(f"wrote {animate} ({frames} frames: solution 1 coming apart)", err=True)
     if as_json:
         typer.echo(json.dumps({"board": puzzle.board.label, "solutions": [s.to_json() for s in shown], **extra}))
     elif stopped:
