@@ -54,8 +54,9 @@ def burrtools_all() -> Path:
         return binary
     objects = [str(o) for o in sorted((BUILD / "obj").glob("*.o")) if "burrTxt2" not in o.name]
     own = BUILD / "burrtools_all.o"
-    subprocess.run(["g++", "-O2", "-std=c++11", "-w", f"-I{BUILD / 'src'}", "-c", str(source), "-o", str(own)], check=True)
-    subprocess.run(["g++", "-O2", "-o", str(binary), str(own), *objects, "-lz", "-lpthread"], check=True)
+    subprocess.run(["g++", "-O2", "-std=c++11", "-w", f"-I{BUILD / 'src'}", "-c", str(source), "-o", str(own)],
+                   check=True, cwd=BUILD)
+    subprocess.run(["g++", "-O2", "-o", str(binary), str(own), *objects, "-lz", "-lpthread"], check=True, cwd=BUILD)
     return binary
 
 
@@ -71,7 +72,7 @@ def burrtxt2_run(path: Path, *options: str) -> tuple[str, float]:
         hold = os.open(fifo, os.O_RDWR)
         try:
             process = subprocess.Popen([str(burrtxt2()), "-R", *options, str(copy)], stdin=hold,
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp)
             _, status, usage = os.wait4(process.pid, 0)
         finally:
             os.close(hold)
@@ -91,7 +92,7 @@ def run_all(path: Path, mirror: bool) -> dict:
         copy = Path(tmp) / "p.xmpuzzle"
         shutil.copy(path, copy)
         out = subprocess.run([str(burrtools_all()), str(copy), *(["-m"] if mirror else [])],
-                             capture_output=True, text=True, check=True, timeout=3600).stdout
+                             capture_output=True, text=True, check=True, timeout=3600, cwd=tmp).stdout
         assemblies = read_assemblies(Path(tmp) / "p.xmpuzzlettt")
     lines = out.splitlines()
     numbers = dict(line.split() for line in lines if line.split()[0] in ("assemblies", "solutions"))

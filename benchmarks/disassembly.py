@@ -33,7 +33,7 @@ BURRTXT2 = Path(os.environ.get("TMPDIR", "/tmp")) / "burrtools" / "burrTxt2"
 from burrtools_levels import burrtxt2_run  # noqa: E402  (beside this file)
 
 
-def timed(args, stdin=None, cwd=None):
+def timed(args, stdin=None, cwd=HERE):
     """Run a command; its CPU seconds (user + system), wall seconds and output."""
     start = time.perf_counter()
     process = subprocess.Popen(args, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=cwd)
