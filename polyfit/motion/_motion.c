@@ -493,7 +493,8 @@ static PyObject *Context_separate(Context *self, PyObject *args) {
             return NULL;
         }
     s.shapes = sh; s.bases = ba; s.weights = we;
-    s.nodes.stride = s.scratch.stride = sizeof(Node) + sizeof(int32_t) * 3 * n;
+    /* whole multiples of 8 bytes, so that every node in an arena is aligned for its uint64_t */
+    s.nodes.stride = s.scratch.stride = (sizeof(Node) + sizeof(int32_t) * 3 * n + 7) & ~(size_t)7;
     s.tsize = 1024;
     s.table = malloc(s.tsize * sizeof(int32_t));
     s.limits = malloc(sizeof(int32_t) * 3 * n * n);
