@@ -183,7 +183,8 @@ class Puzzle(solve.Puzzle):
         return Run(self, plan, count=count, limit=limit, all=all, dask=dask, checkpoint=checkpoint,
                    resume=resume, depth=depth, seed=seed, force=force, on_progress=on_progress)
 
-    def count(self, backend="auto", jobs: int | None = None, on_progress=None) -> Counts:
+    def count(self, backend="auto", jobs: int | None = None, on_progress=None,
+              disassemble: bool = False, max_states: int | None = None) -> Counts:
         """Count every solution exactly: ``distinct`` (one per symmetry class),
         ``distinct_rotations`` (classes under rotations alone) and ``total``. With ``auto``,
         the engine chooses how (:meth:`plan`): the memo counter when pieces repeat and the
@@ -192,8 +193,36 @@ class Puzzle(solve.Puzzle):
         ``jobs``: processes to split the search over; ``None`` lets the engine choose, as
         ``polyfit solve --count`` does. ``on_progress``: called as the jobs of a long count start
         and after each one, with ``fraction`` (of the search tree done), ``elapsed`` (seconds)
-        and ``counts`` (so far), as the progress bar of ``polyfit solve --count`` hears it."""
+        and ``counts`` (so far), as the progress bar of ``polyfit solve --count`` hears it.
+
+        ``disassemble=True`` also takes every distinct solution apart (``jobs`` processes) and
+        puts in ``counts.disassembly``: ``assemblies``, ``disassemblable``,
+        ``disassemblable_rotations`` (BurrTools' count with mirror solutions kept), ``levels``
+        ({level text: assemblies}) and ``unknown`` (``max_states`` reached)."""
+        if disassemble:
+            from polyfit.longsearch import disassembly
+
+            counts, counts.disassembly = disassembly.count(self, self.backend(backend), jobs or 1,
+                                                           max_states=max_states)
+            return counts
         return self.run(count=True, backend=backend, jobs=jobs, on_progress=on_progress).finish()
+
+    def disassemblies(self, limit: int | None = None, backend: str = "auto", max_states: int | None = None,
+                      every: bool = False):
+        """The distinct solutions that come apart, each as ``(Solution, taken)`` (``taken.level``,
+        ``.total``, ``.moves``), in the orientation BurrTools keeps (so the levels are its), at
+        most ``limit``; ``every=True`` yields the others too (``taken.separates`` False: stuck,
+        or ``taken.level == "unknown"`` when the search met ``max_states`` states)."""
+        from polyfit.longsearch import disassembly
+
+        engine = self.plan("solutions", backend).backend
+        number = 0
+        for placements, taken in disassembly.disassemblies(self, engine, max_states=max_states):
+            if taken.separates or every:
+                number += 1
+                yield Solution(self, placements, number), taken
+                if limit is not None and number >= limit:
+                    return
 
     def check(self, backend: str = "auto", forced_limit: int | None = None):
         """Where the puzzle stands for a designer: ``verdict`` ``"unique"``, ``"multiple"`` or
@@ -466,6 +495,16 @@ class Solution:
         from polyfit.report import solution_json
 
         return solution_json(self.puzzle, self.indices)
+
+    def disassemble(self, engine: str = "auto", max_states: int | None = None, max_bytes: int | None = None):
+        """Take this solution apart as it stands: ``level`` (BurrTools' text such as
+        ``"5.2.2"``; ``"unknown"`` when a cap was reached; None when it does not come apart),
+        ``total`` moves and ``moves`` (``{"pieces", "by", "removed"}`` each, ``by`` in the cells'
+        coordinate order)."""
+        from polyfit.longsearch import disassembly
+
+        return disassembly.take_apart(self.puzzle, self.placements, engine=engine,
+                                      max_states=max_states, max_bytes=max_bytes)
 
     def solution_set(self) -> SolutionSet:
         """This solution as exporters take it."""

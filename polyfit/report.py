@@ -332,3 +332,41 @@ def estimate_text(puzzle, engine, found, probes_asked: bool = False) -> str:
         seconds, low, high = timing
         lines.append(f"  time:      {seconds:.3g} s on {engine.name} ({low:.2g} to {high:.2g} s, at {rate:,.0f} nodes/s)")
     return "\n".join(lines)
+
+
+# -- disassembly ----------------------------------------------------------------------------------
+
+
+def disassembly_text(puzzle, tally) -> str:
+    """``Solid Knot: 588 assemblies, 179 come apart (314 up to rotation alone)`` and the levels,
+    easiest first; how many reached the state cap."""
+    text = f"{puzzle.board.label}: {plural(tally.assemblies, 'assembly', 'assemblies')}, {tally.disassemblable} come apart"
+    if tally.disassemblable_rotations != tally.disassemblable:
+        text += f" ({tally.disassemblable_rotations} up to rotation alone)"
+    levels = tally.sorted_levels()
+    if levels:
+        text += "\nlevels: " + ", ".join(f"{level}: {n}" for level, n in levels.items())
+    if tally.unknown:
+        text += f"\n{plural(tally.unknown, 'assembly', 'assemblies')} reached the state cap: level unknown"
+    return text
+
+
+def disassembly_json(data: dict, tally) -> dict:
+    """``--count --disassemble --json``: the counts' JSON with ``assemblies``, ``disassemblable``,
+    ``disassemblable_rotations``, ``levels`` (and ``unknown`` when a cap was reached)."""
+    data = dict(data, assemblies=tally.assemblies, disassemblable=tally.disassemblable,
+                disassemblable_rotations=tally.disassemblable_rotations, levels=tally.sorted_levels())
+    if tally.unknown:
+        data["unknown"] = tally.unknown
+    return data
+
+
+def moves_text(taken) -> str:
+    """A disassembly's moves, one a line: ``3. A, B by (0, 0, -2)``, ``..., out`` for a removal."""
+    lines = []
+    for k, move in enumerate(taken.moves, 1):
+        by = "(" + ", ".join(str(v) for v in move["by"]) + ")"
+        out = ", out" if move["removed"] else ""
+        lines.append(f"{k:3}. {', '.join(move['pieces'])} by {by}{out}")
+    return "\n".join(lines)
+

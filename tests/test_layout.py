@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "polyfit"
 LAYERS = (
     ("errors", "fields", "files", "hookspecs", "limits"),
     ("lattices", "xc"),
-    ("dlx", "puzzle"),
+    ("dlx", "puzzle", "motion"),
     ("longsearch", "render"),
     ("formats",),
     ("registry", "plugins"),

@@ -113,7 +113,9 @@ def polyfit_executable() -> str:
     return str(beside) if beside.exists() else shutil.which("polyfit")
 
 
-EXAMPLES = list(examples(README.read_text(encoding="utf-8")))
+# The docs whose console examples are checked too.
+DOCS = (README, ROOT / "docs" / "disassembly.md")
+EXAMPLES = [e for doc in DOCS for e in examples(doc.read_text(encoding="utf-8"))]
 
 
 def test_the_readme_has_examples_to_check():

@@ -300,16 +300,17 @@ class FileOptions:
         if (search.random is not None or self.animate is not None) and search.serial_only:
             raise PolyfitError("--random and --animate follow one serial search; drop --jobs, --dask, --checkpoint, --resume and --depth")
 
-    def write(self, puzzle, solutions, counts=None) -> None:
+    def write(self, puzzle, solutions, counts=None, extra=None) -> None:
         """Write every file asked for, from ``solutions`` (:class:`polyfit.Solution`); ``counts``
-        go into the exported file when the search ran to its end."""
+        go into the exported file when the search ran to its end; ``extra``: more top-level
+        JSON (disassemblies)."""
         from polyfit.files import output_file
 
         board = puzzle.board
         solution_set = SolutionSet(
             board.label, board.cells, puzzle.pieces, [s.to_json() for s in solutions],
             {} if counts is None else {"distinct": counts.distinct, "total": counts.total},
-            tuple(sorted(board.fixed_cells)),
+            tuple(sorted(board.fixed_cells)), extra or {},
         )
         if self.exporter is not None:
             # The exporter writes a new file of its own; polyfit puts it in place, over an

@@ -15,7 +15,7 @@ import typer
 
 from polyfit import report
 from polyfit.commands import EXIT_INTERRUPTED, guarded
-from polyfit.commands import outputs as out
+from polyfit.commands import disassembling, outputs as out
 from polyfit.commands.options import takes
 from polyfit.errors import PolyfitError, plural
 
@@ -38,6 +38,9 @@ def add_commands(app: typer.Typer, ctx) -> None:
         list_: bool = typer.Option(False, "--list", help="List the boards of the file (BurrTools problems, Soma figures) and stop."),
         sample: Optional[int] = typer.Option(None, "--sample", min=1, help="Print N solutions drawn independently and uniformly at random among all of them (symmetric copies included)."),
         seed: Optional[int] = typer.Option(None, "--seed", help="Seed for --sample: the same seed draws the same solutions."),
+        disassemble: bool = disassembling.DISASSEMBLE,
+        moves: bool = disassembling.MOVES,
+        max_states: Optional[int] = disassembling.MAX_STATES,
         search=None,
         pictures=None,
         files=None,
@@ -58,6 +61,8 @@ def add_commands(app: typer.Typer, ctx) -> None:
         Example: polyfit solve shapes/soma/castle.vox --limit 1 --png castle.png
 
         Example: polyfit solve puzzle.xmpuzzle --list (then --problem N or NAME)
+
+        Example: polyfit solve burr.xmpuzzle --disassemble --moves (levels as BurrTools gives them)
         """
         from polyfit import api
 
@@ -76,6 +81,10 @@ def add_commands(app: typer.Typer, ctx) -> None:
             puzzle = (api.Puzzle(select, pieces or None, mirror=mirror, plugins=ctx.registry) if isinstance(select, api.Board)
                       else ctx.load_puzzle(board, pieces, mirror, select))
             files.check(puzzle, count, search)
+            if disassemble:
+                return disassembling.run(puzzle, count, limit, moves, max_states, as_json, search, files, all_, sample)
+            if moves or max_states is not None:
+                raise PolyfitError("--moves and --max-states go with --disassemble")
             if sample is not None:
                 return print_sample(puzzle, sample, seed, search.backend, as_json, files, count or limit is not None)
             watched, stage = not search.quiet and not as_json and sys.stderr.isatty(), "planning the jobs"

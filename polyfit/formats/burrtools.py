@@ -192,6 +192,7 @@ class Shape:
     hotspot: tuple[int, int, int]
     line: int
     column: int
+    weight: int = 1  # which part moves when two come apart: the heavier stays
 
     def cells(self, state="#"):
         return sorted(v for v, (s, _) in self.voxels.items() if s == state)
@@ -201,6 +202,7 @@ class Shape:
 class Part:
     shape: int
     count: tuple[int, int]
+    groups: tuple = ()  # (group, count) pairs: copies that may stay together when taken apart
 
 
 @dataclass
@@ -273,7 +275,8 @@ def _shape(node: Node, path, index: int) -> Shape:
             f"{size[0]}*{size[1]}*{size[2]} = {volume}",
         )
     hotspot = tuple(int(node.attrs.get(k, "0")) if re.fullmatch(r"-?[0-9]{1,6}", node.attrs.get(k, "0")) else 0 for k in ("hx", "hy", "hz"))
-    return Shape(size, voxels, node.attrs.get("name", ""), hotspot, node.line, node.column)
+    weight = _number(node, "weight", path, 0, 2**31 - 1, default=1)
+    return Shape(size, voxels, node.attrs.get("name", ""), hotspot, node.line, node.column, weight)
 
 
 def _problem(node: Node, path, shapes: int, number: int) -> Problem:
@@ -295,7 +298,14 @@ def _problem(node: Node, path, shapes: int, number: int) -> Problem:
                         raise ParseError(path, part.line, part.column, f"min {lo} is above max {hi}")
                 else:
                     lo = hi = 1
-                parts.append(Part(shape, (lo, hi)))
+                # group="g": every copy in group g; else <group group= count=> children
+                group = _number(part, "group", path, 0, 65535, default=0)
+                if group:
+                    groups = ((group, hi),)
+                else:
+                    groups = tuple((_number(g, "group", path, 0, 65535), _number(g, "count", path, 0, 65535))
+                                   for g in part.find("group"))
+                parts.append(Part(shape, (lo, hi), groups))
         elif child.tag == "result":
             result = _number(child, "id", path)
             if result >= shapes:
@@ -468,8 +478,15 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
         frozenset(shift(c) for c in variable),
         pieces=tuple(p for _, p in pieces),
         allowed=allowed,
+        motion=tuple((puzzle.shapes[shape_id].weight, _groups(problem, shape_id), shape_id,
+                      {} if flat else orientation_numbers(piece)) for shape_id, piece in pieces),
     )
     return board, Layout(flat, offset, pieces)
+
+
+def _groups(problem: Problem, shape_id: int) -> tuple:
+    """The groups of the first entry of the problem's piece list with this shape."""
+    return next(p.groups for p in problem.parts if p.shape == shape_id)
 
 
 def problem_names(puzzle: XmPuzzle) -> list[str]:
@@ -586,6 +603,18 @@ def _transformation(voxels, placed) -> tuple[int, tuple]:
         if sorted(tuple(a + b for a, b in zip(v, position)) for v in turned) == target:
             return t, position
     raise PolyfitError("a placement is not the piece turned in space (a mirror image?): it cannot be written for BurrTools")
+
+
+def orientation_numbers(piece: Piece) -> dict:
+    """BurrTools' transformation number of each orientation of a 3D piece (normalized cells,
+    (z, y, x)): the least that turns the piece so (it sorts copies of a piece by it)."""
+    numbers = {}
+    for t in range(PROPER):
+        turned = [rotate(ROTATIONS[t], v) for v in _piece_voxels(piece, False)]
+        low = [min(v[i] for v in turned) for i in range(3)]
+        shape = tuple(sorted((v[2] - low[2], v[1] - low[1], v[0] - low[0]) for v in turned))
+        numbers.setdefault(shape, t)
+    return numbers
 
 
 # -- writing ------------------------------------------------------------------------------------

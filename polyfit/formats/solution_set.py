@@ -13,3 +13,4 @@ class SolutionSet:
     solutions: list[dict] = field(default_factory=list)  # each: {piece name: cells}
     counts: dict = field(default_factory=dict)  # e.g. distinct and total, when known
     fixed: tuple = ()  # the board's pre-placed cells: pictures mark the pieces on them
+    extra: dict = field(default_factory=dict)  # more top-level JSON: disassemblies, groups

@@ -27,6 +27,7 @@ def export_json(solutions: SolutionSet, path: Path) -> None:
             {name: [list(c) for c in cells] for name, cells in s.items()} for s in solutions.solutions
         ],
         **solutions.counts,
+        **solutions.extra,
     }
     if solutions.fixed:
         data["preplaced"] = [list(c) for c in solutions.fixed]

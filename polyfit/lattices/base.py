@@ -84,6 +84,12 @@ class Lattice:
         leads to a neighbour from ``cell`` (None: from every cell). Flood fill by bit shifts."""
         raise NotImplementedError
 
+    def motion_directions(self) -> tuple[Cell, ...]:
+        """The lines pieces slide along when an assembly is taken apart, one unit step of each
+        (its opposite is a direction too), in the order a disassembly tries them. Empty where
+        polyfit cannot take pieces apart on this lattice yet."""
+        return ()
+
     # -- symmetry ----------------------------------------------------------------------------
 
     def group(self, mirror: bool = True) -> tuple:

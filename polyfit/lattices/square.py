@@ -37,6 +37,10 @@ class Orthogonal(Lattice):
     def group(self, mirror: bool = True):
         return grid.lattice_group(self.dim, mirror)
 
+    def motion_directions(self):
+        # the axes from the last coordinate (x) to the first: BurrTools tries x, y, z
+        return tuple(tuple(int(i == axis) for i in range(self.dim)) for axis in reversed(range(self.dim)))
+
     def normal_shift(self, cells):
         return tuple(-min(c[i] for c in cells) for i in range(self.dim))
 

@@ -36,6 +36,12 @@ class Board:
     # Where some pieces may go, by piece name: the sorted cells of each placement allowed (a
     # BurrTools colour rule); pieces not named may go anywhere.
     allowed: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    # How taking an assembly apart treats each entry of ``pieces`` (a BurrTools file says it):
+    # ``(weight, groups, key, numbers)``: the heavier part stays put when two come apart;
+    # ``groups`` the ``(group, count)`` pairs of pieces that may stay together; ``key`` the shape
+    # number BurrTools files the group counts under; ``numbers`` BurrTools' transformation
+    # number of each orientation (its order of a piece's copies). Empty: weight 1, no groups.
+    motion: tuple = field(default=(), compare=False, hash=False, repr=False)
 
     def __post_init__(self):
         where = self.path or self.name or "the board"

@@ -33,6 +33,7 @@ class Counts:
     complete: bool = False
     memo: dict | None = None  # a memoizing backend's cache: entries, hits, evictions, bytes
     fixed: list[int] | None = None  # with a memoizing backend: solutions fixed by each symmetry
+    disassembly: object = None  # with disassemble=True: what taking them apart found (a Tally)
 
     @property
     def nodes(self) -> int:

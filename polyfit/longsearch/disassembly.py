@@ -1,0 +1,382 @@
+"""Taking a puzzle's solutions apart: every assembly through :mod:`polyfit.motion`, over processes.
+
+A solution becomes an assembly as BurrTools orders it (the pieces in the order of the puzzle's
+piece list, the copies of one piece by BurrTools' placement order) with the weights and groups
+its file gives; :func:`count` takes every distinct assembly apart (over ``jobs`` processes)
+and tallies the levels, as ``burrTxt2 -d`` counts its solutions (``-m``: classes under rotations
+alone, a class and its mirror image apart).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+
+from polyfit.errors import PolyfitError
+from polyfit.lattices import base as lattices
+from polyfit.lattices.grid import lattice_group, normalize
+from polyfit.motion import Disassembler, Disassembly, Groups
+from polyfit.motion.disassembly import MAX_BYTES, MAX_STATES
+
+
+@dataclass(frozen=True)
+class Assembly:
+    """A solution as the disassembler takes it: ``labels`` (``NAME`` or ``NAME#k``) and the
+    ``cells`` of each piece in BurrTools' order, their ``weights`` and ``groups``."""
+
+    labels: tuple[str, ...]
+    cells: tuple[tuple, ...]
+    weights: tuple[int, ...]
+    groups: Groups
+
+    def group_lists(self) -> list[list[str]]:
+        """The pieces (labels) of each group that may stay together."""
+        return [[self.labels[p] for p in members] for members in self.groups.lists()]
+
+
+def _copy_order(numbers, cells):
+    """BurrTools sorts the copies of a piece by transformation number, then position (x, y,
+    z); ``numbers``: {normalized orientation: BurrTools' number} from the file, when it has
+    them."""
+    if not numbers:
+        return tuple(sorted(cells))
+    low = tuple(min(c[i] for c in cells) for i in range(len(cells[0])))
+    shape = tuple(sorted(tuple(a - b for a, b in zip(c, low)) for c in cells))
+    return (numbers.get(shape, len(numbers)), *reversed(low))
+
+
+def assembly(puzzle, placements: dict) -> Assembly:
+    """The assembly of a solution given as ``{label: cells}`` (see ``Solution.placements``)."""
+    board = puzzle.board
+    pieces = puzzle.pieces
+    rules = board.motion if len(board.motion) == len(pieces) else ()
+    index = {p.name: k for k, p in enumerate(pieces)}
+    by_piece: dict[int, list] = {}
+    for label, cells in placements.items():
+        by_piece.setdefault(index[label.split("#")[0]], []).append((label, tuple(cells)))
+    labels, cells, weights, part_of = [], [], [], []
+    for k in sorted(by_piece):
+        copies = by_piece[k]
+        if len(copies) > 1:
+            numbers = rules[k][3] if rules and len(rules[k]) > 3 else None
+            copies.sort(key=lambda c: _copy_order(numbers, c[1]))
+        for label, shape in copies:
+            labels.append(label)
+            cells.append(shape)
+            weights.append(rules[k][0] if rules else 1)
+            part_of.append(k)
+    if rules:
+        groups = Groups(tuple(part_of), tuple(r[1] for r in rules), tuple(r[2] for r in rules))
+    else:
+        groups = Groups(tuple(part_of), ((),) * len(pieces), tuple(range(len(pieces))))
+    return Assembly(tuple(labels), tuple(cells), tuple(weights), groups)
+
+
+# -- BurrTools' choice among symmetric assemblies -------------------------------------------------
+#
+# BurrTools keeps, of the assemblies one symmetry of the result maps onto each other, the least
+# by its placement order: piece slot by piece slot (the symmetry breaker's slot first), each
+# placement by (transformation number, x, y, z); a slot left empty sorts last. The level text
+# can depend on the orientation (it decides which of two equally near separations is met
+# first), so the assembly taken apart is that one.
+
+
+def _pivot(puzzle) -> int | None:
+    """The slot BurrTools' assembler breaks the symmetry with (compared first), if any: a piece
+    used exactly once, the rarest, sharing the fewest symmetries with the result."""
+    pieces = puzzle.pieces
+    if any(p.count[0] != p.count[1] for p in pieces) or len(puzzle.cover.symmetries) <= 1:
+        return None
+    board = frozenset(puzzle.board.cells)
+
+    def symmetries(cells):
+        """The cube's symmetries (reflections too) that map the cells onto themselves, moved."""
+        cells = set(cells)
+        return {k for k, sym in enumerate(lattice_group(3, True)) if normalize(sym.apply(cells)) == normalize(cells)}
+
+    result = symmetries(board)
+    best, best_count = 0, len(result & symmetries(pieces[0].cells))
+    for k in range(1, len(pieces)):
+        common = len(result & symmetries(pieces[k].cells))
+        most, best_most = pieces[k].count[1], pieces[best].count[1]
+        if most < best_most or (most == best_most and common < best_count):
+            best, best_count = k, common
+    if pieces[best].count[1] > 1:
+        return None
+    return sum(p.count[1] for p in pieces[:best])
+
+
+class _Chooser:
+    """What choosing costs once per puzzle: the symmetries' placement tables and each
+    placement's piece and key."""
+
+    def __init__(self, puzzle):
+        cover = puzzle.cover
+        self.puzzle = puzzle
+        self.pivot = _pivot(puzzle)
+        self.pivot_piece = -1
+        slot = 0
+        for k, piece in enumerate(puzzle.pieces):
+            if slot == self.pivot:
+                self.pivot_piece = k
+            slot += piece.count[1]
+        self.proper = [cover.table(sym) for sym in cover.symmetries if sym.is_proper]
+        self.every = self.proper + [cover.table(sym) for sym in cover.symmetries if not sym.is_proper]
+        rules = puzzle.board.motion
+        self.keys = []
+        for placement in puzzle.placements:
+            rule = rules[placement.piece]
+            self.keys.append((placement.piece, _copy_order(rule[3] if len(rule) > 3 else None, placement.cells)))
+
+    def order(self, image) -> tuple:
+        """The image's placements in BurrTools' order, compared as its slots compare: piece
+        by piece, copies sorted (the pivot's first), a piece's empty slots after its copies.
+        ``(piece, key)`` pairs and an end mark do it without listing the empty slots: where
+        one image has a copy and the other an empty slot, the other has gone on to a later
+        piece (or the end)."""
+        keys = sorted(self.keys[i] for i in image)
+        if self.pivot is not None:
+            keys = [k for k in keys if k[0] == self.pivot_piece] + [k for k in keys if k[0] != self.pivot_piece]
+        keys.append((len(self.puzzle.pieces),))
+        return tuple(keys)
+
+    def choose(self, placements, rotations_only: bool) -> tuple:
+        best = None
+        for table in self.proper if rotations_only else self.every:
+            image = tuple(table[i] for i in placements)
+            order = self.order(image)
+            if best is None or order < best[0]:
+                best = (order, image)
+        return best[1]
+
+
+_CHOICE: dict = {}  # id(puzzle) -> its chooser (which holds the puzzle: ids are not reused)
+
+
+def burrtools_choice(puzzle, placements: tuple, rotations_only: bool) -> tuple:
+    """The image of a solution (placement indices) under the puzzle's symmetries (rotations
+    only when ``rotations_only``) that BurrTools keeps."""
+    if len(puzzle.cover.symmetries) <= 1 or not puzzle.board.motion:
+        return placements
+    chooser = _CHOICE.get(id(puzzle))
+    if chooser is None or chooser.puzzle is not puzzle:
+        _CHOICE.clear()
+        chooser = _CHOICE[id(puzzle)] = _Chooser(puzzle)
+    return chooser.choose(placements, rotations_only)
+
+
+def disassembler(puzzle, engine: str = "auto", max_states: int | None = None,
+                 max_bytes: int | None = None) -> Disassembler:
+    """A disassembler for the puzzle's lattice (its pair limits are kept between assemblies)."""
+    lattice = lattices.of(puzzle.board)
+    directions = lattice.motion_directions()
+    if not directions:
+        raise PolyfitError(f"disassembly is not available on the {lattice.name} lattice yet (cubes and squares have it)")
+    return Disassembler(directions, engine, max_states or MAX_STATES, max_bytes or MAX_BYTES)
+
+
+def disassemble(puzzle, placements: dict, engine: str = "auto", max_states=None, max_bytes=None,
+                taker: Disassembler | None = None) -> tuple[Assembly, Disassembly]:
+    """One solution taken apart."""
+    found = assembly(puzzle, placements)
+    taker = taker or disassembler(puzzle, engine, max_states, max_bytes)
+    return found, taker.disassemble(found.cells, found.weights, found.groups)
+
+
+@dataclass
+class Tally:
+    """What :func:`count` found: ``assemblies`` (distinct), ``disassemblable`` (distinct ones
+    that come apart), ``disassemblable_rotations`` (classes under rotations alone that come
+    apart), ``levels`` (level text -> distinct assemblies), ``unknown`` (a cap was reached)."""
+
+    assemblies: int = 0
+    disassemblable: int = 0
+    disassemblable_rotations: int = 0
+    levels: dict = field(default_factory=dict)
+    unknown: int = 0
+    states: int = 0
+
+    def add(self, other: Tally) -> None:
+        self.assemblies += other.assemblies
+        self.disassemblable += other.disassemblable
+        self.disassemblable_rotations += other.disassemblable_rotations
+        self.unknown += other.unknown
+        self.states += other.states
+        self.levels = dict(Counter(self.levels) + Counter(other.levels))
+
+    def sorted_levels(self) -> dict:
+        """The levels, easiest first (by each number in turn)."""
+        return dict(sorted(self.levels.items(), key=lambda kv: _level_key(kv[0])))
+
+
+def _level_key(level: str):
+    if level == "unknown":
+        return (float("inf"),)
+    return tuple(int(n) for n in level.split("."))
+
+
+def mirror_image(puzzle, placements: tuple) -> tuple | None:
+    """The solution's image under a reflection of the puzzle, when that is another rotation
+    class (None when a reflection maps the solution onto itself, or there is none)."""
+    cover = puzzle.cover
+    if not cover.has_reflections or cover.mirror_symmetric(placements):
+        return None
+    reflection = next(sym for sym in cover.symmetries if not sym.is_proper)
+    return tuple(cover.map_placement(reflection, i) for i in placements)
+
+
+def _labelled(puzzle, placements) -> dict:
+    return {label: puzzle.placements[i].cells for label, i in zip(puzzle.labels(placements), placements)}
+
+
+def tally_one(puzzle, placements, taker: Disassembler) -> Tally:
+    """One distinct solution (placement indices): its class taken apart as BurrTools keeps it,
+    and for ``disassemblable_rotations`` its classes under rotations alone (itself and, when
+    that is another class, its mirror image)."""
+    tally = Tally(assemblies=1)
+    done = {}
+
+    def taken_apart(image):
+        key = frozenset(image)
+        if key not in done:
+            _, done[key] = disassemble(puzzle, _labelled(puzzle, image), taker=taker)
+            tally.states += done[key].states
+        return done[key]
+
+    # BurrTools identifies mirror images only where its mirror check can (every piece its own
+    # mirror image or with a partner); polyfit's symmetries of the puzzle have reflections then
+    result = taken_apart(burrtools_choice(puzzle, placements, rotations_only=False))
+    if result.separates:
+        tally.disassemblable += 1
+        tally.levels[result.level] = 1
+    elif result.status == "unknown":
+        tally.unknown += 1
+        tally.levels["unknown"] = 1
+    classes = [placements]
+    image = mirror_image(puzzle, placements)
+    if image is not None:
+        classes.append(image)
+    for member in classes:
+        tally.disassemblable_rotations += taken_apart(burrtools_choice(puzzle, member, rotations_only=True)).separates
+    return tally
+
+
+# -- the count, over processes -------------------------------------------------------------------
+
+_WORKER: dict = {}
+
+
+def _work_setup(parent, puzzle, engine, max_states, max_bytes) -> None:
+    from polyfit.longsearch.workers import die_with
+
+    die_with(parent)
+    _WORKER["puzzle"] = puzzle
+    _WORKER["taker"] = disassembler(puzzle, engine, max_states, max_bytes)
+
+
+def _work(batch) -> Tally:
+    total = Tally()
+    for placements in batch:
+        total.add(tally_one(_WORKER["puzzle"], placements, _WORKER["taker"]))
+    return total
+
+
+def count(puzzle, backend, jobs: int = 1, engine: str = "auto", max_states=None, max_bytes=None,
+          on_progress=None):
+    """Take every distinct solution of ``puzzle`` apart (found by ``backend``); returns the
+    search's counts and the :class:`Tally`. ``jobs`` > 1 takes assemblies apart in that many
+    processes while the search goes on; ``on_progress(tally)`` hears each batch done."""
+    from polyfit.puzzle.solve import Counts
+
+    counts = Counts()
+    tally = Tally()
+    solutions = (found.placements for found in puzzle.search(backend, counts) if found.canonical)
+    if jobs <= 1:
+        taker = disassembler(puzzle, engine, max_states, max_bytes)
+        for placements in solutions:
+            tally.add(tally_one(puzzle, placements, taker))
+            if on_progress is not None:
+                on_progress(tally)
+        return counts, tally
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    batch, size = [], 16
+    with context.Pool(jobs, _work_setup, (os.getpid(), puzzle, engine, max_states, max_bytes)) as pool:
+        pending = []
+        for placements in solutions:
+            batch.append(placements)
+            if len(batch) >= size:
+                pending.append(pool.apply_async(_work, (batch,)))
+                batch = []
+        if batch:
+            pending.append(pool.apply_async(_work, (batch,)))
+        for job in pending:
+            tally.add(job.get())
+            if on_progress is not None:
+                on_progress(tally)
+    return counts, tally
+
+
+# -- one solution at a time, for listings --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Taken:
+    """One solution taken apart, in the words of its puzzle: ``status``, ``level`` (BurrTools'
+    text, ``"unknown"`` at a cap, None when it does not come apart), ``total`` moves, and
+    ``moves``: ``{"pieces": [labels], "by": [...], "removed": bool}`` with ``by`` in the cells'
+    coordinate order; ``groups``: the labels of each group that may stay together."""
+
+    assembly: Assembly
+    result: Disassembly
+
+    @property
+    def status(self) -> str:
+        return self.result.status
+
+    @property
+    def level(self) -> str | None:
+        return self.result.level
+
+    @property
+    def total(self) -> int:
+        return self.result.total
+
+    @property
+    def separates(self) -> bool:
+        return self.result.separates
+
+    @property
+    def moves(self) -> list[dict]:
+        labels = self.assembly.labels
+        return [{"pieces": [labels[p] for p in m.pieces], "by": list(m.by), "removed": m.removed}
+                for m in self.result.moves]
+
+    @property
+    def groups(self) -> list[list[str]]:
+        return self.assembly.group_lists()
+
+    def to_json(self) -> dict:
+        return {"level": self.level, "moves": self.moves}
+
+
+
+def take_apart(puzzle, placements: dict, taker: Disassembler | None = None, **options) -> Taken:
+    """A solution given as ``{label: cells}``, taken apart as it stands (``options``: engine,
+    max_states, max_bytes)."""
+    found, result = disassemble(puzzle, placements, taker=taker, **options)
+    return Taken(found, result)
+
+
+def disassemblies(puzzle, backend, engine: str = "auto", max_states=None, max_bytes=None):
+    """Each distinct solution, in the orientation BurrTools keeps, with what taking it apart
+    found: ``(placement indices, Taken)`` in the order the search finds them."""
+    from polyfit.puzzle.solve import Counts
+
+    taker = disassembler(puzzle, engine, max_states, max_bytes)
+    for found in puzzle.search(backend, Counts()):
+        if found.canonical:
+            chosen = burrtools_choice(puzzle, found.placements, rotations_only=False)
+            yield chosen, take_apart(puzzle, _labelled(puzzle, chosen), taker)

@@ -1,0 +1,297 @@
+"""Taking an assembly apart: the tree of separations, its level and its moves.
+
+The first separation of all the pieces is searched (:mod:`polyfit.motion.search`, or its C
+twin); the two parts are then taken apart in turn, each from the places its pieces had just
+before they came apart: first the part that stayed, then the part removed. A part is done when
+it is one piece or may stay together as a group (:mod:`polyfit.motion.groups`); a part that is
+stuck otherwise makes the whole assembly one that does not come apart (as in BurrTools, no
+other first separation is tried).
+
+The **level** is BurrTools' text: the moves up to the first separation (the removal counted),
+then, dotted, the level of the part that stayed and of the part removed, each only where that
+part or a part of it needs more than one move: ``98.2.4.2``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from polyfit.errors import PolyfitError
+from polyfit.motion.search import STUCK as _STUCK, UNKNOWN as _UNKNOWN
+from polyfit.motion.groups import Groups
+
+# Caps of one assembly's disassembly: reaching one makes its level unknown, never "stuck".
+MAX_STATES = 10_000_000
+MAX_BYTES = 2 * 1024**3
+
+
+@dataclass(frozen=True)
+class Move:
+    """Pieces (their numbers) slid together by the vector ``by``; ``removed``: the set leaves
+    its part for good, ``by`` then being how far it slides until nothing is in its way."""
+
+    pieces: tuple[int, ...]
+    by: tuple[int, ...]
+    removed: bool = False
+
+
+@dataclass(frozen=True)
+class Step:
+    """A move as the search made it: the ``pieces`` that slid, the ``direction`` (its number in
+    the lattice's list times two, plus one for the opposite way), ``amount`` (None: out for
+    good) and the ``offsets`` of this part's pieces before it (flat)."""
+
+    pieces: tuple[int, ...]
+    direction: int
+    amount: int | None
+    offsets: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Separation:
+    """One part taken apart: its ``pieces``, the ``steps`` up to and with the removal, and the
+    trees of the part that stayed (``left``) and of the part removed (``removed``): ``None``
+    when that part is one piece or a group."""
+
+    pieces: tuple[int, ...]
+    steps: tuple[Step, ...]
+    left: Separation | None = None
+    removed: Separation | None = None
+
+    def multi(self) -> bool:
+        """Does this part, or a part of it, need more than one move?"""
+        return len(self.steps) > 1 or any(p is not None and p.multi() for p in (self.left, self.removed))
+
+    def level(self) -> str:
+        text = str(len(self.steps))
+        for part in (self.left, self.removed):
+            if part is not None and part.multi():
+                text += "." + part.level()
+        return text
+
+    def total(self) -> int:
+        return len(self.steps) + sum(p.total() for p in (self.left, self.removed) if p is not None)
+
+    def all_steps(self) -> list[tuple[Separation, Step]]:
+        """Every step in order, with its part: this part's, then the part that stayed, then
+        the part removed."""
+        steps = [(self, step) for step in self.steps]
+        for part in (self.left, self.removed):
+            if part is not None:
+                steps.extend(part.all_steps())
+        return steps
+
+
+SEPARATES, STUCK, UNKNOWN = "separates", "stuck", "unknown"
+
+
+@dataclass(frozen=True)
+class Disassembly:
+    """What taking one assembly apart found: ``status`` ``"separates"``, ``"stuck"`` or
+    ``"unknown"`` (a cap was reached), the ``tree`` when it separates, and ``states``, the
+    states the searches met. ``pieces`` and ``directions``: the cells taken apart and the
+    lattice's directions of motion, for :attr:`moves`."""
+
+    status: str
+    tree: Separation | None = None
+    states: int = 0
+    reason: str = ""
+    pieces: tuple = ()
+    directions: tuple = ()
+
+    @property
+    def separates(self) -> bool:
+        return self.status == SEPARATES
+
+    @property
+    def level(self) -> str | None:
+        """BurrTools' level text (``"98.2.4.2"``); ``"unknown"`` when a cap was reached; None
+        when the assembly does not come apart."""
+        if self.status == UNKNOWN:
+            return "unknown"
+        return self.tree.level() if self.tree is not None else None
+
+    @cached_property
+    def moves(self) -> list[Move]:
+        """Every move in order (see :meth:`Separation.all_steps`), ``by`` a vector; a removal's
+        ``by`` how far the set slides until nothing of its part is ahead of it."""
+        if self.tree is None:
+            return []
+        moves = []
+        for part, step in self.tree.all_steps():
+            sign = -1 if step.direction & 1 else 1
+            unit = tuple(sign * v for v in self.directions[step.direction >> 1])
+            amount = step.amount
+            if amount is None:
+                amount = distance_out(self.pieces, part.pieces, step, unit)
+            moves.append(Move(step.pieces, tuple(amount * v for v in unit), step.amount is None))
+        return moves
+
+    @property
+    def total(self) -> int:
+        return self.tree.total() if self.tree is not None else 0
+
+
+class _Capped(Exception):
+    pass
+
+
+@dataclass
+class Disassembler:
+    """Takes assemblies of one puzzle apart, keeping the pair limits of its shapes between
+    them. ``directions``: the lattice's directions of motion (unit steps along axes);
+    ``engine``: ``"c"``, ``"python"`` or ``"auto"`` (C when it built)."""
+
+    directions: tuple
+    engine: str = "auto"
+    max_states: int = MAX_STATES
+    max_bytes: int = MAX_BYTES
+    _shapes: dict = field(default_factory=dict, repr=False)
+    _seen: dict = field(default_factory=dict, repr=False)  # cells as given -> (shape, base)
+    _context: object = field(default=None, repr=False)
+
+    def __post_init__(self):
+        from polyfit.motion.native import context
+
+        if not self.directions:
+            raise PolyfitError("this lattice has no directions of motion: its assemblies cannot be taken apart yet")
+        self.dim = len(self.directions[0])
+        axes = []
+        for d in self.directions:
+            nonzero = [i for i, v in enumerate(d) if v]
+            if len(nonzero) != 1 or d[nonzero[0]] != 1:
+                raise PolyfitError(f"direction of motion {d} is not a unit step along an axis")
+            axes.append(nonzero[0])
+        self.axes = tuple(axes)
+        self._context = context(self.engine, self.dim, self.axes)
+
+    def _shape(self, cells):
+        if not isinstance(cells, tuple):
+            cells = tuple(tuple(c) for c in cells)
+        known = self._seen.get(cells)
+        if known is not None:
+            return known
+        base = tuple(min(c[i] for c in cells) for i in range(self.dim))
+        shape = tuple(sorted(tuple(v - b for v, b in zip(c, base)) for c in cells))
+        number = self._shapes.get(shape)
+        if number is None:
+            number = self._shapes[shape] = self._context.add_shape(shape)
+        self._seen[cells] = number, base
+        return number, base
+
+    def disassemble(self, pieces, weights=None, groups: Groups | None = None) -> Disassembly:
+        """Take apart the assembly whose pieces have the cells ``pieces`` (one list of cells
+        per piece, where the assembly has them). ``weights``: which part moves when two parts
+        come apart (the heavier stays; all 1 when not given); ``groups``: which pieces may stay
+        together."""
+        n = len(pieces)
+        if n < 2:
+            return Disassembly(STUCK, reason="fewer than two pieces")
+        shapes, bases = [], []
+        for cells in pieces:
+            number, base = self._shape(cells)
+            shapes.append(number)
+            bases.append(base)
+        self._job = _Job(self, shapes, bases, weights or (1,) * n, groups or Groups.none(n), pieces)
+        try:
+            tree = self._job.part(tuple(range(n)), (0,) * (n * self.dim))
+        except _Capped as capped:
+            return Disassembly(UNKNOWN, states=self._job.states, reason=str(capped))
+        if tree is None:
+            return Disassembly(STUCK, states=self._job.states)
+        return Disassembly(SEPARATES, tree, self._job.states, pieces=tuple(pieces), directions=self.directions)
+
+
+class _Job:
+    """One assembly's disassembly: its parts, searched one after the other."""
+
+    def __init__(self, owner, shapes, bases, weights, groups, cells):
+        self.owner = owner
+        self.shapes, self.bases, self.weights = shapes, bases, tuple(weights)
+        self.groups = groups
+        self.dealer = None  # rule 2 of the groups, made when a part first gets stuck
+        self.cells = cells
+        self.states = 0
+
+    def part(self, pieces, start):
+        """The tree of this part from the offsets ``start``, or None when it is stuck."""
+        owner = self.owner
+        dim = owner.dim
+        bases = [v for p in pieces for v in self.bases[p]]
+        left_states = max(owner.max_states - self.states, 1)
+        status, met, path = owner._context.separate(
+            [self.shapes[p] for p in pieces], bases, [self.weights[p] for p in pieces],
+            start, left_states, owner.max_bytes)
+        self.states += met
+        if status == _UNKNOWN:
+            raise _Capped(f"the search met {self.states:,} states (cap {owner.max_states:,}) "
+                          f"or reached its memory cap ({owner.max_bytes:,} bytes)")
+        if status == _STUCK:
+            return None
+        before = path[-2][0]
+        removed = path[-1][1]
+        stayed = tuple(p for k, p in enumerate(pieces) if not removed >> k & 1)
+        gone = tuple(p for k, p in enumerate(pieces) if removed >> k & 1)
+        left = self.subpart(pieces, stayed, before)
+        if left is False:
+            return None
+        taken = self.subpart(pieces, gone, before)
+        if taken is False:
+            return None
+        return Separation(tuple(pieces), self.steps(pieces, path), left, taken)
+
+    def subpart(self, pieces, members, positions):
+        """The tree of a part, None when it is done as it is, False when it is stuck."""
+        if len(members) == 1 or self.groups.one_group(members):
+            return None
+        dim = self.owner.dim
+        place = {p: k for k, p in enumerate(pieces)}
+        start = tuple(v for p in members for v in positions[place[p] * dim:(place[p] + 1) * dim])
+        tree = self.part(members, start)
+        if tree is None:
+            if self.dealer is None:
+                self.dealer = self.groups.dealer()
+            if not self.dealer.deal(members):
+                return False
+        return tree
+
+    def steps(self, pieces, path) -> tuple[Step, ...]:
+        dim = self.owner.dim
+        steps = []
+        for before, after in zip(path, path[1:]):
+            positions, removed, direction, amount = after
+            if removed:
+                moving = tuple(p for k, p in enumerate(pieces) if removed >> k & 1)
+                amount = None
+            else:
+                moving = tuple(p for k, p in enumerate(pieces)
+                               if positions[k * dim:(k + 1) * dim] != before[0][k * dim:(k + 1) * dim])
+            steps.append(Step(moving, direction, amount, before[0]))
+        return tuple(steps)
+
+
+def distance_out(cells, pieces, step, unit) -> int:
+    """How far the removed set of ``step`` slides along ``unit`` before nothing of the rest of
+    its part is ahead of it on any line (at least 1)."""
+    dim = len(unit)
+    ahead = {}  # a line along unit -> (the moving set's rearmost, the rest's foremost)
+    moving = set(step.pieces)
+    for k, p in enumerate(pieces):
+        offset = step.offsets[k * dim:(k + 1) * dim]
+        mine = p in moving
+        for cell in cells[p]:
+            at = [c + o for c, o in zip(cell, offset)]
+            value = sum(a * u for a, u in zip(at, unit))
+            line = tuple(a - value * u for a, u in zip(at, unit))
+            low, high = ahead.get(line, (None, None))
+            if mine:
+                low = value if low is None or value < low else low
+            else:
+                high = value if high is None or value > high else high
+            ahead[line] = (low, high)
+    far = 1
+    for low, high in ahead.values():
+        if low is not None and high is not None and high >= low:
+            far = max(far, high - low + 1)
+    return far

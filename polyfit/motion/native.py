@@ -1,0 +1,76 @@
+"""The C twin of :mod:`polyfit.motion.search` (``_motion``), and the choice between the two.
+
+The C module keeps the same pair-limit cache and runs the same search, move for move; without
+a compiler at install time it is missing and the Python twin runs (unless it was asked for by
+name: then the error says why it is missing)."""
+
+from __future__ import annotations
+
+from polyfit.errors import PolyfitError
+from polyfit.motion.search import Context as PythonContext
+
+try:
+    import polyfit.motion._motion as _motion
+except ImportError as exc:  # the extension is optional
+    _motion = None
+    _import_error = str(exc)
+else:
+    _import_error = None
+
+ENGINES = ("auto", "c", "python")
+
+
+def unavailable_reason() -> str | None:
+    """Why the C twin cannot run here, or None."""
+    if _motion is None:
+        return f"the C extension polyfit.motion._motion did not build or load ({_import_error})"
+    return None
+
+
+class _Padded:
+    """The C module works on three coordinates: fewer are padded with leading zeros."""
+
+    def __init__(self, dim, axes):
+        self.pad = 3 - dim
+        self.dim = dim
+        self.inner = _motion.Context(tuple(a + self.pad for a in axes))
+
+    def add_shape(self, cells):
+        return self.inner.add_shape([(0,) * self.pad + tuple(c) for c in cells])
+
+    def separate(self, shapes, bases, weights, start, max_states, max_bytes):
+        if self.pad:
+            bases = _widen(bases, self.dim, self.pad)
+            start = _widen(start, self.dim, self.pad)
+        status, states, path = self.inner.separate(shapes, bases, weights, start, max_states, max_bytes)
+        if self.pad and path is not None:
+            path = [(_narrow(p, self.dim, self.pad), *rest) for p, *rest in path]
+        return status, states, path
+
+
+def _widen(values, dim, pad):
+    out = []
+    for k in range(0, len(values), dim):
+        out.extend((0,) * pad)
+        out.extend(values[k:k + dim])
+    return out
+
+
+def _narrow(values, dim, pad):
+    width = dim + pad
+    return tuple(v for k in range(0, len(values), width) for v in values[k + pad:k + width])
+
+
+def context(engine: str, dim: int, axes):
+    """A search context for ``engine`` (``auto``: C when it loaded, else Python)."""
+    if engine not in ENGINES:
+        from polyfit.errors import UnknownNameError
+
+        raise UnknownNameError("disassembly engine", engine, ENGINES)
+    if engine == "python" or (engine == "auto" and _motion is None) or dim > 3:
+        if engine == "c":
+            raise PolyfitError(f"the C disassembler handles at most 3 coordinates, not {dim}")
+        return PythonContext(dim, axes)
+    if _motion is None:
+        raise PolyfitError(unavailable_reason())
+    return _Padded(dim, axes)

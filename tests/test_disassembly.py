@@ -1,0 +1,381 @@
+"""Disassembly (polyfit.motion): hand-made assemblies, the C twin, the replay check, and
+BurrTools 0.7.1 as the oracle (its answers recorded in tests/data/disassembly by
+benchmarks/burrtools_levels.py; run live too where BurrTools is built)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import polyfit
+from polyfit.lattices.base import get
+from polyfit.longsearch import disassembly
+from polyfit.motion import Disassembler, Groups, native
+from helpers import replay
+
+DATA = Path(__file__).parent / "data" / "disassembly"
+CUBIC = get("cubic").motion_directions()
+
+
+def c_engine():
+    reason = native.unavailable_reason()
+    if reason is not None:
+        if os.environ.get("POLYFIT_REQUIRE_C") == "1":
+            pytest.fail(f"the C disassembler is required (POLYFIT_REQUIRE_C=1) but {reason}")
+        pytest.skip(reason)
+    return "c"
+
+
+@pytest.fixture(params=["python", "c"])
+def engine(request):
+    """Each test below runs on both twins (the C one required under POLYFIT_REQUIRE_C=1)."""
+    return c_engine() if request.param == "c" else "python"
+
+
+def box(z, y, x, at=(0, 0, 0)):
+    return [(at[0] + k, at[1] + j, at[2] + i) for k in range(z) for j in range(y) for i in range(x)]
+
+
+def as_burrtools_deals(groups):
+    """The sets of pieces BurrTools' group rule 2 lets stay together: it files a part's group
+    counts under its shape number but looks them up by the part's place (see
+    polyfit.motion.groups), so a piece counts as in group g when a part whose shape number is
+    the piece's part's place has g."""
+    found = {}
+    for piece, part in enumerate(groups.part_of):
+        for other, key in enumerate(groups.keys):
+            if key == part:
+                for group, _ in groups.groups[other]:
+                    found.setdefault(group, set()).add(piece)
+    return [sorted(v) for v in found.values()]
+
+
+def checked(result, pieces, groups=None):
+    """Replay the moves and check the level text they make."""
+    together = groups.lists() + as_burrtools_deals(groups) if groups is not None else ()
+    moves = [(m.pieces, m.by, m.removed) for m in result.moves]
+    assert replay(pieces, moves, together) == result.level
+    return result
+
+
+# -- hand-made assemblies ---------------------------------------------------------------------
+
+
+def test_two_blocks_side_by_side_come_apart_in_one_move(engine):
+    pieces = [box(1, 1, 2), box(1, 1, 2, (0, 0, 2))]
+    result = checked(Disassembler(CUBIC, engine).disassemble(pieces), pieces)
+    assert result.level == "1" and result.total == 1
+    # +x is tried first: piece 0 is blocked that way, piece 1 is not (nothing is ahead of it,
+    # so one step frees it)
+    move = result.moves[0]
+    assert move.removed and move.pieces == (1,) and move.by == (0, 0, 1)
+
+
+def test_a_piece_in_a_cup_needs_two_moves(engine):
+    # a cup open at the top (+z) with a lip over half of it; the piece inside goes sideways, up
+    cup = [c for c in box(3, 3, 4) if not (c[0] >= 1 and c[1] == 1 and 1 <= c[2] <= 2)]
+    cup = [c for c in cup if not (c[0] == 2 and c[1] == 1 and c[2] == 2)]
+    inside = [(1, 1, 1), (1, 1, 2)]
+    lid = [c for c in cup if c[0] == 2]
+    body = [c for c in cup if c[0] < 2]
+    pieces = [body + lid, inside]
+    result = Disassembler(CUBIC, engine).disassemble(pieces)
+    checked(result, pieces)
+    assert result.level is not None
+
+
+def test_two_rings_that_hold_each_other_do_not_come_apart(engine):
+    # two square rings, linked: A in the plane z = 0 around (0, 1, 1), B in the plane y = 1
+    # around A's cell (0, 1, 2), passing through A's hole
+    ring_a = [(0, y, x) for y in range(3) for x in range(3) if (y, x) != (1, 1)]
+    ring_b = [(z, 1, x) for z in range(-1, 2) for x in range(1, 4) if (z, x) != (0, 2)]
+    pieces = [ring_a, ring_b]
+    assert not set(ring_a) & set(ring_b)
+    result = Disassembler(CUBIC, engine).disassemble(pieces)
+    assert result.status == "stuck" and result.level is None and result.moves == []
+    # ... unless they may stay together
+    grouped = Disassembler(CUBIC, engine).disassemble(pieces, groups=Groups.of(2, [[0, 1]]))
+    assert grouped.status == "stuck"  # a whole assembly that does not move is not "taken apart"
+    third = box(1, 1, 1, (5, 5, 5))
+    three = [ring_a, ring_b, third]
+    assert Disassembler(CUBIC, engine).disassemble(three).status == "stuck"
+    result = Disassembler(CUBIC, engine).disassemble(three, groups=Groups.of(3, [[0, 1]]))
+    assert result.level == "1"
+    checked(result, three, Groups.of(3, [[0, 1]]))
+
+
+def test_the_heavier_part_stays_put(engine):
+    pieces = [box(1, 1, 2), box(1, 1, 2, (0, 0, 2))]
+    light = Disassembler(CUBIC, engine).disassemble(pieces, weights=[1, 1]).moves[0]
+    heavy = Disassembler(CUBIC, engine).disassemble(pieces, weights=[1, 5]).moves[0]
+    assert light.pieces == (1,) and light.by == (0, 0, 1)
+    assert heavy.pieces == (0,) and heavy.by == (0, 0, -1)
+
+
+def test_a_cap_on_states_makes_the_level_unknown_never_stuck(engine):
+    path = DATA / "SolidSixPieceBurrs.xmpuzzle"
+    found = json.loads(gzip.decompress((DATA / "SolidSixPieceBurrs.burrtools.json.gz").read_bytes()))
+    deep = next(f for f in found["default"]["found"] if f["level"] == "1.2")
+    pieces = [tuple(map(tuple, v)) for v in deep["pieces"].values()]
+    assert Disassembler(CUBIC, engine).disassemble(pieces).level == "1.2"
+    capped = Disassembler(CUBIC, engine, max_states=3).disassemble(pieces)
+    assert capped.status == "unknown" and capped.level == "unknown" and capped.moves == []
+    low_memory = Disassembler(CUBIC, engine, max_bytes=1000).disassemble(pieces)
+    assert low_memory.level == "unknown"
+    assert path.exists()
+
+
+def test_an_unknown_engine_names_the_valid_ones():
+    with pytest.raises(polyfit.PolyfitError, match="valid disassembly engines: auto, c, python"):
+        Disassembler(CUBIC, "fortran")
+
+
+def test_squares_slide_in_the_plane():
+    pieces = [[(0, 0), (0, 1)], [(1, 0), (1, 1)]]
+    result = Disassembler(get("square").motion_directions()).disassemble(pieces)
+    assert result.level == "1"
+    checked(result, pieces)
+
+
+# -- the C twin -------------------------------------------------------------------------------
+
+
+@st.composite
+def assemblies(draw):
+    """Pieces cut at random from a small box, some cells left empty, maybe weights and groups."""
+    size = (draw(st.integers(1, 3)), draw(st.integers(2, 3)), draw(st.integers(2, 4)))
+    count = draw(st.integers(2, 5))
+    rng = random.Random(draw(st.integers(0, 10**9)))
+    holes = draw(st.sampled_from([0.0, 0.15, 0.3]))
+    pieces = [[] for _ in range(count)]
+    for cell in box(*size):
+        if rng.random() >= holes:
+            pieces[rng.randrange(count)].append(cell)
+    pieces = [p for p in pieces if p]
+    if len(pieces) < 2:
+        pieces = [box(1, 1, 1), box(1, 1, 1, (0, 0, 1))]
+    weights = [rng.choice((1, 1, 2, 5)) for _ in pieces] if draw(st.booleans()) else None
+    groups = None
+    if draw(st.booleans()):
+        members = rng.sample(range(len(pieces)), rng.randint(2, len(pieces)))
+        groups = Groups.of(len(pieces), [members])
+    return pieces, weights, groups
+
+
+@given(assemblies())
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_the_c_twin_takes_apart_as_the_python_one(found):
+    c_engine()
+    pieces, weights, groups = found
+    results = [Disassembler(CUBIC, engine, max_states=20_000).disassemble(pieces, weights, groups)
+               for engine in ("python", "c")]
+    python, c = results
+    assert (python.status, python.level, python.states) == (c.status, c.level, c.states)
+    assert python.moves == c.moves
+    if python.separates:
+        checked(python, pieces, groups)
+
+
+# -- BurrTools as the oracle --------------------------------------------------------------------
+
+
+def recorded():
+    """The puzzles with BurrTools' answers; the big one marked slow."""
+    return [pytest.param(p, marks=pytest.mark.slow) if p.name.startswith("SolidSix") else p
+            for p in sorted(DATA.glob("*.burrtools.json.gz"))]
+
+
+def answers(path):
+    return json.loads(gzip.decompress(path.read_bytes()))
+
+
+def puzzle_of(path):
+    return DATA / path.name.replace(".burrtools.json.gz", ".xmpuzzle")
+
+
+@pytest.mark.parametrize("path", recorded(), ids=lambda p: p.name.split(".")[0] if isinstance(p, Path) else None)
+def test_every_assembly_burrtools_took_apart_has_its_level_here(path):
+    """BurrTools' own assemblies (its orientation, its piece order): the same level text and
+    total moves, and every move list replays."""
+    board = polyfit.read_board(puzzle_of(path))
+    taker = Disassembler(CUBIC)
+    for key in ("default", "mirror"):
+        for found in answers(path)[key]["found"]:
+            puzzle_pieces = {p.name: k for k, p in enumerate(board.pieces)}
+            labels = list(found["pieces"])
+            pieces = [tuple(map(tuple, found["pieces"][label])) for label in labels]
+            rules = board.motion
+            part_of = tuple(puzzle_pieces[label.split("#")[0]] for label in labels)
+            groups = Groups(part_of, tuple(r[1] for r in rules), tuple(r[2] for r in rules))
+            weights = [rules[k][0] for k in part_of]
+            result = taker.disassemble(pieces, weights, groups)
+            assert (result.level, result.total) == (found["level"], found["moves"]), labels
+            checked(result, pieces, groups)
+
+
+@pytest.mark.parametrize("path", recorded(), ids=lambda p: p.name.split(".")[0] if isinstance(p, Path) else None)
+def test_polyfit_counts_and_levels_equal_burrtools(path):
+    answer = answers(path)
+    puzzle = polyfit.load(puzzle_of(path))
+    counts, tally = disassembly.count(puzzle, puzzle.backend("auto"))
+    assert tally.assemblies == answer["default"]["assemblies"]
+    assert tally.disassemblable == answer["default"]["solutions"]
+    assert tally.levels == answer["default"]["levels"]
+    assert tally.disassemblable_rotations == answer["mirror"]["solutions"]
+    assert counts.distinct_rotations == answer["mirror"]["assemblies"]
+
+
+def test_the_recorded_answers_cover_deep_and_dotted_levels():
+    levels = {level for path in DATA.glob("*.burrtools.json.gz") for level in answers(path)["default"]["levels"]}
+    assert "1.2" in levels
+    assert any(int(level.split(".")[0]) >= 3 for level in levels), levels
+    assert sum("." in level for level in levels) >= 4, levels
+
+
+BURRTXT2 = Path(os.environ.get("TMPDIR", "/tmp")) / "burrtools" / "burrTxt2"
+
+
+@pytest.mark.skipif(not BURRTXT2.exists(), reason="BurrTools is not built here (bash ../shared/burrtools/build.sh)")
+def test_burrtools_live_agrees_on_a_small_puzzle():
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    try:
+        from burrtools_levels import run_burrtxt2
+    finally:
+        sys.path.pop(0)
+    path = DATA / "lid-1.xmpuzzle"
+    puzzle = polyfit.load(path)
+    _, tally = disassembly.count(puzzle, puzzle.backend("auto"))
+    assert run_burrtxt2(path, False) == {"assemblies": tally.assemblies, "solutions": tally.disassemblable}
+
+
+# -- the command line ----------------------------------------------------------------------------
+
+
+def cli(*args):
+    from helpers import run_cli
+
+    return run_cli([str(a) for a in args])
+
+
+def test_solve_disassemble_count_json_equals_burrtools():
+    path = DATA / "lid-3.xmpuzzle"
+    answer = answers(DATA / "lid-3.burrtools.json.gz")
+    result = cli("solve", path, "--disassemble", "--count", "--json", "--jobs", "1")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["assemblies"] == answer["default"]["assemblies"] == data["distinct"]
+    assert data["disassemblable"] == answer["default"]["solutions"]
+    assert data["disassemblable_rotations"] == answer["mirror"]["solutions"]
+    assert data["levels"] == answer["default"]["levels"]
+    assert list(data["levels"]) == sorted(data["levels"], key=lambda lv: [int(n) for n in lv.split(".")])
+
+
+def test_solve_disassemble_with_jobs_counts_the_same():
+    path = DATA / "lid-4.xmpuzzle"
+    one = json.loads(cli("solve", path, "--disassemble", "--count", "--json", "--jobs", "1").output)
+    two = json.loads(cli("solve", path, "--disassemble", "--count", "--json", "--jobs", "2").output)
+    for key in ("assemblies", "disassemblable", "disassemblable_rotations", "levels"):
+        assert one[key] == two[key]
+
+
+def test_solve_disassemble_output_replays(tmp_path):
+    """Every move list the JSON holds replays on its solution, and makes its level."""
+    path = DATA / "lid-1.xmpuzzle"
+    out = tmp_path / "lid.json"
+    result = cli("solve", path, "--disassemble", "--limit", "5", "--output", out)
+    assert result.exit_code == 0, result.output
+    assert result.output.count("Solution ") == 5 and "(level 1." in result.output
+    data = json.loads(out.read_text())
+    assert len(data["solutions"]) == len(data["disassemblies"]) == 5
+    assert data["groups"] == []
+    for solution, taken in zip(data["solutions"], data["disassemblies"]):
+        labels = list(solution)
+        pieces = [[tuple(c) for c in solution[label]] for label in labels]
+        moves = [([labels.index(n) for n in m["pieces"]], m["by"], m["removed"]) for m in taken["moves"]]
+        assert replay(pieces, moves) == taken["level"]
+    expected = answers(DATA / "lid-1.burrtools.json.gz")["default"]["levels"]
+    assert {t["level"] for t in data["disassemblies"]} <= set(expected)
+
+
+def test_solve_disassemble_moves_and_groups_in_json():
+    result = cli("solve", DATA / "group-6.xmpuzzle", "--disassemble", "--moves", "--json")
+    data = json.loads(result.output)
+    assert [t["level"] for t in data["disassemblies"]] == ["1"]
+    assert data["groups"] == [["D"], ["B", "D"]]  # group 1: D; group 2: B and D
+    shown = cli("solve", DATA / "burr-5.xmpuzzle", "--disassemble", "--moves", "--limit", "1")
+    assert "(level 5.2.2.2, 12 moves)" in shown.output
+    assert "  5. C by (0, 0, -1), out" in shown.output
+
+
+def test_solve_disassemble_state_cap_says_unknown():
+    result = cli("solve", DATA / "burr-5.xmpuzzle", "--disassemble", "--count", "--max-states", "2")
+    assert result.exit_code == 0, result.output
+    assert "0 come apart" in result.output
+    assert "2 assemblies reached the state cap: level unknown" in result.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--moves"], "--moves and --max-states go with --disassemble"),
+    (["--disassemble", "--all"], "--disassemble does not go with --all"),
+    (["--disassemble", "--png", "x.png"], "--disassemble prints levels and moves, not pictures"),
+])
+def test_solve_disassemble_refuses_what_does_not_fit(args, message):
+    result = cli("solve", DATA / "lid-2.xmpuzzle", *args)
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+def test_disassembly_on_a_lattice_without_directions_is_a_clear_error(tmp_path):
+    board = tmp_path / "tri.txt"
+    board.write_text("; lattice: triangle\n; pieces: 2*moniamond\n##\n")
+    result = cli("solve", board, "--disassemble")
+    assert result.exit_code == 2, result.output
+    assert "disassembly is not available on the triangle lattice yet" in result.output
+
+
+def test_the_replay_check_catches_bad_moves():
+    pieces = [box(1, 1, 2), box(1, 1, 2, (0, 0, 2))]
+    assert replay(pieces, [((1,), (0, 0, 1), True)]) == "1"
+    with pytest.raises(AssertionError, match="runs into"):
+        replay(pieces, [((0,), (0, 0, 1), True)])
+    with pytest.raises(AssertionError, match="still blocked"):
+        replay([box(1, 1, 1), box(1, 1, 1, (0, 0, 2))], [((0,), (0, 0, 1), True)])
+    with pytest.raises(AssertionError, match="stay together but are not a group"):
+        replay(pieces + [box(1, 1, 1, (3, 3, 3))], [((2,), (1, 0, 0), True)])
+    with pytest.raises(AssertionError, match="not along one axis"):
+        replay(pieces, [((1,), (0, 1, 1), True)])
+
+
+def test_docs_python_example_holds():
+    puzzle = polyfit.load(Path(__file__).resolve().parent.parent / "shapes/burrtools/level-5-burr.xmpuzzle")
+    solution, taken = next(puzzle.disassemblies(limit=1))
+    assert (taken.level, taken.total) == ("5.2.2.2", 12)
+    assert taken.moves[0] == {"pieces": ["A", "F"], "by": [0, 0, 1], "removed": False}
+    assert puzzle.count(disassemble=True).disassembly.levels == {"5.2.2.2": 1, "5.2": 1}
+    assert solution.disassemble().level == "5.2.2.2"
+
+
+def test_solve_disassemble_animate_writes_the_first_coming_apart(tmp_path):
+    from PIL import Image
+
+    gif = tmp_path / "box.gif"
+    result = cli("solve", DATA / "lid-2.xmpuzzle", "--disassemble", "--animate", gif, "--cell", "12")
+    assert result.exit_code == 0, result.output
+    assert "frames: solution 1 coming apart" in result.output
+    with Image.open(gif) as image:
+        assert image.n_frames > 5  # the 5 moves, each over several frames
+        image.seek(0)
+        first = image.convert("RGB").tobytes()
+        image.seek(image.n_frames - 1)
+        assert image.convert("RGB").tobytes() != first
+    again = cli("solve", DATA / "lid-2.xmpuzzle", "--disassemble", "--animate", gif)
+    assert again.exit_code == 2 and "exists" in again.output
+    refused = cli("solve", DATA / "lid-2.xmpuzzle", "--disassemble", "--count", "--animate", tmp_path / "x.gif")
+    assert refused.exit_code == 2 and "drop --count" in refused.output
