@@ -5,8 +5,9 @@
 - :mod:`polyfit.render.views3d`: isometric, exploded and layer views of 3D boards;
 - :mod:`polyfit.render.pictures`: the one place that picks a renderer for a solution;
 - :mod:`polyfit.render.animate`: the search at work, as an animated GIF;
-- :mod:`polyfit.render.meshes` and :mod:`polyfit.render.bevel`: watertight, bevelled solids
-  and trays for printing;
+- :mod:`polyfit.render.meshes`, :mod:`polyfit.render.boxgrid` and :mod:`polyfit.render.bevel`:
+  watertight, bevelled solids and trays for printing (the box grid's surface is
+  :mod:`~polyfit.render.boxgrid`'s, shared by the other two);
 - :mod:`polyfit.render.outline`, :mod:`polyfit.render.scene`, :mod:`polyfit.render.svg`:
   vector pictures (each piece one polygon) drawn from the same layout as the PNGs;
 - :mod:`polyfit.render.cut` and :mod:`polyfit.render.sheet`: pieces laid out for a laser
