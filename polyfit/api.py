@@ -154,6 +154,22 @@ class Puzzle(solve.Puzzle):
         """The exact cover problem the backends solve (symmetry broken)."""
         return self.cover.problem
 
+    def colours(self) -> dict[str, str]:
+        """Each piece's colour in every picture, sheet, model and the studio, as
+        ``{name: "#rrggbb"}``: fixed by the piece's name (the same in every set it comes in),
+        different for each piece of this puzzle. A piece that may be placed more than once
+        also has its copies' labels, ``NAME#1``, ``NAME#2``..., in shades of its colour."""
+        from polyfit.render.palette import hex_colour, piece_colours
+
+        labels = []
+        for piece in self.pieces:
+            most = piece.count[1]
+            labels.append(piece.name)
+            if most > 1:
+                labels += [f"{piece.name}#{k}" for k in range(1, most + 1)]
+        colours = piece_colours(labels)
+        return {label: hex_colour(colours[label]) for label in labels}
+
     def backend(self, name="auto"):
         """The backend ``name`` (or a backend object itself), checked against what this
         puzzle's problem needs."""
