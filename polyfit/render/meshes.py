@@ -36,11 +36,11 @@ class Sizes:
 
     def __post_init__(self):
         if not self.unit > 0:
-            raise PolyfitError("--unit must be positive")
+            raise PolyfitError(f"unit (a cell's edge) must be a positive number of millimetres, not {self.unit:g}")
         if not 0 <= self.gap < self.unit / 2:
-            raise PolyfitError(f"--gap must be at least 0 and less than half the unit ({self.unit / 2:g} mm)")
+            raise PolyfitError(f"gap must be at least 0 and less than half the unit ({self.unit / 2:g} mm)")
         if not self.thickness > 0:
-            raise PolyfitError("--thickness must be positive")
+            raise PolyfitError("thickness must be positive")
         self.check_bevel(flat=False)
 
     def check_bevel(self, flat: bool) -> None:
@@ -50,7 +50,7 @@ class Sizes:
         if not 0 <= self.bevel < limit:
             wall = "a cell less the gap, or a tile's thickness" if flat else "a cell less the gap"
             raise PolyfitError(
-                f"--bevel must be at least 0 and less than {limit:g} mm (half the thinnest wall: {wall})"
+                f"bevel must be at least 0 and less than {limit:g} mm (half the thinnest wall: {wall})"
             )
 
 
