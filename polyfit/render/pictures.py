@@ -1,9 +1,11 @@
 """Solutions and piece sets become PNG pictures: the one place that picks a renderer.
 
 2D boards are drawn flat (:mod:`polyfit.render.flat`); 3D boards in one of the views of
-:mod:`polyfit.render.views3d` (isometric by default). Several solutions make one contact sheet, each
-captioned with its number. Pre-placed pieces (on the board's ``fixed`` cells) are hatched. The ``png`` exporter (registered in :mod:`polyfit.formats.png`) means
-``polyfit solve BOARD --output out.png`` works like the ``--png`` flag with default options.
+:mod:`polyfit.render.views3d` (isometric by default). Several solutions make one contact
+sheet, each captioned with its number. Pre-placed pieces (on the board's ``fixed`` cells) are
+hatched. The ``png`` and ``gif`` exporters (:mod:`polyfit.formats.png`,
+:mod:`polyfit.formats.gif`) draw with these, and check their options with
+:func:`check_picture` before a search.
 """
 
 from __future__ import annotations
