@@ -504,6 +504,9 @@ def test_the_built_in_exporters_are_one_table_and_each_is_tested():
     assert tuple(exporters) == BUILT_IN_EXPORTERS
     tested = {".txt", ".json", ".png", ".gif", ".svg", ".cut.svg", ".pdf", ".stl", ".glb", ".3mf", ".obj"}
     assert {entry.suffixes[0] for entry in exporters.values()} == tested
+    assert polyfit.registry().exporter(None, "glb") is exporters["glb"]  # by name alone, as the studio asks
+    assert polyfit.registry().exporter("a/pieces.CUT.SVG") is exporters["cut-svg"]
+    assert polyfit.registry().exporter("a/pieces.svg") is exporters["svg"]
     plugins = {entry.plugin for entry in exporters.values()}
     assert all(p.startswith("polyfit.formats.") for p in plugins) and len(plugins) == 7  # a module per format (3D models share one)
 

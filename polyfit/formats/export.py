@@ -73,14 +73,15 @@ def known_suffixes(exporters: dict) -> str:
 
 def choose(exporters: dict, path, name: str | None = None, *, asked_by: str | None = None,
            strict: bool = False, how: str = "--format"):
-    """The exporter named, or the one the file's suffix calls for.
+    """The exporter named, or the one the file's suffix calls for (``path`` may be None when
+    ``name`` is given).
 
     A named exporter refuses a file whose suffix belongs to another format (``--png out.gif``
     would write PNG data under a GIF's name); ``strict`` (a shorthand such as ``--png``)
     refuses any suffix but its own. ``asked_by`` says how the exporter was asked for, in the
     messages; ``how`` how to name a format."""
-    path = Path(path)
     if name is None:
+        path = Path(path)
         entry = by_suffix(exporters, path.name)
         if entry is None:
             suffix = path.suffix or "files without a suffix"
@@ -92,6 +93,9 @@ def choose(exporters: dict, path, name: str | None = None, *, asked_by: str | No
     if name not in exporters:
         raise UnknownNameError("export format", name, exporters)
     entry = exporters[name]
+    if path is None:  # no file: only the format matters
+        return entry
+    path = Path(path)
     if suffix_match(entry, path.name):
         return entry
     other = by_suffix(exporters, path.name)
@@ -161,8 +165,7 @@ def output(exporters: dict, target, name: str | None = None, options: dict | Non
     output): then they are left out."""
     if target is None and name is None:
         raise PolyfitError("give a file name, or a format to make the file's bytes in")
-    entry = choose(exporters, target if target is not None else "solutions", name, asked_by=asked_by,
-                   strict=strict, how=how)
+    entry = choose(exporters, target, name, asked_by=asked_by, strict=strict, how=how)
     options = {k: v for k, v in (options or {}).items() if v is not None}
     takes = options_of(entry)
     if takes is not None:
