@@ -570,7 +570,7 @@ def test_format_writes_any_name_but_the_suffix_of_another_format(app, tmp_path):
 
 def test_sample_writes_the_solutions_it_draws_to_every_output(app, tmp_path):
     # It used to print them and write nothing, exiting 0.
-    board = ROOT / "shapes/pentomino/6x10.txt"
+    board = BOARD_2D
     files = [tmp_path / n for n in ("s.json", "s.png", "s.svg", "s.gif", "s.txt")]
     result = run(app, "solve", board, "--sample", "3", "--seed", "7", "-o", files[0], "--png", files[1],
                  "--svg", files[2], "-o", files[3], "-o", files[4])
@@ -581,7 +581,7 @@ def test_sample_writes_the_solutions_it_draws_to_every_output(app, tmp_path):
     for path in files:
         check_file(path, drawn, 60)
     saved = json.loads(files[0].read_text())["solutions"]
-    art = [["." * 10 for _ in range(6)] for _ in saved]
+    art = [["." * 20 for _ in range(3)] for _ in saved]
     for k, solution in enumerate(saved):
         rows = [list(row) for row in art[k]]
         for name, cells in solution.items():
@@ -590,7 +590,8 @@ def test_sample_writes_the_solutions_it_draws_to_every_output(app, tmp_path):
         art[k] = "\n".join("".join(row) for row in rows)
     assert art == drawn
     models = tmp_path / "c.glb"
-    result = run(app, "solve", BOARD_3D, "--sample", "1", "--seed", "1", "--glb", models, "--stl", tmp_path)
+    result = run(app, "solve", ROOT / "shapes/soma/castle.vox", "--sample", "1", "--seed", "1", "--glb", models,
+                 "--stl", tmp_path)
     assert result.exit_code == 0, result.output
     check_file(models, [], 27)
     assert len(list(tmp_path.glob("*.stl"))) == 7
