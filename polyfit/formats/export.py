@@ -17,9 +17,7 @@ refuse what it cannot write while that costs nothing.
 
 from __future__ import annotations
 
-import inspect
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,6 +39,8 @@ def _function(entry):
 def options_of(entry) -> dict | None:
     """The options an exporter takes, with their defaults: its parameters after
     ``(solutions, path)``; None when it takes any (``**options``)."""
+    import inspect
+
     try:
         parameters = list(inspect.signature(_function(entry)).parameters.values())[2:]
     except (TypeError, ValueError):  # no signature to read: give it no options
@@ -147,6 +147,8 @@ class Output:
 
     def data(self, solutions) -> bytes:
         """The file's bytes, written nowhere the user can see."""
+        import tempfile
+
         with tempfile.TemporaryDirectory(prefix="polyfit-export-") as folder:
             staged = Path(folder) / ("solutions" + (self.entry.suffixes[0] if self.entry.suffixes else ""))
             self.entry.export(solutions, staged, **self.options)
