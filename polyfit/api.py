@@ -154,6 +154,22 @@ class Puzzle(solve.Puzzle):
         """The exact cover problem the backends solve (symmetry broken)."""
         return self.cover.problem
 
+    def colours(self) -> dict[str, str]:
+        """Each piece's colour in every picture, sheet, model and the studio, as
+        ``{name: "#rrggbb"}``: fixed by the piece's name (the same in every set it comes in),
+        different for each piece of this puzzle. A piece that may be placed more than once
+        also has its copies' labels, ``NAME#1``, ``NAME#2``..., in shades of its colour."""
+        from polyfit.render.palette import hex_colour, piece_colours
+
+        labels = []
+        for piece in self.pieces:
+            most = piece.count[1]
+            labels.append(piece.name)
+            if most > 1:
+                labels += [f"{piece.name}#{k}" for k in range(1, most + 1)]
+        colours = piece_colours(labels)
+        return {label: hex_colour(colours[label]) for label in labels}
+
     def backend(self, name="auto"):
         """The backend ``name`` (or a backend object itself), checked against what this
         puzzle's problem needs."""
@@ -464,6 +480,59 @@ def generate(pieces, within=None, solutions=1, count: int = 1, seed: int = 0,
         boards.close()
 
 
+def _solution_set(solutions) -> tuple[SolutionSet, Registry | None]:
+    """What exporters take, from a :class:`Solution`, several solutions of one puzzle (a list,
+    or what :meth:`Puzzle.solutions` yields), or a :class:`SolutionSet` as it is; and the
+    registry of their puzzle (None for a SolutionSet)."""
+    if isinstance(solutions, SolutionSet):
+        return solutions, None
+    if isinstance(solutions, Solution):
+        return solutions.solution_set(), solutions.puzzle.registry
+    chosen = list(solutions)
+    if not chosen or not all(isinstance(s, Solution) for s in chosen):
+        raise PolyfitError("export takes a Solution, a list of Solutions of one puzzle, or a SolutionSet")
+    puzzle = chosen[0].puzzle
+    if any(s.puzzle is not puzzle for s in chosen):
+        raise PolyfitError("the solutions to export together must be of one puzzle")
+    return SolutionSet.of(puzzle.board, puzzle.pieces, [s.placements for s in chosen]), puzzle.registry
+
+
+def export(solutions, target: str | os.PathLike | None = None, format: str | None = None, *,
+           overwrite: bool = False, plugins: Registry | None = None, **options) -> bytes | None:
+    """Write solutions to a file in any format an exporter is registered for, as
+    ``polyfit solve --output FILE`` does: ``target`` is a path, whose suffix names the
+    format (``.png``, ``.gif``, ``.svg``, ``.cut.svg``, ``.pdf``, ``.stl``, ``.glb``, ``.3mf``,
+    ``.obj``, ``.json``, ``.txt``, or a plugin's), or ``format`` names it. With a bare suffix
+    (``".svg"``) or no target, nothing is written: the file's bytes are returned.
+
+    ``solutions``: a :class:`Solution`, several of one puzzle, or a :class:`SolutionSet`.
+    ``options`` are the format's own (pictures: ``cell``, ``margin``, ``labels``, ``view``;
+    the PDF sheet: ``unit``, ``paper``; models: ``unit``, ``gap``; the laser-cut SVG:
+    ``unit``, ``kerf``). An existing file is replaced only with ``overwrite=True``."""
+    from polyfit.errors import OutputExistsError
+    from polyfit.formats import export as exporting
+
+    chosen, own = _solution_set(solutions)
+    exporters = (plugins or own or registry()).exporters
+    as_bytes = target is None or exporting.is_suffix(target)
+    if as_bytes:
+        if format is None:
+            if target is None:
+                raise PolyfitError("give a file name, a suffix such as '.png', or a format")
+            format = exporting.choose(exporters, "solutions" + target, how="format=...").name
+        planned = exporting.output(exporters, None, format, options)
+    else:
+        planned = exporting.output(exporters, target, format, options, how="format=...")
+    try:
+        planned.check(chosen, overwrite)
+        if as_bytes:
+            return planned.data(chosen)
+        planned.write(chosen, overwrite)
+        return None
+    except OutputExistsError as exc:
+        raise OutputExistsError(exc.path, f"{exc.path} exists; pass overwrite=True to replace it") from None
+
+
 @dataclass(frozen=True, eq=False)
 class Solution:
     """One solution of a puzzle: which piece covers which cells."""
@@ -508,34 +577,49 @@ class Solution:
 
     def solution_set(self) -> SolutionSet:
         """This solution as exporters take it."""
-        board = self.puzzle.board
-        return SolutionSet(board.label, board.cells, self.puzzle.pieces, [self.placements],
-                           fixed=tuple(sorted(board.fixed_cells)))
+        return SolutionSet.of(self.puzzle.board, self.puzzle.pieces, [self.placements])
 
-    def png(self, path: str | os.PathLike | None = None, *, cell: int = 32, margin: int = 16,
-            labels: bool = False, view: str | None = None) -> bytes | None:
-        """Draw the solution (3D boards: ``view`` ``"iso"``, ``"exploded"`` or ``"layers"``).
-        Writes ``path`` when given (never over an existing file), else returns the PNG bytes."""
-        from polyfit.files import check_writable
-        from polyfit.render.pictures import save_png, solution_image
-        from polyfit.render.style import Style
+    def export(self, target: str | os.PathLike | None = None, format: str | None = None, *,
+               overwrite: bool = False, **options) -> bytes | None:
+        """This solution as a file of any format: see :func:`export`."""
+        return export(self, target, format, overwrite=overwrite, **options)
 
-        try:
-            style = Style(cell=cell, margin=margin, labels=labels)
-        except ValueError as exc:
-            raise PolyfitError(str(exc)) from None
-        board = self.puzzle.board
-        image = solution_image(board.cells, self.puzzle.pieces, self.placements, style, view,
-                               fixed=board.fixed_cells)
-        if path is not None:
-            check_writable(Path(path), force=False)
-            save_png(image, Path(path))
-            return None
-        import io
+    def png(self, path: str | os.PathLike | None = None, *, overwrite: bool = False, **options) -> bytes | None:
+        """The solution as a PNG picture (options ``cell``, ``margin`` in pixels, ``labels``,
+        and ``view`` ``"iso"``, ``"exploded"`` or ``"layers"`` for 3D boards). Writes
+        ``path`` (an existing file only with ``overwrite=True``), or returns the bytes."""
+        return export(self, path, "png", overwrite=overwrite, **options)
 
-        buffer = io.BytesIO()
-        image.save(buffer, format="PNG")
-        return buffer.getvalue()
+    def svg(self, path: str | os.PathLike | None = None, *, overwrite: bool = False, **options) -> bytes | None:
+        """The solution as an SVG picture, with :meth:`png`'s options."""
+        return export(self, path, "svg", overwrite=overwrite, **options)
+
+    def gif(self, path: str | os.PathLike | None = None, *, overwrite: bool = False, **options) -> bytes | None:
+        """The solution put together piece by piece, as an animated GIF (:meth:`png`'s
+        options; ``view`` ``"iso"`` or ``"layers"``)."""
+        return export(self, path, "gif", overwrite=overwrite, **options)
+
+    def pdf(self, path: str | os.PathLike | None = None, *, overwrite: bool = False, **options) -> bytes | None:
+        """A printable puzzle sheet: the puzzle at true size, then this solution (options
+        ``unit``, a cell in millimetres, and ``paper`` ``"a4"`` or ``"letter"``; needs
+        reportlab)."""
+        return export(self, path, "pdf", overwrite=overwrite, **options)
+
+    def stl(self, path: str | os.PathLike | None = None, *, overwrite: bool = False, **options) -> bytes | None:
+        """The pieces in place as one STL model (options ``unit`` and ``gap`` in millimetres)."""
+        return export(self, path, "stl", overwrite=overwrite, **options)
+
+    def glb(self, path: str | os.PathLike | None = None, *, overwrite: bool = False, **options) -> bytes | None:
+        """The pieces in place, each in its colour, as a glTF binary (options as :meth:`stl`)."""
+        return export(self, path, "glb", overwrite=overwrite, **options)
+
+    def threemf(self, path: str | os.PathLike | None = None, *, overwrite: bool = False, **options) -> bytes | None:
+        """The pieces in place, each in its colour, as 3MF (options as :meth:`stl`)."""
+        return export(self, path, "3mf", overwrite=overwrite, **options)
+
+    def obj(self, path: str | os.PathLike | None = None, *, overwrite: bool = False, **options) -> bytes | None:
+        """The pieces in place as Wavefront OBJ with vertex colours (options as :meth:`stl`)."""
+        return export(self, path, "obj", overwrite=overwrite, **options)
 
     def _repr_png_(self) -> bytes:
         return self.png()
@@ -549,6 +633,7 @@ __all__ = [
     "board_pieces",
     "check",
     "Counts",
+    "export",
     "Found",
     "Puzzle",
     "Run",

@@ -14,6 +14,15 @@ class PolyfitError(Exception):
     """Bad input or an impossible request, explained in words a user can act on."""
 
 
+class OutputExistsError(PolyfitError):
+    """A file the user has is where polyfit would write; the command line says ``--force``,
+    the Python API ``overwrite=True``."""
+
+    def __init__(self, path, message: str | None = None):
+        self.path = path
+        super().__init__(message or f"{path} exists; use --force to overwrite it")
+
+
 class ParseError(PolyfitError):
     """A file could not be read; names the file, line and column (both 1-based)."""
 

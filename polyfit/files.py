@@ -17,7 +17,7 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from polyfit.errors import ParseError, PolyfitError
+from polyfit.errors import OutputExistsError, ParseError, PolyfitError
 from polyfit.limits import check, limit
 
 
@@ -74,8 +74,8 @@ def split_lines(text: str):
         yield number, line
 
 
-def exists_error(path) -> PolyfitError:
-    return PolyfitError(f"{path} exists; use --force to overwrite it")
+def exists_error(path) -> OutputExistsError:
+    return OutputExistsError(path)
 
 
 def check_writable(path: Path, force: bool) -> None:

@@ -53,10 +53,17 @@ def register_exporters(register):
     """Register writers of solutions to files.
 
     Call ``register(name, suffixes, export, summary)``: ``suffixes`` a tuple like ``(".json",)``
-    chosen by the output file's suffix, ``export(solutions, path)`` writes a
-    :class:`polyfit.SolutionSet` to ``path`` (a :class:`pathlib.Path` with the output's name in
-    a private folder beside it: polyfit then puts the file in place, never over the user's
-    files without ``--force``), ``summary`` a one-line description.
+    (the longest one a file name ends with chooses the exporter: ``.cut.svg`` before ``.svg``),
+    ``summary`` a one-line description. ``export(solutions, path, **options)`` writes a
+    :class:`polyfit.SolutionSet` to ``path`` (a :class:`pathlib.Path` with the output's name
+    in a private folder beside it: polyfit then puts the file in place, never over the user's
+    files without ``--force`` or ``overwrite=True``) and may return a few words about what it
+    wrote, shown after "wrote FILE". Its keyword parameters with defaults are its options
+    (``polyfit.export(..., cell=20)``; the command line passes those of ``--cell``,
+    ``--margin``, ``--labels``, ``--view``, ``--unit``, ``--gap``, ``--kerf``, ``--paper`` it
+    takes). ``export.check(solutions, **options)``, if the function carries one, is called
+    before any search with the board and pieces (``solutions.solutions`` may be empty) and
+    raises :class:`polyfit.PolyfitError` for what the exporter cannot write.
     """
 
 

@@ -35,6 +35,9 @@ DEFAULT_PLUGINS = (
     "polyfit.formats.soma_notation",
     "polyfit.formats.solutions_json",
     "polyfit.formats.png",
+    "polyfit.formats.gif",
+    "polyfit.formats.svg",
+    "polyfit.formats.pdf",
     "polyfit.formats.models",
     "polyfit.studio.command",
 )

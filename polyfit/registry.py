@@ -283,20 +283,11 @@ class Registry:
         return backend
 
     def exporter(self, path, name: str | None = None) -> ExporterEntry:
-        """The exporter named, or the one whose suffix the output path has."""
-        if name is not None:
-            if name not in self.exporters:
-                raise UnknownNameError("export format", name, self.exporters)
-            return self.exporters[name]
-        suffix = Path(path).suffix.lower()
-        for entry in self.exporters.values():
-            if suffix in entry.suffixes:
-                return entry
-        known = sorted({s for e in self.exporters.values() for s in e.suffixes})
-        raise PolyfitError(
-            f"no exporter writes {suffix or 'files without a suffix'!r}; known suffixes: "
-            f"{', '.join(known)} (or choose one with --format)"
-        )
+        """The exporter named, or the one whose suffix the output path has (the longest that
+        matches); see :func:`polyfit.formats.export.choose`."""
+        from polyfit.formats.export import choose
+
+        return choose(self.exporters, path, name)
 
     def _sniffs(self, entry, head: bytes) -> bool:
         """Does a reader recognise these first bytes? A reader whose test fails is passed over

@@ -101,3 +101,20 @@ def test_what_cannot_be_written_is_one_clear_error(app, tmp_path, target, option
     result = run(app, "convert", ROOT / "shapes/pentomino/6x10.txt", tmp_path / target, *options)
     assert result.exit_code == 2
     assert len(result.output.strip().splitlines()) == 1 and message in result.output, result.output
+
+
+def test_magicavoxel_says_what_it_cannot_hold_and_how_to_solve_it_all_the_same(app, tmp_path):
+    # It used to write the cells and drop the pieces without a word.
+    out = tmp_path / "c.vox"
+    result = run(app, "convert", CASTLE, out, "--format", "magicavoxel")
+    assert result.exit_code == 0
+    assert result.output == (
+        f"wrote {out}\npolyfit: note: {out} is a MagicaVoxel file, which holds cells only: the pieces (soma), "
+        "the board's name (Castle) and its '; source:' line are not in it; solve it with --pieces soma\n")
+    assert counts(out, pieces="soma") == (3, 6, 6)
+    held = tmp_path / "s.vox"
+    result = run(app, "convert", BURR / "soma.xmpuzzle", held, "--format", "magicavoxel")
+    assert result.exit_code == 0 and f"solve it with --pieces {tmp_path / 's.pieces.vox'}\n" in result.output
+    assert "the pieces (they are in s.pieces.vox beside it)" in result.output
+    assert polyfit.load(held, str(tmp_path / "s.pieces.vox")).count().total > 0
+    assert "note" not in run(app, "convert", CASTLE, tmp_path / "c.soma").output  # yass keeps the pieces

@@ -324,7 +324,8 @@ def test_solve_disassemble_state_cap_says_unknown():
 @pytest.mark.parametrize("args, message", [
     (["--moves"], "--moves and --max-states go with --disassemble"),
     (["--disassemble", "--all"], "--disassemble does not go with --all"),
-    (["--disassemble", "--png", "x.png"], "--disassemble prints levels and moves, not pictures"),
+    (["--disassemble", "--count", "--png", "x.png"], "--count prints no solutions to draw"),
+    (["--disassemble", "--count", "--output", "x.json"], "--count prints no solutions to write"),
 ])
 def test_solve_disassemble_refuses_what_does_not_fit(args, message):
     result = cli("solve", DATA / "lid-2.xmpuzzle", *args)
@@ -379,3 +380,13 @@ def test_solve_disassemble_animate_writes_the_first_coming_apart(tmp_path):
     assert again.exit_code == 2 and "exists" in again.output
     refused = cli("solve", DATA / "lid-2.xmpuzzle", "--disassemble", "--count", "--animate", tmp_path / "x.gif")
     assert refused.exit_code == 2 and "drop --count" in refused.output
+
+
+def test_solve_disassemble_draws_the_solutions_that_come_apart(tmp_path):
+    picture = tmp_path / "apart.png"
+    result = cli("solve", DATA / "burr-5.xmpuzzle", "--disassemble", "--limit", "1", "--png", picture)
+    assert result.exit_code == 0, result.output
+    from PIL import Image
+
+    with Image.open(picture) as image:
+        assert image.format == "PNG" and image.width > 50

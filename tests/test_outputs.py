@@ -12,6 +12,7 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
+import polyfit
 import polyfit.files
 import polyfit.longsearch
 from polyfit.errors import PolyfitError
@@ -412,3 +413,258 @@ def test_threemf_names_with_characters_xml_cannot_hold_still_parse(tmp_path):
     objects = [obj.get("name") for obj in model.iterfind("m:resources/m:object", ns)]
     assert objects == [f"piece {name}" for name in found]
     assert xml_name("plain F'") == "plain F'" and xml_name("tab\tnewline\n") == "tab\tnewline\n"
+
+
+# -- one output system: every exporter, reached by suffix, writes a file its reader opens ------
+
+BOARD_HEX = ROOT / "shapes/polyhex/tetrahexes-4x7.txt"
+BUILT_IN_EXPORTERS = ("text", "json", "png", "gif", "svg", "cut-svg", "pdf", "stl", "glb", "3mf", "obj")
+
+
+def printed_solutions(output: str) -> list[str]:
+    """The text art of each solution ``polyfit solve`` printed."""
+    return [block.split(":\n", 1)[1].strip("\n") for block in output.split("\n\n") if block.startswith("Solution ")]
+
+
+def open_model(path: Path) -> list:
+    """The meshes of a model file, read back with trimesh (each piece one mesh); a 3MF's
+    model part is read here from its XML, as trimesh's reader needs packages polyfit does not."""
+    import trimesh
+
+    if path.suffix == ".3mf":
+        with zipfile.ZipFile(path) as archive:
+            root = ET.fromstring(archive.read("3D/3dmodel.model"))
+        ns = {"m": "http://schemas.microsoft.com/3dmanufacturing/core/2015/02"}
+        meshes = []
+        for obj in root.iterfind("m:resources/m:object", ns):
+            vertices = [[float(v.get(k)) for k in "xyz"] for v in obj.iterfind("m:mesh/m:vertices/m:vertex", ns)]
+            faces = [[int(t.get(k)) for k in ("v1", "v2", "v3")] for t in obj.iterfind("m:mesh/m:triangles/m:triangle", ns)]
+            meshes.append(trimesh.Trimesh(vertices, faces))
+        return meshes
+    loaded = trimesh.load(path, process=True) if path.suffix != ".obj" else trimesh.load(path, process=False, split_object=True)
+    if isinstance(loaded, trimesh.Scene):
+        return [trimesh.Trimesh(g.vertices, g.faces) for g in loaded.geometry.values()]
+    return [trimesh.Trimesh(loaded.vertices, loaded.faces)]
+
+
+def check_file(path: Path, solutions: list[str], cells: int) -> None:
+    """``path`` holds what its format says, of these solutions (text art) on a board of
+    ``cells`` cells; fails otherwise."""
+    from PIL import Image
+
+    name = path.name
+    if name.endswith(".txt"):
+        assert printed_solutions(path.read_text()) == solutions
+    elif name.endswith(".json"):
+        data = json.loads(path.read_text())
+        assert len(data["solutions"]) == len(solutions) and len(data["cells"]) == cells
+    elif name.endswith(".png"):
+        with Image.open(path) as image:
+            assert image.format == "PNG" and image.width > 50 and image.height > 50
+    elif name.endswith(".gif"):
+        with Image.open(path) as image:
+            assert image.format == "GIF" and image.n_frames >= len(solutions) * 2
+    elif name.endswith(".cut.svg"):
+        root = ET.parse(path).getroot()
+        assert root.tag.endswith("svg") and root.get("width").endswith("mm")
+        assert len([e for e in root.iter() if e.get("class") == "cut"]) >= 3
+    elif name.endswith(".svg"):
+        root = ET.parse(path).getroot()
+        named = {e.get("data-piece") for e in root.iter() if e.get("data-piece")}
+        assert root.tag.endswith("svg") and len(named) >= 3
+    elif name.endswith(".pdf"):
+        from pypdf import PdfReader
+
+        assert len(PdfReader(path).pages) >= 2  # the puzzle, then the solutions
+    else:
+        meshes = open_model(path)
+        assert meshes and all(mesh.is_watertight for mesh in meshes)
+        unit, gap = 15.0, 0.2
+        volume = sum(mesh.volume for mesh in meshes)
+        assert cells * (unit - gap) ** 3 * 0.98 < volume < cells * unit**3  # every piece, shrunk by the gap
+
+
+@pytest.mark.parametrize("board, suffix", [
+    (BOARD_2D, ".txt"), (BOARD_2D, ".json"), (BOARD_2D, ".png"), (BOARD_2D, ".gif"), (BOARD_2D, ".svg"),
+    (BOARD_2D, ".cut.svg"), (BOARD_2D, ".pdf"), (BOARD_3D, ".stl"), (BOARD_3D, ".glb"), (BOARD_3D, ".3mf"),
+    (BOARD_3D, ".obj"), (BOARD_3D, ".png"), (BOARD_3D, ".gif"), (BOARD_3D, ".svg"), (BOARD_3D, ".pdf"),
+    (BOARD_HEX, ".png"), (BOARD_HEX, ".gif"), (BOARD_HEX, ".svg"), (BOARD_HEX, ".txt"),
+], ids=lambda v: v if isinstance(v, str) else v.stem)
+def test_output_writes_every_format_by_its_suffix(app, tmp_path, board, suffix):
+    out = tmp_path / f"out{suffix}"
+    result = run(app, "solve", board, "--limit", "2", "--output", out)
+    assert result.exit_code == 0, result.output
+    assert f"wrote {out}" in result.output
+    cells = len(polyfit.read_board(board).cells)
+    check_file(out, printed_solutions(result.output), cells)
+
+
+def test_the_built_in_exporters_are_one_table_and_each_is_tested():
+    exporters = polyfit.registry().exporters
+    assert tuple(exporters) == BUILT_IN_EXPORTERS
+    tested = {".txt", ".json", ".png", ".gif", ".svg", ".cut.svg", ".pdf", ".stl", ".glb", ".3mf", ".obj"}
+    assert {entry.suffixes[0] for entry in exporters.values()} == tested
+    assert polyfit.registry().exporter(None, "glb") is exporters["glb"]  # by name alone, as the studio asks
+    assert polyfit.registry().exporter("a/pieces.CUT.SVG") is exporters["cut-svg"]
+    assert polyfit.registry().exporter("a/pieces.svg") is exporters["svg"]
+    plugins = {entry.plugin for entry in exporters.values()}
+    assert all(p.startswith("polyfit.formats.") for p in plugins) and len(plugins) == 7  # a module per format (3D models share one)
+
+
+def test_render_reaches_every_exporter_from_saved_solutions(app, tmp_path):
+    saved = tmp_path / "s.json"
+    result = run(app, "solve", BOARD_3D, "--limit", "2", "-o", saved)
+    assert result.exit_code == 0, result.output
+    solutions = printed_solutions(result.output)
+    outs = [tmp_path / f"r{s}" for s in (".txt", ".png", ".gif", ".svg", ".pdf", ".stl", ".glb", ".3mf", ".obj")]
+    result = run(app, "render", saved, *[arg for out in outs for arg in ("-o", out)])
+    assert result.exit_code == 0, result.output
+    assert [line.split(" ")[1] for line in result.output.splitlines()] == [str(o) for o in outs]
+    for out in outs:
+        check_file(out, solutions, 27)
+
+
+def no_search(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("searched before refusing")
+
+    monkeypatch.setattr(polyfit.longsearch, "run", refuse)
+
+
+@pytest.mark.parametrize("board, args, message", [
+    (BOARD_2D, ["--png", "{tmp}/out.gif"], "{tmp}/out.gif: --png writes png files (.png), but the name says gif (.gif); name it out.png"),
+    (BOARD_2D, ["--png", "{tmp}/out.jpg"], "{tmp}/out.jpg: --png writes png files (.png); name it out.png"),
+    (BOARD_2D, ["--pdf", "{tmp}/out.png"], "{tmp}/out.png: --pdf writes pdf files (.pdf), but the name says png (.png); name it out.pdf"),
+    (BOARD_3D, ["--glb", "{tmp}/out.obj"], "{tmp}/out.obj: --glb writes glb files (.glb), but the name says obj (.obj); name it out.glb"),
+    (BOARD_2D, ["-o", "{tmp}/out.gif", "--format", "png"],
+     "{tmp}/out.gif: format 'png' writes png files (.png), but the name says gif (.gif); name it out.png"),
+    (BOARD_2D, ["-o", "{tmp}/out.xyz"], "no exporter writes '.xyz'; known suffixes: .3mf, .cut.svg, .gif, .glb, .json, "
+     ".obj, .pdf, .png, .stl, .svg, .txt (or choose one with --format)"),
+    (BOARD_2D, ["-o", "{tmp}/a.txt", "-o", "{tmp}/b.txt", "--format", "json"],
+     "--format names the format of one --output file; give exactly one --output"),
+    (BOARD_HEX, ["--pdf", "{tmp}/out.pdf"], "a PDF puzzle sheet is made for squares and cubes; it does not handle the "
+     "hex lattice yet (solve, --count, check, hint, estimate, --png and --svg do)"),
+    (BOARD_HEX, ["-o", "{tmp}/out.pdf"], "a PDF puzzle sheet is made for squares and cubes; it does not handle the "
+     "hex lattice yet (solve, --count, check, hint, estimate, --png and --svg do)"),
+    (BOARD_HEX, ["-o", "{tmp}/out.stl"], "a 3D model of a solution is made for squares and cubes; it does not "
+     "handle the hex lattice yet (solve, --count, check, hint, estimate, --png and --svg do)"),
+    (BOARD_2D, ["-o", "{tmp}/out.svg", "--view", "iso"], "view 'iso' is for 3D boards; 2D boards are drawn flat"),
+    (BOARD_3D, ["-o", "{tmp}/out.gif", "--view", "exploded"], "unknown view 'exploded'; choose one of iso, layers"),
+])
+def test_bad_outputs_are_refused_before_the_search(app, tmp_path, monkeypatch, board, args, message):
+    no_search(monkeypatch)
+    result = run(app, "solve", board, "--limit", "1", *[a.format(tmp=tmp_path) for a in args])
+    assert result.exit_code == 2
+    assert result.output == f"polyfit: error: {message.format(tmp=tmp_path)}\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_format_writes_any_name_but_the_suffix_of_another_format(app, tmp_path):
+    out = tmp_path / "solutions.data"
+    assert run(app, "solve", BOARD_2D, "-o", out, "--format", "json").exit_code == 0
+    assert len(json.loads(out.read_text())["solutions"]) == 2
+    cut = tmp_path / "pieces.svg"
+    assert run(app, "solve", BOARD_2D, "--limit", "1", "-o", cut, "--format", "cut-svg").exit_code == 0
+    assert {e.get("class") for e in ET.parse(cut).getroot().iter()} >= {"cut"}
+
+
+def test_sample_writes_the_solutions_it_draws_to_every_output(app, tmp_path):
+    # It used to print them and write nothing, exiting 0.
+    board = BOARD_2D
+    files = [tmp_path / n for n in ("s.json", "s.png", "s.svg", "s.gif", "s.txt")]
+    result = run(app, "solve", board, "--sample", "3", "--seed", "7", "-o", files[0], "--png", files[1],
+                 "--svg", files[2], "-o", files[3], "-o", files[4])
+    assert result.exit_code == 0, result.output
+    drawn = [block.split(":\n", 1)[1].strip("\n") for block in result.output.split("\n\n")
+             if block.startswith("Random solution ")]
+    assert len(drawn) == 3
+    for path in files:
+        check_file(path, drawn, 60)
+    saved = json.loads(files[0].read_text())["solutions"]
+    art = [["." * 20 for _ in range(3)] for _ in saved]
+    for k, solution in enumerate(saved):
+        rows = [list(row) for row in art[k]]
+        for name, cells in solution.items():
+            for r, c in cells:
+                rows[r][c] = name
+        art[k] = "\n".join("".join(row) for row in rows)
+    assert art == drawn
+    models = tmp_path / "c.glb"
+    result = run(app, "solve", ROOT / "shapes/soma/castle.vox", "--sample", "1", "--seed", "1", "--glb", models,
+                 "--stl", tmp_path)
+    assert result.exit_code == 0, result.output
+    check_file(models, [], 27)
+    assert len(list(tmp_path.glob("*.stl"))) == 7
+    refused = run(app, "solve", board, "--sample", "1", "--png", files[1])
+    assert refused.exit_code == 2 and "use --force to overwrite" in refused.output
+
+
+def test_a_plugin_exporter_gets_its_options_and_is_checked_before_the_search(tmp_path, monkeypatch):
+    import types
+
+    from polyfit.cli import build_app
+    from polyfit.hookspecs import hookimpl
+    from polyfit.plugins import get_plugin_manager
+
+    heard = []
+
+    def export(solutions, path, *, cell=1, unit=None):
+        heard.append(("export", cell, unit))
+        path.write_text(f"{len(solutions.solutions)} {cell} {unit}\n")
+        return "in sizes"
+
+    def check(solutions, **options):
+        heard.append(("check", options, len(solutions.solutions)))
+        if options.get("cell") == 99:
+            raise PolyfitError("99 is too big")
+
+    export.check = check
+    module = types.ModuleType("sizes")
+    module.register_exporters = hookimpl(lambda register: register("sizes", (".sizes",), export, "sizes"))
+    pm = get_plugin_manager(load_entrypoints=False)
+    pm.register(module, name="sizes")
+    app = build_app(pm)
+    out = tmp_path / "out.sizes"
+    result = run(app, "solve", BOARD_2D, "-o", out, "--cell", "7", "--kerf", "0")
+    assert result.exit_code == 0, result.output
+    assert f"wrote {out} (in sizes)" in result.output and out.read_text() == "2 7 None\n"
+    assert heard == [("check", {"cell": 7}, 0), ("export", 7, None)]
+    registry = polyfit.registry()  # the API's own registry has no such plugin
+    with pytest.raises(PolyfitError, match="^unknown export format 'sizes'"):
+        polyfit.export(polyfit.load(BOARD_2D).solutions(limit=1), ".x", format="sizes", plugins=registry)
+    no_search(monkeypatch)
+    result = run(app, "solve", BOARD_2D, "-o", tmp_path / "big.sizes", "--cell", "99")
+    assert result.exit_code == 2 and result.output == "polyfit: error: 99 is too big\n"
+
+
+def test_the_api_writes_and_returns_every_format_and_speaks_its_own_words(tmp_path):
+    puzzle = polyfit.load(BOARD_2D)
+    first = next(puzzle.solutions())
+    assert first.png()[:8] == b"\x89PNG\r\n\x1a\n" and first.gif()[:6] == b"GIF89a"
+    assert first.svg().startswith(b"<?xml") and first.pdf()[:5] == b"%PDF-"
+    assert polyfit.export(first, ".txt").decode() == f"Solution 1:\n{first.text()}\n"
+    assert polyfit.export(puzzle.solutions(), ".cut.svg") == polyfit.export(first, None, "cut-svg")
+    cube = next(polyfit.load(BOARD_3D).solutions())
+    for method, suffix in (("stl", ".stl"), ("glb", ".glb"), ("threemf", ".3mf"), ("obj", ".obj")):
+        path = tmp_path / f"cube{suffix}"
+        assert getattr(cube, method)(path) is None
+        check_file(path, [], 27)
+        assert path.read_bytes() == getattr(cube, method)() or method == "glb"  # same model, as bytes
+    # Item 6: the API overwrites when asked, and its errors name no command-line flag.
+    picture = tmp_path / "first.png"
+    first.png(picture, cell=10)
+    small = picture.read_bytes()
+    with pytest.raises(PolyfitError) as refused:
+        first.png(picture)
+    assert str(refused.value) == f"{picture} exists; pass overwrite=True to replace it"
+    assert picture.read_bytes() == small and leftovers(tmp_path) == []
+    first.png(picture, overwrite=True)
+    assert picture.read_bytes() != small
+    with pytest.raises(PolyfitError, match="^the png exporter has no option unit; its options are cell, margin, labels, view$"):
+        first.png(unit=3)
+    with pytest.raises(PolyfitError, match="^cell size must be at least 4 pixels$"):
+        first.gif(cell=2)
+    with pytest.raises(PolyfitError, match="^view 'iso' is for 3D boards"):
+        first.svg(view="iso")
+    with pytest.raises(PolyfitError, match="format=..."):
+        polyfit.export(first, tmp_path / "first.xyz")

@@ -151,14 +151,14 @@ def test_without_reportlab_the_error_names_the_extra(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "reportlab.pdfgen", None)
     result = run_cli("solve", BOARD, "--limit", "1", "--pdf", tmp_path / "s.pdf")
     assert result.exit_code == 2
-    assert result.output == "polyfit: error: --pdf needs reportlab, which is not installed: pip install 'polyfit[pdf]'\n"
+    assert result.output == "polyfit: error: a PDF sheet needs reportlab, which is not installed: pip install 'polyfit[pdf]'\n"
     assert not (tmp_path / "s.pdf").exists()
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--unit", "40"], "6x10 box: a part of the sheet is 400 x 240 mm, but a page holds 186 x 257 mm: use a smaller --unit"),
-    (["--paper", "a3"], "unknown paper 'a3' for --paper; choose one of a4, letter"),
-    (["--unit", "-1"], "--unit must be a positive number of millimetres, not -1"),
+    (["--unit", "40"], "6x10 box: a part of the sheet is 400 x 240 mm, but a page holds 186 x 257 mm: use a smaller unit"),
+    (["--paper", "a3"], "unknown paper 'a3'; valid papers: a4, letter"),
+    (["--unit", "-1"], "unit (a cell's edge) must be a positive number of millimetres, not -1"),
 ])
 def test_bad_sheet_requests_fail_before_the_search(tmp_path, args, message):
     result = run_cli("solve", BOARD, "--limit", "1", "--pdf", tmp_path / "s.pdf", *args)

@@ -11,7 +11,8 @@ from PIL import Image, ImageChops
 from polyfit.render import flat
 from polyfit.cli import build_app
 from polyfit.errors import PolyfitError
-from polyfit.render.palette import SAFE_COLOURS, piece_colours
+import polyfit
+from polyfit.render.palette import SAFE_COLOURS, copy_colour, hex_colour, piece_colours
 from polyfit.render.pictures import compact, save_png
 from polyfit.plugins import get_plugin_manager
 from polyfit.render.style import INK, Style
@@ -57,6 +58,61 @@ def test_palette_is_deterministic_distinct_and_keyed_by_name():
     for set_name in ("hexominoes", "heptominoes"):
         many = piece_colours(p.name for p in built_in_set(set_name))
         assert len(set(many.values())) == len(many)
+
+
+ALL_SETS = {name: [p.name for p in polyfit.pieces(name)] for name in polyfit.piece_sets()}
+
+
+def test_a_piece_keeps_its_colour_in_every_set_and_every_set_is_distinct():
+    # The bug: crc32(name) % max(12, len(names)) made Z blue on 6x10 (12 pieces) and another
+    # colour on Scott's board (13 pieces: the O tetromino too).
+    seen: dict[str, tuple[str, tuple]] = {}
+    for set_name, names in ALL_SETS.items():
+        colours = piece_colours(names)
+        assert len(set(colours.values())) == len(names), set_name
+        for name, colour in colours.items():
+            first = seen.setdefault(name, (set_name, colour))
+            assert colour == first[1], f"{name} in {set_name} and in {first[0]}"
+    shared = [n for n in seen if sum(n in names for names in ALL_SETS.values()) > 1]
+    assert len(shared) >= 20  # F, I, L... are in many sets: the loop above compared them
+
+
+def test_puzzle_colours_are_the_same_for_shared_pieces_on_every_board():
+    six_by_ten = polyfit.load(BOARDS / "6x10.txt").colours()
+    scott = polyfit.load(BOARDS / "scott.txt").colours()
+    cube = polyfit.load(ROOT / "shapes/pentacube/3x4x5.vox").colours()  # the flat pentacubes
+    assert sorted(scott) == sorted("FILNPTUVWXYZO")
+    assert all(scott[name] == six_by_ten[name] == cube[name] for name in six_by_ten)
+    assert six_by_ten["Z"] == "#0072b2" and scott["O"] not in six_by_ten.values()
+    assert len(set(six_by_ten.values())) == 12 and len(set(scott.values())) == 13
+    assert all(len(c) == 7 and c.startswith("#") and int(c[1:], 16) >= 0 for c in scott.values())
+    # What the pictures paint is what colours() says.
+    assert piece_colours("FILNPTUVWXYZO") == {n: tuple(int(c[k:k + 2], 16) for k in (1, 3, 5)) for n, c in scott.items()}
+
+
+def test_other_names_keep_a_colour_that_does_not_depend_on_the_size_of_the_set():
+    alone = piece_colours(["king"])["king"]
+    for size in (2, 12, 13, 40):
+        others = [f"piece{k}" for k in range(size)]
+        colours = piece_colours(others + ["king"])
+        if colours["king"] != alone:  # it may only move for a name that wants the same colour
+            home = next(n for n in others if piece_colours([n])[n] == alone)
+            assert home < "king"  # ... and comes first in sorted order
+        assert len(set(colours.values())) == size + 1
+
+
+def test_copies_are_variations_of_their_piece_and_mirror_images_have_their_own_colour():
+    colours = piece_colours(["L#1", "L#2", "L#3", "O"])
+    assert colours["L#1"] == piece_colours(["L"])["L"]
+    assert len({colours["L#1"], colours["L#2"], colours["L#3"], colours["O"]}) == 4
+    assert colours["L#2"] == copy_colour(colours["L#1"], 2)
+    many = piece_colours([f"D#{k}" for k in range(1, 51)] + list("FILNPTUVWXYZ"))
+    assert len(set(many.values())) == 62
+    one_sided = piece_colours(ALL_SETS["one-sided-pentominoes"])
+    assert one_sided["F"] == piece_colours(["F"])["F"] and one_sided["F'"] != one_sided["F"]
+    dominoes = polyfit.load(ROOT / "shapes/dominoes/8x8.txt").colours()
+    assert len(dominoes) == 33 and dominoes["D"] == dominoes["D#1"] == hex_colour(piece_colours(["D"])["D"])
+    assert dominoes["D#2"] == hex_colour(copy_colour(piece_colours(["D"])["D"], 2))
 
 
 # -- one solution ---------------------------------------------------------------------------

@@ -285,11 +285,13 @@ def test_pieces_svg_draws_every_piece(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--cut"], "--cut makes the --svg file a laser-cutting file; add --svg FILE"),
+    (["--cut"], "--cut makes the --svg file a laser-cutting file; add --svg FILE (or give --output a FILE.cut.svg)"),
     (["--svg", "{tmp}/c.svg", "--kerf", "0.2"], "--kerf sets the laser's kerf for --cut; add --svg FILE --cut"),
     (["--svg", "{tmp}/c.svg", "--cut", "--kerf", "15"],
-     "--kerf must be at least 0 and less than the cell (--unit 15 mm), not 15"),
-    (["--svg", "{tmp}/c.svg", "--cut", "--unit", "0"], "--unit must be a positive number of millimetres, not 0"),
+     "kerf must be at least 0 and less than the cell (unit 15 mm), not 15"),
+    (["--svg", "{tmp}/c.svg", "--cut", "--unit", "0"], "unit (a cell's edge) must be a positive number of millimetres, not 0"),
+    (["--svg", "{tmp}/c.png"], "{tmp}/c.png: --svg writes svg files (.svg), but the name says png (.png); name it c.svg"),
+    (["--output", "{tmp}/c.cut.svg", "--unit", "0"], "unit (a cell's edge) must be a positive number of millimetres, not 0"),
     (["--svg", "{tmp}/missing/c.svg"], "cannot write {tmp}/missing/c.svg: directory {tmp}/missing does not exist"),
 ])
 def test_bad_svg_requests_are_one_clear_error_before_the_search(tmp_path, args, message):
@@ -300,9 +302,9 @@ def test_bad_svg_requests_are_one_clear_error_before_the_search(tmp_path, args, 
 
 def test_cut_refuses_3d_pieces_and_svg_files_are_not_replaced(tmp_path):
     result = run_cli("solve", CASTLE, "--limit", "1", "--svg", tmp_path / "c.svg", "--cut")
-    assert result.exit_code == 2 and "--cut draws flat pieces for a laser cutter" in result.output
+    assert result.exit_code == 2 and "a laser-cut file holds flat pieces" in result.output
     result = run_cli("pieces", "soma", "--svg", tmp_path / "c.svg", "--cut")
-    assert result.exit_code == 2 and "piece V is 3D (--stl makes printable solids)" in result.output
+    assert result.exit_code == 2 and "piece V is 3D (an STL file makes printable solids)" in result.output
     (tmp_path / "c.svg").write_text("mine")
     result = run_cli("pieces", "pentominoes", "--svg", tmp_path / "c.svg")
     assert result.exit_code == 2 and "c.svg exists; use --force to overwrite it" in result.output

@@ -32,7 +32,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
         Example: polyfit convert shapes/soma/castle.vox castle.xmpuzzle --solutions 3
         """
         from polyfit import api
-        from polyfit.formats.interchange import Source, write_board
+        from polyfit.formats.interchange import Source, what_is_dropped, write_board
 
         board = api.read_board(source, plugins=ctx.registry, select=problem)
         spec = pieces or (None if board.pieces else board.metadata.get("pieces"))
@@ -46,6 +46,10 @@ def add_commands(app: typer.Typer, ctx) -> None:
                 raise PolyfitError("--solutions is for BurrTools files (.xmpuzzle): the other formats hold no solutions")
             puzzle = api.Puzzle(board, chosen, plugins=ctx.registry)
             found = [s.placements for s in puzzle.solutions(limit=solutions)]
-        written = write_board(Source(board, chosen, spec, found), target, output_format, force)
+        source = Source(board, chosen, spec, found)
+        written = write_board(source, target, output_format, force)
         saved = f" with {len(found)} solution" + ("" if len(found) == 1 else "s") if solutions else ""
         typer.echo(f"wrote {', '.join(str(p) for p in written)}{saved}")
+        dropped = what_is_dropped(source, written, output_format)
+        if dropped:
+            typer.echo(f"polyfit: note: {dropped}", err=True)

@@ -28,8 +28,8 @@ def run(puzzle, count: bool, limit, moves: bool, max_states, as_json: bool, sear
     refuse(**{"--all": all_, "--random": search.random, "--sample": sample,
               "--dask": search.dask, "--checkpoint": search.checkpoint, "--resume": search.resume,
               "--depth": search.depth})
-    if files.pictures.wanted:
-        raise PolyfitError("--disassemble prints levels and moves, not pictures; drop the picture options")
+    if count and files.pictures.output:
+        raise PolyfitError("--count prints no solutions to write; drop --count or use --limit N")
     if count and files.animate is not None:
         raise PolyfitError("--animate with --disassemble draws the first solution coming apart; drop --count")
     if files.animate is not None and puzzle.board.dim != 3:
@@ -64,9 +64,11 @@ def run(puzzle, count: bool, limit, moves: bool, max_states, as_json: bool, sear
     files.write(puzzle, shown, extra=extra)
     if animate is not None and taken_apart:
         from polyfit.render.disassembly import animate_disassembly
+        from polyfit.render.pictures import picture_style
 
+        style = picture_style(files.pictures.cell, files.pictures.margin, files.pictures.labels)
         frames = animate_disassembly(animate, shown[0].to_json(), taken_apart[0].moves, puzzle.pieces,
-                                     files.pictures.style(), files.force)
+                                     style, files.force)
         typer.echo(f"wrote {animate} ({frames} frames: solution 1 coming apart)", err=True)
     if as_json:
         typer.echo(json.dumps({"board": puzzle.board.label, "solutions": [s.to_json() for s in shown], **extra}))

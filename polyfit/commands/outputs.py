@@ -1,201 +1,131 @@
-"""Pictures and models asked for on the command line (``--png``, ``--svg``, ``--pdf``, ``--stl DIR``,
-``--glb`` ...).
+"""Files asked for on the command line: ``--output FILE`` (any exporter, by its suffix or
+``--format``) and its shorthands ``--png``, ``--svg`` (with ``--cut``: for a laser cutter),
+``--pdf``, ``--glb``, ``--3mf`` and ``--obj``; and ``--stl DIR``, one STL per piece.
 
-``polyfit solve`` and ``polyfit render`` share these options. Every output path is checked
-before any work is done, so a bad path fails fast, and an existing file is only replaced with
-``--force``: checked again as each file is written, so a file that appeared during the search
-is not replaced either.
+``polyfit solve`` and ``polyfit render`` share these options. Each file becomes one
+:class:`polyfit.formats.export.Output`, the same the API and the studio use: checked before
+any search (a path that cannot be written, a suffix of another format, a board the format
+cannot draw, a sheet too big for the paper), written after, and never over a file the user has
+without ``--force`` (checked again as each file is written, so a file that appeared during the
+search is kept too).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import List, Optional
 
 import typer
 
-from polyfit.errors import PolyfitError, plural
+from polyfit.errors import PolyfitError
+from polyfit.formats.export import Output, output
 from polyfit.formats.solution_set import SolutionSet
-from polyfit.files import check_writable
 
-if TYPE_CHECKING:  # imported where used: models need numpy and trimesh, pictures do not
-    from polyfit.render.meshes import Sizes
-    from polyfit.render.style import Style
+# The shorthands: (attribute, flag, exporter).
+SHORTHANDS = (("png", "--png", "png"), ("svg", "--svg", "svg"), ("pdf", "--pdf", "pdf"),
+              ("glb", "--glb", "glb"), ("threemf", "--3mf", "3mf"), ("obj", "--obj", "obj"))
 
 
 @dataclass
 class Outputs:
+    registry: object  # the command line's polyfit.registry.Registry
+    output: list[Path] = field(default_factory=list)  # --output, as often as given
+    format: Optional[str] = None
     png: Optional[Path] = None
+    svg: Optional[Path] = None
+    pdf: Optional[Path] = None
+    glb: Optional[Path] = None
+    threemf: Optional[Path] = None
+    obj: Optional[Path] = None
+    stl: Optional[Path] = None  # a folder: one STL per piece
+    cut: bool = False
     view: Optional[str] = None
     cell: int = 32
     margin: int = 16
     labels: bool = False
-    stl: Optional[Path] = None
-    glb: Optional[Path] = None
-    threemf: Optional[Path] = None
-    obj: Optional[Path] = None
-    unit: Optional[float] = None  # mm; None: the default (a --pdf sheet: the largest that fits)
+    unit: Optional[float] = None  # mm; None: each format's own (a PDF: the largest that fits)
     gap: float = 0.2
-    force: bool = False
-    svg: Optional[Path] = None
-    cut: bool = False
     kerf: float = 0.0
-    pdf: Optional[Path] = None
     paper: str = "a4"
-    sheet_unit: Optional[float] = None  # the --pdf cell edge chosen to fit the page
+    force: bool = False
+    _planned: Optional[list] = field(default=None, repr=False)
+
+    def options(self) -> dict:
+        return {"cell": self.cell, "margin": self.margin, "labels": self.labels, "view": self.view,
+                "unit": self.unit, "gap": self.gap, "kerf": self.kerf, "paper": self.paper}
+
+    def planned(self) -> list[Output]:
+        """Every file to write, in the order given: --output files, then the shorthands."""
+        if self._planned is None:
+            exporters = self.registry.exporters
+            if self.format is not None and len(self.output) != 1:
+                raise PolyfitError("--format names the format of one --output file; give exactly one --output")
+            if self.cut and not self.svg:
+                raise PolyfitError("--cut makes the --svg file a laser-cutting file; add --svg FILE "
+                                   "(or give --output a FILE.cut.svg)")
+            planned = [output(exporters, path, self.format, self.options(), only_known_options=True)
+                       for path in self.output]
+            for attribute, flag, name in SHORTHANDS:
+                path = getattr(self, attribute)
+                if path is None:
+                    continue
+                if attribute == "svg" and self.cut:
+                    name, flag = "cut-svg", "--svg --cut"
+                planned.append(output(exporters, path, name, self.options(), asked_by=flag, strict=True,
+                                      only_known_options=True))
+            self._planned = planned
+        return self._planned
 
     @property
-    def models(self) -> dict:
-        return {k: p for k, p in (("glb", self.glb), ("3mf", self.threemf), ("obj", self.obj)) if p}
+    def drawn(self) -> bool:
+        """Is a picture or a model asked for by its own flag (they need solutions)?"""
+        return self.stl is not None or any(getattr(self, attribute) for attribute, _, _ in SHORTHANDS)
 
     @property
     def wanted(self) -> bool:
-        return bool(self.png or self.svg or self.pdf or self.stl or self.models)
-
-    def style(self) -> Style:
-        from polyfit.render.style import Style
-
-        try:
-            return Style(cell=self.cell, margin=self.margin, labels=self.labels)
-        except ValueError as exc:
-            raise PolyfitError(str(exc)) from None
-
-    def sizes(self) -> Sizes:
-        from polyfit.render.meshes import Sizes
-
-        return Sizes(unit=self.mm, gap=self.gap)
-
-    @property
-    def mm(self) -> float:
-        """The cell edge for models and cut files."""
-        return DEFAULT_UNIT if self.unit is None else self.unit
+        return bool(self.output) or self.drawn
 
     @property
     def modifiers(self) -> bool:
-        """Options that change how a picture is made: an error without the picture."""
-        return bool(self.cut or self.kerf or self.view is not None)
+        """Options that change how a file is made: an error without such a file."""
+        return bool(self.cut or self.kerf or self.view is not None or self.format is not None)
 
-    def check(self, dim: int, piece_names, board_cells=None, title: str = "the board") -> None:
-        """Fail before searching: bad options, unwritable paths, files that exist, a board
-        too big for the --pdf page."""
-        from polyfit.formats.models import check_stl_directory
-        from polyfit.render.pictures import check_view
-
-        self.style()
-        if self.stl or self.models:  # Sizes lives with the meshes: numpy and trimesh
-            self.sizes()
-        self.check_vector(dim)
-        if self.pdf and board_cells is not None:
-            from polyfit.render.sheet import check_fits, fitting_unit
-
-            if self.unit is None:
-                self.sheet_unit = fitting_unit(board_cells, DEFAULT_UNIT, self.paper, title)
-            else:
-                check_fits(board_cells, self.unit, self.paper, title)
-        if self.png:
-            check_view(dim, self.view)
-            check_writable(self.png, self.force)
-        elif self.view is not None and not (self.svg and not self.cut):
-            raise PolyfitError("--view chooses how --png or --svg draws a 3D board; add --png FILE or --svg FILE")
-        for kind, path in self.models.items():
-            check_writable(path, self.force)
-        if self.stl:
-            check_stl_directory(self.stl, piece_names, self.force)
-
-    def check_vector(self, dim: int) -> None:
-        """--svg, --cut, --kerf, --pdf and --paper: consistent, and their files writable."""
-        from polyfit.render.cut import check_sizes
-        from polyfit.render.pictures import check_view
-
-        if self.cut and not self.svg:
-            raise PolyfitError("--cut makes the --svg file a laser-cutting file; add --svg FILE")
-        if self.kerf and not self.cut:
+    def check(self, solutions: SolutionSet) -> None:
+        """Fail before any search: bad options, unwritable paths, files in the way, a
+        format that cannot take this board. ``solutions``: the board and pieces, no solutions."""
+        planned = self.planned()
+        if self.view is not None and not any("view" in o.options for o in planned):
+            raise PolyfitError("--view chooses how a picture of a 3D board is drawn; add --png FILE or --svg FILE")
+        if self.kerf and not any("kerf" in o.options for o in planned):
             raise PolyfitError("--kerf sets the laser's kerf for --cut; add --svg FILE --cut")
-        if self.svg:
-            if self.cut:
-                if dim != 2:
-                    raise PolyfitError("--cut draws flat pieces for a laser cutter; these are 3D (--stl makes printable solids)")
-                check_sizes(self.mm, self.kerf)
-            else:
-                check_view(dim, self.view)
-            check_writable(self.svg, self.force)
-        if self.pdf:
-            from polyfit.render.sheet import PAPERS, reportlab_canvas
+        for planned_output in planned:
+            planned_output.check(solutions, self.force)
+        if self.stl is not None:
+            from polyfit.formats.models import check_model, check_stl_directory
 
-            reportlab_canvas()  # installed? say so before the search
-            check_sizes(self.mm, 0.0)
-            if self.paper not in PAPERS:
-                raise PolyfitError(f"unknown paper {self.paper!r} for --paper; choose one of {', '.join(PAPERS)}")
-            check_writable(self.pdf, self.force)
+            check_model(solutions, **self.model_options())
+            check_stl_directory(self.stl, [p.name for p in solutions.pieces], self.force)
 
-    def write_vector(self, solutions: SolutionSet) -> list[str]:
-        from polyfit.render import cut
-        from polyfit.render.svg import cut_shapes, cut_svg, save_svg, solutions_svg
-
-        done = []
-        if self.svg and self.cut:
-            shapes = cut_shapes(solutions.pieces, cut.copies_used(solutions.solutions[0]))
-            text = cut_svg(shapes, self.mm, self.kerf, f"{solutions.board}: pieces to cut")
-            save_svg(text, self.svg, self.force)
-            done.append(f"wrote {self.svg} ({plural(len(shapes), 'piece')} to cut, {self.mm:g} mm a cell, "
-                        f"kerf {self.kerf:g} mm)")
-        elif self.svg:
-            text = solutions_svg(solutions.board_cells, solutions.pieces, solutions.solutions, self.style(),
-                                 self.view, solutions.fixed, solutions.board)
-            save_svg(text, self.svg, self.force)
-            done.append(f"wrote {self.svg}")
-        if self.pdf:
-            from polyfit.render.sheet import fitting_unit, write_sheet
-
-            unit = self.unit if self.unit is not None else (
-                self.sheet_unit or fitting_unit(solutions.board_cells, DEFAULT_UNIT, self.paper))
-            pages = write_sheet(solutions, self.pdf, unit, self.paper, self.force)
-            paper = self.paper.upper() if self.paper == "a4" else self.paper
-            done.append(f"wrote {self.pdf} ({plural(pages, 'page')}, {paper}, {unit:g} mm a cell)")
-        return done
+    def model_options(self) -> dict:
+        return {"gap": self.gap, **({} if self.unit is None else {"unit": self.unit})}
 
     def write(self, solutions: SolutionSet) -> list[str]:
-        """Write what was asked for; returns one line per file written, for the user."""
-        from polyfit.formats.models import (
-            check_stl_directory,
-            solution_meshes,
-            write_model,
-            write_stls,
-        )
-        from polyfit.render.palette import solution_colours
-        from polyfit.render.pictures import save_png, solutions_image
+        """Write every file asked for; one line per file written, for the user."""
+        done = [planned_output.write(solutions, self.force) for planned_output in self.planned()]
+        if self.stl is not None:
+            from polyfit.formats.models import write_piece_stls
 
-        if not solutions.solutions:
-            raise PolyfitError("no solution was found, so there is nothing to draw or model")
-        done = []
-        if self.png:
-            image = solutions_image(
-                solutions.board_cells, solutions.pieces, solutions.solutions, self.style(), self.view,
-                fixed=solutions.fixed,
-            )
-            save_png(image, self.png, force=self.force)
-            done.append(f"wrote {self.png} ({image.width}x{image.height})")
-        done.extend(self.write_vector(solutions))
-        if self.stl or self.models:
-            meshes = solution_meshes(solutions, 0, self.sizes())
-            if self.stl:
-                paths = check_stl_directory(self.stl, meshes, True)
-                write_stls(meshes, paths, self.force)
-                done.append(f"wrote {plural(len(paths), 'STL file')} to {self.stl}")
-            colours = solution_colours(solutions.pieces, solutions.solutions[:1])
-            for kind, path in self.models.items():
-                write_model(kind, meshes, colours, path, self.force)
-                done.append(f"wrote {path}")
+            done.append(write_piece_stls(solutions, self.stl, force=self.force, **self.model_options()))
         return done
 
 
-DEFAULT_UNIT = 15.0  # mm
-
 # Shared option declarations, so solve and render describe them in the same words.
+OUTPUT = typer.Option(None, "--output", "-o", help="Write the solutions to FILE, in the format its suffix names (.txt .json .png .gif .svg .cut.svg .pdf .stl .glb .3mf .obj; 'polyfit plugins' lists exporters); may be given more than once.")
+FORMAT = typer.Option(None, "--format", help="The exporter for --output, instead of its suffix.")
 PNG = typer.Option(None, "--png", help="Draw the solutions to this PNG file (several make a contact sheet).")
-VIEW = typer.Option(None, "--view", help="How --png draws a 3D board: iso (default), exploded or layers.")
-CELL = typer.Option(32, "--cell", min=4, help="Cell size in pixels for --png.")
+VIEW = typer.Option(None, "--view", help="How a picture of a 3D board is drawn: iso (default), exploded or layers.")
+CELL = typer.Option(32, "--cell", min=4, help="Cell size in pixels for pictures.")
 MARGIN = typer.Option(16, "--margin", min=0, help="Margin around each picture in pixels.")
 LABELS = typer.Option(False, "--labels", help="Write piece names on flat pictures (2D boards, layers).")
 STL = typer.Option(None, "--stl", help="Write one STL per piece of the first solution into this existing directory.")
@@ -220,7 +150,10 @@ def picture_options(
     obj: Optional[Path] = OBJ, unit: Optional[float] = UNIT, gap: float = GAP, svg: Optional[Path] = SVG,
     cut: bool = CUT, kerf: float = KERF, pdf: Optional[Path] = PDF, paper: str = PAPER,
 ) -> Outputs:
-    return Outputs(png, view, cell, margin, labels, stl, glb, threemf, obj, unit, gap, False, svg, cut, kerf, pdf, paper)
+    """The picture and model options; the files (``--output``, ``--format``, ``--force``) and
+    the registry are added by :func:`file_options` and :meth:`FileOptions.check`."""
+    return Outputs(None, [], None, png, svg, pdf, glb, threemf, obj, stl, cut, view, cell, margin, labels, unit, gap,
+                   kerf, paper)
 
 
 @dataclass
@@ -266,37 +199,31 @@ def search_options(
 
 @dataclass
 class FileOptions:
-    """The files a run writes: ``--output`` (any exporter, by suffix or ``--format``), the
-    pictures and models, and ``--animate``; all checked before the search."""
+    """The files a run writes: ``--output`` (any exporter, by suffix or ``--format``) and its
+    shorthands (:class:`Outputs`), and ``--animate``; all checked before the search."""
 
     pictures: Outputs
-    output: Optional[Path] = None
-    output_format: Optional[str] = None
     animate: Optional[Path] = None
     steps: int = 200
     force: bool = False
-    registry: object = None
-    exporter: object = None
 
     def check(self, puzzle, count: bool, search: SearchOptions) -> None:
         """Refuse, before anything runs, what cannot be written or drawn."""
         from polyfit.files import check_writable
 
         pictures = self.pictures
-        if pictures.wanted and count:
+        pictures.registry = puzzle.registry
+        if pictures.drawn and count:
             raise PolyfitError("--count prints no solutions to draw; drop --count or use --limit N")
         if pictures.wanted or pictures.modifiers:
-            board = puzzle.board
-            pictures.check(board.dim, [p.name for p in puzzle.pieces], board.cells, board.label)
+            pictures.check(SolutionSet.of(puzzle.board, puzzle.pieces))
         if self.animate is not None:
             from polyfit.render.animate import check_animatable
+            from polyfit.render.pictures import picture_style
 
             check_writable(self.animate, self.force)
             check_animatable(puzzle)
-            pictures.style()
-        if self.output is not None:
-            self.exporter = puzzle.registry.exporter(self.output, self.output_format)
-            check_writable(self.output, self.force)
+            picture_style(pictures.cell, pictures.margin, pictures.labels)  # bad sizes: said now
         if (search.random is not None or self.animate is not None) and search.serial_only:
             raise PolyfitError("--random and --animate follow one serial search; drop --jobs, --dask, --checkpoint, --resume and --depth")
 
@@ -304,40 +231,32 @@ class FileOptions:
         """Write every file asked for, from ``solutions`` (:class:`polyfit.Solution`); ``counts``
         go into the exported file when the search ran to its end; ``extra``: more top-level
         JSON (disassemblies)."""
-        from polyfit.files import output_file
-
-        board = puzzle.board
-        solution_set = SolutionSet(
-            board.label, board.cells, puzzle.pieces, [s.to_json() for s in solutions],
-            {} if counts is None else {"distinct": counts.distinct, "total": counts.total},
-            tuple(sorted(board.fixed_cells)), extra or {},
-        )
-        if self.exporter is not None:
-            # The exporter writes a new file of its own; polyfit puts it in place, over an
-            # existing file only with --force.
-            with output_file(self.output, self.force) as staged:
-                self.exporter.export(solution_set, staged)
+        solution_set = SolutionSet.of(puzzle.board, puzzle.pieces, [s.to_json() for s in solutions],
+                                      None if counts is None else {"distinct": counts.distinct, "total": counts.total},
+                                      extra)
         if self.pictures.wanted:
             for line in self.pictures.write(solution_set):
                 typer.echo(line, err=True)
         if self.animate is not None:
             from polyfit.render.animate import animate as write_animation
+            from polyfit.render.pictures import picture_style
 
-            frames, searched, solved = write_animation(puzzle, self.animate, self.steps, self.pictures.style(), self.force)
+            style = picture_style(self.pictures.cell, self.pictures.margin, self.pictures.labels)
+            frames, searched, solved = write_animation(puzzle, self.animate, self.steps, style, self.force)
             ending = "ending on the first solution" if solved else "no solution"
             typer.echo(f"wrote {self.animate} ({frames} frames of {searched} search steps, {ending})", err=True)
 
 
 def file_options(
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Also write the solutions to this file (format by suffix: .txt, .json, ...)."),
-    output_format: Optional[str] = typer.Option(None, "--format", help="Exporter for --output, instead of the suffix."),
+    output: Optional[List[Path]] = OUTPUT,
+    output_format: Optional[str] = FORMAT,
     force: bool = typer.Option(False, "--force", help="Overwrite existing output files (--output, --png, --stl, ...)."),
     animate: Optional[Path] = typer.Option(None, "--animate", help="Write an animated GIF of the search: placements and backtracks up to the first solution."),
     steps: int = typer.Option(200, "--steps", min=2, help="At most this many frames for --animate (the last steps before the solution)."),
     pictures: Outputs = None,
 ) -> FileOptions:
-    pictures.force = force
-    return FileOptions(pictures, output, output_format, animate, steps, force)
+    pictures.output, pictures.format, pictures.force = list(output or []), output_format, force
+    return FileOptions(pictures, animate, steps, force)
 
 
 class LiveBar:

@@ -1,9 +1,9 @@
-"""``polyfit render``: pictures and models of solutions saved with ``--output FILE.json``."""
+"""``polyfit render``: pictures, sheets and models of solutions saved with ``--output FILE.json``."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
@@ -19,6 +19,8 @@ def add_commands(app: typer.Typer, ctx) -> None:
     def render(
         solutions: Path = typer.Argument(..., help="A JSON file written by 'polyfit solve BOARD --output FILE.json'."),
         limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Draw only the first N solutions."),
+        output: Optional[List[Path]] = out.OUTPUT,
+        output_format: Optional[str] = out.FORMAT,
         png: Optional[Path] = out.PNG,
         view: Optional[str] = out.VIEW,
         cell: int = out.CELL,
@@ -37,18 +39,20 @@ def add_commands(app: typer.Typer, ctx) -> None:
         paper: str = out.PAPER,
         force: bool = typer.Option(False, "--force", help="Overwrite existing output files."),
     ):
-        """Draw or model solutions saved as JSON: --png, --svg, --pdf FILE, --stl DIR, --glb, --3mf, --obj.
+        """Draw or model solutions saved as JSON: --output FILE in any format by its suffix
+        (.png .gif .svg .cut.svg .pdf .stl .glb .3mf .obj .txt .json), or --png, --svg, --pdf,
+        --glb, --3mf, --obj FILE and --stl DIR.
 
-        Example: polyfit render solutions.json --png solutions.png --labels
+        Example: polyfit render solutions.json --output solutions.svg --labels
         """
-        outputs = out.Outputs(png, view, cell, margin, labels, stl, glb, threemf, obj, unit, gap, force,
-                              svg, cut, kerf, pdf, paper)
+        outputs = out.Outputs(ctx.registry, output or [], output_format, png, svg, pdf, glb, threemf, obj, stl,
+                              cut, view, cell, margin, labels, unit, gap, kerf, paper, force)
         if not outputs.wanted:
-            raise PolyfitError("nothing to write: give --png, --svg or --pdf FILE, --stl DIR, --glb, --3mf or --obj FILE")
+            raise PolyfitError("nothing to write: give --output FILE (or --png, --svg, --pdf, --glb, --3mf, "
+                               "--obj FILE, --stl DIR)")
         solution_set = read_solution_set(solutions)
         if limit is not None:
             solution_set.solutions = solution_set.solutions[:limit]
-        outputs.check(len(solution_set.board_cells[0]), [p.name for p in solution_set.pieces],
-                      solution_set.board_cells, solution_set.board)
+        outputs.check(solution_set)
         for line in outputs.write(solution_set):
             typer.echo(line)

@@ -12,7 +12,12 @@ Readers turn files into boards and pieces; exporters write solutions
 - :mod:`polyfit.formats.soma_notation`: Soma figures in Bundgaard's notation and yass's ``.soma``;
 - :mod:`polyfit.formats.interchange`: a board and its pieces written in each of those formats
   (``polyfit convert``);
+- :mod:`polyfit.formats.export`: the one way solutions become files: the exporter table
+  (each format's module below ends with its own, registered through the same hook as a
+  plugin's), looked up by suffix, checked before a search, written after;
 - :mod:`polyfit.formats.solutions_json`: solutions as JSON, written and read back;
-- :mod:`polyfit.formats.png` and :mod:`polyfit.formats.models`: pictures and 3D models
-  (STL, GLB, 3MF, OBJ), whose libraries load only when a file is written.
+- :mod:`polyfit.formats.png`, :mod:`polyfit.formats.gif`, :mod:`polyfit.formats.svg` (also the
+  laser-cut outlines), :mod:`polyfit.formats.pdf` (the puzzle sheet) and
+  :mod:`polyfit.formats.models` (STL, GLB, 3MF, OBJ): pictures, sheets and 3D models, whose
+  libraries load only when a file is written.
 """

@@ -5,7 +5,8 @@ The writers, by name and suffix: ``text`` (``.txt``, 2D text art), ``voxel-text`
 ``yass`` (``.soma``) and ``bundgaard`` (``.std``, Bundgaard's notation). Text art keeps a
 pieces spec (``; pieces: soma``) when the pieces came from one; pieces that came with the file
 (a BurrTools puzzle) go into a pieces file beside it, named on the ``; pieces:`` line.
-MagicaVoxel files hold cells only, so the pieces file is written beside them too.
+MagicaVoxel files hold cells only, so the pieces file is written beside them too, and
+``polyfit convert`` says what is not in the file (:func:`what_is_dropped`).
 """
 
 from __future__ import annotations
@@ -168,6 +169,25 @@ WRITERS = {
     "yass": ((soma_notation.YASS_SUFFIX,), _yass),
     "bundgaard": ((".std",), _bundgaard),
 }
+
+
+def what_is_dropped(source: Source, written: list[Path], name: str | None) -> str | None:
+    """What the file written cannot hold, and how to use it all the same: MagicaVoxel files
+    hold cells only, so the pieces (and the board's name and notes) are not in them."""
+    if writer_for(written[0], name) is not _magicavoxel:
+        return None
+    lost = [f"the board's name ({source.board.name})"] if source.board.name else []
+    notes = [f"'; {key}:'" for key in source.board.metadata if key not in ("name", "pieces")]
+    if notes:
+        lost.append(f"its {', '.join(notes)} line" + ("s" if len(notes) > 1 else ""))
+    if source.spec:
+        lost.insert(0, f"the pieces ({source.spec})")
+        use = f"--pieces {source.spec}"
+    else:
+        lost.insert(0, f"the pieces (they are in {written[-1].name} beside it)")
+        use = f"--pieces {written[-1]}"
+    listed = ", ".join(lost[:-1]) + " and " + lost[-1] if len(lost) > 1 else lost[0]
+    return f"{written[0]} is a MagicaVoxel file, which holds cells only: {listed} are not in it; solve it with {use}"
 
 
 def writer_for(path: Path, name: str | None = None):

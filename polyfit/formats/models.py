@@ -5,8 +5,10 @@ piece a named mesh with its colour on every vertex). trimesh's own 3MF writer dr
 and needs extra packages, so 3MF is written here: the core 3MF model with one object per
 piece and a ``basematerials`` group holding the piece colours.
 
-The ``stl``, ``glb``, ``3mf`` and ``obj`` exporters (registered at the end of this module)
-model the first solution of a :class:`polyfit.formats.solution_set.SolutionSet`.
+The ``stl``, ``glb``, ``3mf`` and ``obj`` exporters (the table at the end of this module)
+model the first solution of a :class:`polyfit.formats.solution_set.SolutionSet`, ``unit``
+millimetres a cell with ``gap`` millimetres between pieces that touch; ``polyfit solve
+--stl DIR`` writes one STL per piece instead (:func:`write_piece_stls`).
 numpy, trimesh and the XML and zip writers are imported when a model is made, not when this
 module is (it is loaded at every start, to register its exporters).
 """
@@ -19,9 +21,11 @@ from pathlib import Path
 from polyfit.lattices.base import only_squares
 from polyfit.errors import PolyfitError
 from polyfit.files import write_output
+from polyfit.formats.export import register_table
 from polyfit.hookspecs import hookimpl
 
-MODEL_SUFFIXES = {"glb": ".glb", "3mf": ".3mf", "obj": ".obj"}
+UNIT = 15.0  # mm: a cell's edge
+GAP = 0.2  # mm between pieces that touch
 
 
 def file_stem(name: str) -> str:
@@ -185,30 +189,60 @@ def solution_meshes(solutions, number: int = 0, sizes=None) -> dict:
     return assembly(solutions.solutions[number], solutions.board_cells, sizes or Sizes())
 
 
+def write_piece_stls(solutions, directory: Path, unit: float = UNIT, gap: float = GAP, force: bool = False) -> str:
+    """One STL per piece of the first solution, each in its place, into an existing folder;
+    files already there are replaced only with ``force``. One line saying what was written."""
+    from polyfit.errors import plural
+
+    meshes = solution_meshes(solutions, 0, model_sizes(unit, gap))
+    paths = stl_paths(directory, meshes)  # checked before the search; each file again as it is written
+    write_stls(meshes, paths, force)
+    return f"wrote {plural(len(paths), 'STL file')} to {directory}"
+
+
 # -- exporters ------------------------------------------------------------------------------
 
 
+def model_sizes(unit: float, gap: float):
+    from polyfit.render.meshes import Sizes
+
+    return Sizes(unit=unit, gap=gap)
+
+
+def check_model(solutions, unit: float = UNIT, gap: float = GAP) -> None:
+    only_squares(solutions.pieces, "a 3D model of a solution")
+    model_sizes(unit, gap)
+
+
 def model_exporter(kind):
-    def export(solutions, path: Path) -> None:
+    def export(solutions, path: Path, *, unit: float = UNIT, gap: float = GAP) -> None:
         from polyfit.render.palette import solution_colours
 
-        meshes = solution_meshes(solutions)
+        meshes = solution_meshes(solutions, 0, model_sizes(unit, gap))
         write_model(kind, meshes, solution_colours(solutions.pieces, solutions.solutions[:1]), path)
 
+    export.check = check_model
     return export
 
 
-def export_stl(solutions, path: Path) -> None:
+def export_stl(solutions, path: Path, *, unit: float = UNIT, gap: float = GAP) -> None:
     import trimesh
 
-    meshes = solution_meshes(solutions)
+    meshes = solution_meshes(solutions, 0, model_sizes(unit, gap))
     merged = trimesh.util.concatenate(list(meshes.values()))
     write_output(path, merged.export(file_type="stl"))
 
 
+export_stl.check = check_model
+
+EXPORTERS = {
+    "stl": ((".stl",), export_stl, "the first solution's pieces in place, as one STL (no colours)"),
+    "glb": ((".glb",), model_exporter("glb"), "the first solution as a coloured glTF assembly"),
+    "3mf": ((".3mf",), model_exporter("3mf"), "the first solution as a coloured 3MF assembly"),
+    "obj": ((".obj",), model_exporter("obj"), "the first solution as OBJ with vertex colours"),
+}
+
+
 @hookimpl
 def register_exporters(register):
-    register("stl", (".stl",), export_stl, "the first solution's pieces in place, as one STL (no colours)")
-    register("glb", (".glb",), model_exporter("glb"), "the first solution as a coloured glTF assembly")
-    register("3mf", (".3mf",), model_exporter("3mf"), "the first solution as a coloured 3MF assembly")
-    register("obj", (".obj",), model_exporter("obj"), "the first solution as OBJ with vertex colours")
+    register_table(register, EXPORTERS)

@@ -13,6 +13,7 @@ from polyfit.files import read_bytes, write_output_text
 from polyfit.limits import check, limit
 from polyfit.fields import Fields, shown
 from polyfit.formats.solution_set import SolutionSet
+from polyfit.formats.export import register_table
 from polyfit.hookspecs import hookimpl
 from polyfit.lattices import base as lattices
 
@@ -136,6 +137,9 @@ def box(cells) -> int:
     return size
 
 
+EXPORTERS = {"json": ((".json",), export_json, "board, pieces and solutions as JSON")}
+
+
 @hookimpl
 def register_exporters(register):
-    register("json", (".json",), export_json, "board, pieces and solutions as JSON")
+    register_table(register, EXPORTERS)

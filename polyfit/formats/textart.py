@@ -8,6 +8,7 @@ readers and the ``text`` exporter.
 from __future__ import annotations
 
 from polyfit.files import read_text, write_output_text
+from polyfit.formats.export import register_table
 from polyfit.hookspecs import hookimpl
 from polyfit.lattices import base as lattices
 from polyfit.lattices.textart import draw_cells
@@ -97,6 +98,9 @@ def register_shape_readers(register):
     register("voxel-text", (".vox",), read_voxel_text, None)
 
 
+EXPORTERS = {"text": ((".txt",), export_text, "solutions as text art")}
+
+
 @hookimpl
 def register_exporters(register):
-    register("text", (".txt",), export_text, "solutions as text art")
+    register_table(register, EXPORTERS)

@@ -1,14 +1,21 @@
-"""Watching the search: the partial boards it visits, as an animated GIF (pillow).
+"""Animated GIFs (pillow): the search at work, and solutions put together piece by piece.
 
-Frames come from :func:`polyfit.xc.trace.trace`, which searches the puzzle's own exact
-cover problem (symmetry broken, as ``polyfit solve`` searches it) one placement or backtrack at
-a time. When the search takes more steps than frames allowed, the GIF shows the last ones,
-ending on the first solution; each frame is captioned with its step number.
+The search (``polyfit solve --animate``): frames come from :func:`polyfit.xc.trace.trace`,
+which searches the puzzle's own exact cover problem (symmetry broken, as ``polyfit solve``
+searches it) one placement or backtrack at a time. When the search takes more steps than frames
+allowed, the GIF shows the last ones, ending on the first solution; each frame is captioned
+with its step number.
+
+Solutions (the ``gif`` exporter): each solution starts from its board, pre-placed pieces
+already in, and gains one piece a frame in the order one would build it, from the top row down
+on a flat board and from the bottom layer up in 3D (the piece whose first cell comes first);
+the whole solution stays longer. Several solutions follow one another, each captioned with its
+number. A 3D figure is drawn isometric in a frame the size of the whole figure (or layer by
+layer), so nothing moves from one frame to the next.
 """
 
 from __future__ import annotations
 
-import io
 from collections import deque
 from pathlib import Path
 
@@ -19,7 +26,7 @@ from polyfit.render import flat, views3d
 from polyfit.errors import PolyfitError, plural
 from polyfit.files import write_output
 from polyfit.render.palette import solution_colours
-from polyfit.render.pictures import compact
+from polyfit.render.pictures import gif_bytes
 from polyfit.render.style import INK, BACKGROUND, Style
 from polyfit.xc.trace import trace
 
@@ -95,6 +102,11 @@ def frame_image(puzzle, cells: dict, colours, style: Style, caption: str) -> Ima
         picture = flat.draw_grid(labels, colours, style)
     else:
         picture = views3d.draw_iso(cells, colours, style, extent=board.cells)
+    return captioned(picture, caption, style)
+
+
+def captioned(picture: Image.Image, caption: str, style: Style) -> Image.Image:
+    """The picture with a line of text above it."""
     text_h = flat.caption_height(style)
     image = Image.new("RGB", (picture.width, picture.height + text_h), BACKGROUND)
     image.paste(picture, (0, text_h))
@@ -113,17 +125,69 @@ def animate(puzzle, path: Path, frames: int = 200, style: Style = Style(),
     images = []
     for (number, step), cells in zip(steps, boards):
         caption = caption_for(puzzle, number, step, total, solved)
-        images.append(compact(frame_image(puzzle, cells, colours, style, caption)))
+        images.append(frame_image(puzzle, cells, colours, style, caption))
     if not images:  # no step at all: a piece with nowhere to go
         empty = step_cells(puzzle, ())
-        images.append(compact(frame_image(puzzle, empty, colours, style, "no solution: nothing fits")))
+        images.append(frame_image(puzzle, empty, colours, style, "no solution: nothing fits"))
     elif not solved:
-        last = frame_image(puzzle, boards[-1], colours, style,
-                           f"no solution: {plural(total, 'step')} searched")
-        images.append(compact(last))
+        images.append(frame_image(puzzle, boards[-1], colours, style, f"no solution: {plural(total, 'step')} searched"))
     durations = [FRAME_MS] * (len(images) - 1) + [LAST_FRAME_MS]
-    data = io.BytesIO()
-    images[0].save(data, format="GIF", save_all=True, append_images=images[1:],
-                   duration=durations, loop=0, optimize=False, disposal=1)
-    write_output(path, data.getvalue(), force)
+    write_output(path, gif_bytes(images, durations), force)
     return len(images), total, solved
+
+
+# -- solutions put together -------------------------------------------------------------------
+
+MAX_FRAMES = 2000  # a GIF of more is megabytes and minutes to make: draw fewer solutions
+PIECE_MS = 450
+FIRST_MS = 800
+WHOLE_MS = 2000
+BUILD_VIEWS = ("iso", "layers")  # an exploded view has no fixed frame to build in
+
+
+def build_order(solution: dict, marked) -> list[str]:
+    """The labels of a solution in building order: pre-placed pieces first, then each piece by
+    its first cell (2D: reading order; 3D: bottom layer first)."""
+    return sorted(solution, key=lambda label: (label not in marked, min(tuple(c) for c in solution[label]), label))
+
+
+def assembly_frames(solutions, style: Style = Style(), view=None) -> tuple[list[Image.Image], list[int]]:
+    """The frames of the solutions of a :class:`~polyfit.formats.solution_set.SolutionSet`
+    put together, and how long each is shown (ms)."""
+    from polyfit.render.pictures import check_view, solution_image
+
+    if not solutions.solutions:
+        raise PolyfitError("no solution to draw")
+    board_cells = solutions.board_cells
+    view = check_view(len(board_cells[0]), view, BUILD_VIEWS)
+    frames = sum(len(s) + 1 for s in solutions.solutions)
+    if frames > MAX_FRAMES:
+        raise PolyfitError(f"the GIF would have {frames} frames, more than {MAX_FRAMES}: draw fewer solutions")
+    colours = solution_colours(solutions.pieces, solutions.solutions)
+    many = len(solutions.solutions) > 1
+    images, durations = [], []
+    for number, solution in enumerate(solutions.solutions, 1):
+        marked = flat.preplaced(solution, solutions.fixed)
+        order = build_order(solution, marked)
+        start = sum(1 for label in order if label in marked)
+        heading = f"Solution {number}: " if many else ""
+        for placed in range(start, len(order) + 1):
+            if placed == 0 and view == "iso":
+                continue  # an empty 3D figure is a blank frame
+            shown = {label: solution[label] for label in order[:placed]}
+            if view == "iso":
+                cubes = views3d.cubes_of(shown)
+                picture = views3d.draw_iso(cubes, colours, style, extent=board_cells, marked=marked)
+            else:
+                picture = solution_image(board_cells, solutions.pieces, shown, style, None if view == "flat" else view,
+                                         colours, solutions.fixed)
+            whole = placed == len(order)
+            if whole:
+                text = "all pieces in place"
+            elif placed == start:
+                text = f"the board, {plural(start, 'piece')} pre-placed" if start else "the board"
+            else:
+                text = f"{placed} of {len(order)} pieces"
+            images.append(captioned(picture, heading + text, style))
+            durations.append(WHOLE_MS if whole else FIRST_MS if placed == start else PIECE_MS)
+    return images, durations

@@ -1,12 +1,12 @@
 """Bevelled pieces: every convex edge cut at 45 degrees, ``bevel`` millimetres back on each face.
 
-The box grid of :mod:`polyfit.render.meshes` gets one more plane ``bevel`` inside each face plane, so
-a strip of quads that wide runs along every edge. Convex edges are then pulled inward: a vertex
-on a convex edge moves ``bevel / 2`` away from each of the edge's two faces, which turns the two
-strips beside the edge into one flat 45-degree chamfer. A vertex where three convex edges meet
-(a corner) moves ``2 * bevel / 3`` along each axis, so the three corner quads become the
-corner's triangle, as on a chamfered box. Nothing is added or removed, so a watertight mesh
-stays watertight; concave edges stay sharp.
+A piece's box grid (:mod:`polyfit.render.boxgrid`) gets one more plane ``bevel`` inside each
+face plane, so a strip of quads that wide runs along every edge. Convex edges are then pulled
+inward: a vertex on a convex edge moves ``bevel / 2`` away from each of the edge's two faces,
+which turns the two strips beside the edge into one flat 45-degree chamfer. A vertex where
+three convex edges meet (a corner) moves ``2 * bevel / 3`` along each axis, so the three corner
+quads become the corner's triangle, as on a chamfered box. Nothing is added or removed, so a
+watertight mesh stays watertight; concave edges stay sharp.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import numpy as np
 import trimesh
 
 from polyfit.errors import PolyfitError
+from polyfit.render.boxgrid import grid_quads
 
 
 def face_planes(planes, solid: np.ndarray) -> list[list[tuple[float, int]]]:
@@ -122,8 +123,6 @@ def chamfer(vertices, quads, bevel: float) -> trimesh.Trimesh:
 
 def bevelled_mesh(planes, solid: np.ndarray, bevel: float) -> trimesh.Trimesh:
     """The solid's surface with every convex edge chamfered by ``bevel``."""
-    from polyfit.render.meshes import grid_quads
-
     extra = [[c - side * bevel for c, side in axis] for axis in face_planes(planes, solid)]
     planes, solid = refine(planes, solid, extra)
     vertices, quads = grid_quads(planes, solid)

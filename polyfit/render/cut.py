@@ -46,9 +46,9 @@ def shapes(pieces, copies=None) -> list[tuple[str, tuple]]:
 
 def check_sizes(unit: float, kerf: float) -> None:
     if not unit > 0 or not math.isfinite(unit):
-        raise PolyfitError(f"--unit must be a positive number of millimetres, not {unit:g}")
+        raise PolyfitError(f"unit (a cell's edge) must be a positive number of millimetres, not {unit:g}")
     if not 0 <= kerf < unit:
-        raise PolyfitError(f"--kerf must be at least 0 and less than the cell (--unit {unit:g} mm), not {kerf:g}")
+        raise PolyfitError(f"kerf must be at least 0 and less than the cell (unit {unit:g} mm), not {kerf:g}")
 
 
 def pack(items: list[list[tuple[float, float]]], width: float, height: float = math.inf,

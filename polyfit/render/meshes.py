@@ -20,6 +20,8 @@ import numpy as np
 import trimesh
 
 from polyfit.errors import PolyfitError
+from polyfit.render.bevel import bevelled_mesh
+from polyfit.render.boxgrid import grid_quads
 
 
 @dataclass(frozen=True)
@@ -34,11 +36,11 @@ class Sizes:
 
     def __post_init__(self):
         if not self.unit > 0:
-            raise PolyfitError("--unit must be positive")
+            raise PolyfitError(f"unit (a cell's edge) must be a positive number of millimetres, not {self.unit:g}")
         if not 0 <= self.gap < self.unit / 2:
-            raise PolyfitError(f"--gap must be at least 0 and less than half the unit ({self.unit / 2:g} mm)")
+            raise PolyfitError(f"gap must be at least 0 and less than half the unit ({self.unit / 2:g} mm)")
         if not self.thickness > 0:
-            raise PolyfitError("--thickness must be positive")
+            raise PolyfitError("thickness must be positive")
         self.check_bevel(flat=False)
 
     def check_bevel(self, flat: bool) -> None:
@@ -48,58 +50,11 @@ class Sizes:
         if not 0 <= self.bevel < limit:
             wall = "a cell less the gap, or a tile's thickness" if flat else "a cell less the gap"
             raise PolyfitError(
-                f"--bevel must be at least 0 and less than {limit:g} mm (half the thinnest wall: {wall})"
+                f"bevel must be at least 0 and less than {limit:g} mm (half the thinnest wall: {wall})"
             )
 
 
 # -- the box grid ---------------------------------------------------------------------------
-
-
-def grid_quads(planes, solid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The surface of the solid boxes of a grid as ``(vertices, quads)``: only faces between a
-    solid and an empty box (or the outside) are made, corners ordered to face outward.
-
-    ``planes`` is one increasing coordinate array per axis, ``solid`` a boolean array with one
-    fewer entry than planes along each axis.
-    """
-    solid = np.asarray(solid, dtype=bool)
-    shape = solid.shape
-    point_shape = tuple(n + 1 for n in shape)
-
-    def point_ids(i, j, k):
-        return np.ravel_multi_index((i, j, k), point_shape)
-
-    quads = []
-    padded = np.pad(solid, 1)
-    for axis in range(3):
-        b, c = (axis + 1) % 3, (axis + 2) % 3
-        # diff < 0: solid then empty going up the axis (a face looking up), > 0 the reverse.
-        diff = np.diff(padded.astype(np.int8), axis=axis)
-        inner = [slice(1, -1)] * 3
-        inner[axis] = slice(None)
-        diff = diff[tuple(inner)]
-        for sign in (-1, 1):
-            plane_index = np.argwhere(diff == sign)  # plane index along axis = position
-            if len(plane_index) == 0:
-                continue
-            corners = []
-            for db, dc in ((0, 0), (1, 0), (1, 1), (0, 1)):
-                p = plane_index.copy()
-                p[:, b] += db
-                p[:, c] += dc
-                corners.append(point_ids(p[:, 0], p[:, 1], p[:, 2]))
-            quad = np.stack(corners, axis=1)
-            if sign == 1:
-                quad = quad[:, ::-1]
-            quads.append(quad)
-    if not quads:
-        raise PolyfitError("nothing solid to make a mesh of")
-    quads = np.concatenate(quads)
-    used, quads = np.unique(quads, return_inverse=True)
-    quads = quads.reshape(-1, 4)
-    index = np.unravel_index(used, point_shape)
-    vertices = np.stack([np.asarray(planes[a], dtype=float)[index[a]] for a in range(3)], axis=1)
-    return vertices, quads
 
 
 def grid_mesh(planes, solid: np.ndarray) -> trimesh.Trimesh:
@@ -182,8 +137,6 @@ def piece_mesh(cells, sizes: Sizes = Sizes(), frame=None) -> trimesh.Trimesh:
         planes.append(slab_planes(counts[axis], sizes.unit, half))
         solid = spread_axis(solid, axis, np.logical_and)
     if sizes.bevel > 0:
-        from polyfit.render.bevel import bevelled_mesh
-
         return bevelled_mesh(planes, solid, sizes.bevel)
     return grid_mesh(planes, solid)
 

@@ -1,9 +1,11 @@
 """Solutions and piece sets become PNG pictures: the one place that picks a renderer.
 
 2D boards are drawn flat (:mod:`polyfit.render.flat`); 3D boards in one of the views of
-:mod:`polyfit.render.views3d` (isometric by default). Several solutions make one contact sheet, each
-captioned with its number. Pre-placed pieces (on the board's ``fixed`` cells) are hatched. The ``png`` exporter (registered in :mod:`polyfit.formats.png`) means
-``polyfit solve BOARD --output out.png`` works like the ``--png`` flag with default options.
+:mod:`polyfit.render.views3d` (isometric by default). Several solutions make one contact
+sheet, each captioned with its number. Pre-placed pieces (on the board's ``fixed`` cells) are
+hatched. The ``png`` and ``gif`` exporters (:mod:`polyfit.formats.png`,
+:mod:`polyfit.formats.gif`) draw with these, and check their options with
+:func:`check_picture` before a search.
 """
 
 from __future__ import annotations
@@ -21,15 +23,29 @@ from polyfit.render.palette import piece_colours, solution_colours
 from polyfit.render.style import Style
 
 
-def check_view(dim: int, view: str | None) -> str:
+def check_view(dim: int, view: str | None, views=views3d.VIEWS) -> str:
     """The view to draw a board of dimension ``dim`` in; flat 2D boards have only one."""
     if view is None:
         return "flat" if dim == 2 else "iso"
     if dim == 2:
-        raise PolyfitError(f"--view {view} is for 3D boards; 2D boards are drawn flat")
-    if view not in views3d.VIEWS:
-        raise PolyfitError(f"unknown view {view!r}; choose one of {', '.join(views3d.VIEWS)}")
+        raise PolyfitError(f"view {view!r} is for 3D boards; 2D boards are drawn flat")
+    if view not in views:
+        raise PolyfitError(f"unknown view {view!r}; choose one of {', '.join(views)}")
     return view
+
+
+def picture_style(cell: int = Style.cell, margin: int = Style.margin, labels: bool = Style.labels) -> Style:
+    """The :class:`Style` of these sizes, or a PolyfitError saying which one is wrong."""
+    try:
+        return Style(cell=cell, margin=margin, labels=labels)
+    except ValueError as exc:
+        raise PolyfitError(str(exc)) from None
+
+
+def check_picture(solutions, view=None, views=views3d.VIEWS, **sizes) -> None:
+    """Before a search: can a picture of these options be drawn of this board?"""
+    picture_style(**sizes)
+    check_view(len(solutions.board_cells[0]), view, views)
 
 
 def solution_image(board_cells, pieces, solution: dict, style: Style = Style(), view=None,
@@ -102,3 +118,12 @@ def save_png(image: Image.Image, path: Path, colours: int | None = None, force: 
     data = io.BytesIO()
     compact(image, colours).save(data, format="PNG", optimize=True)
     write_output(path, data.getvalue(), force)
+
+
+def gif_bytes(images: list[Image.Image], durations: list[int]) -> bytes:
+    """An animated GIF that plays once round and again, each frame for its duration (ms)."""
+    data = io.BytesIO()
+    frames = [compact(image) for image in images]
+    frames[0].save(data, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0,
+                   optimize=False, disposal=1)
+    return data.getvalue()

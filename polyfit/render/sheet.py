@@ -18,11 +18,9 @@ from __future__ import annotations
 import io
 import math
 from dataclasses import dataclass
-from pathlib import Path
 
 from polyfit.lattices.base import only_squares
 from polyfit.errors import PolyfitError, plural
-from polyfit.files import write_output
 from polyfit.render import cut, flat, scene as layout, views3d
 from polyfit.render.palette import solution_colours
 from polyfit.render.scene import Hatch, Measures, Polygon, Scene, Segments, Text, Tile
@@ -75,7 +73,7 @@ class Pages:
             tile = forms[0]
             raise PolyfitError(
                 f"{self.title}: a part of the sheet is {tile.width:.0f} x {tile.height:.0f} mm, but a page "
-                f"holds {width:.0f} x {height:.0f} mm: use a smaller --unit"
+                f"holds {width:.0f} x {height:.0f} mm: use a smaller unit"
             )
 
     def flow(self, items: list[list[Tile]], heading: str, page: Page | None = None, note: str = "",
@@ -95,7 +93,7 @@ class Pages:
             places = cut.pack([[(t.width, t.height) for t in forms] for forms in left], *area, GAP)
             if all(place is None for place in places):
                 if not page.used:  # not even on an empty page (the check should have said so)
-                    raise PolyfitError(f"{self.title}: the sheet does not fit the page: use a smaller --unit")
+                    raise PolyfitError(f"{self.title}: the sheet does not fit the page: use a smaller unit")
                 page = self.new_page(continued or heading)
                 continue
             bottom = page.y
@@ -221,7 +219,7 @@ def reportlab_canvas():
         from reportlab.pdfgen import canvas
     except ImportError:
         raise PolyfitError(
-            "--pdf needs reportlab, which is not installed: pip install 'polyfit[pdf]'"
+            "a PDF sheet needs reportlab, which is not installed: pip install 'polyfit[pdf]'"
         ) from None
     return canvas
 
@@ -276,10 +274,9 @@ def paint(pdf, page: Scene) -> None:
             pdf.drawCentredString(x, y, item.text)
 
 
-def write_sheet(solution_set, path: Path, unit: float = 15.0, paper: str = "a4", force: bool = False) -> int:
-    """Write the sheet as a PDF (over an existing file only with ``force``); returns its
-    number of pages."""
-    only_squares(solution_set.pieces, "--pdf")
+def sheet_pdf(solution_set, unit: float = 15.0, paper: str = "a4") -> tuple[bytes, int]:
+    """The sheet as a PDF file's bytes, and its number of pages."""
+    only_squares(solution_set.pieces, "a PDF puzzle sheet")
     canvas = reportlab_canvas()
     pages = sheet_pages(solution_set, unit, paper)
     data = io.BytesIO()
@@ -291,5 +288,4 @@ def write_sheet(solution_set, path: Path, unit: float = 15.0, paper: str = "a4",
         paint(pdf, page)
         pdf.showPage()
     pdf.save()
-    write_output(path, data.getvalue(), force)
-    return len(pages)
+    return data.getvalue(), len(pages)

@@ -21,16 +21,12 @@ from polyfit.files import write_output_text
 from polyfit.lattices import base as lattices
 from polyfit.render import cut, scene as layout
 from polyfit.render.outline import number, path_data
-from polyfit.render.palette import RGB, piece_colours, solution_colours
+from polyfit.render.palette import RGB, hex_colour, piece_colours, solution_colours
 from polyfit.render.scene import Hatch, Polygon, Scene, Segments, Text
 from polyfit.render.style import BACKGROUND, Style
 from polyfit.render.pictures import check_view
 
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
-
-
-def hex_colour(colour: RGB) -> str:
-    return "#{:02x}{:02x}{:02x}".format(*colour)
 
 
 def attributes(**values) -> str:
@@ -146,11 +142,11 @@ def pieces_svg(pieces, style: Style = Style(), title: str | None = None) -> str:
 
 def cut_shapes(pieces, copies=None) -> list[tuple[str, tuple]]:
     """The flat pieces to cut (see :func:`polyfit.render.cut.shapes`); 3D pieces are refused."""
-    lattices.only_squares(pieces, "--cut")
+    lattices.only_squares(pieces, "a laser-cut file")
     for piece in pieces:
         if piece.dim != 2:
             raise PolyfitError(
-                f"--cut draws flat pieces for a laser cutter; piece {piece.name} is 3D (--stl makes printable solids)"
+                f"a laser-cut file holds flat pieces; piece {piece.name} is 3D (an STL file makes printable solids)"
             )
     made = cut.shapes(pieces, copies)
     if not made:
