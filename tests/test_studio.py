@@ -67,6 +67,7 @@ def children_of(pid):
     return found
 
 
+@pytest.mark.slow
 def test_the_6x10_count_is_2339_distinct_and_9356_in_all(client):
     started = client.post("/api/count", json={"board": SIX_BY_TEN})
     assert started.status_code == 200
@@ -200,6 +201,7 @@ def stl_kit(content):
     return {name: trimesh.load(io.BytesIO(archive.read(name)), file_type="stl") for name in archive.namelist()}
 
 
+@pytest.mark.slow
 def test_the_stl_kit_is_a_zip_of_one_watertight_stl_per_piece(client):
     soma = client.post("/api/export/stl", json={"board": SIX_BY_TEN, "pieces": "soma", "gap": 0, "unit": 10})
     assert soma.status_code == 200, soma.text
