@@ -23,7 +23,7 @@ from polyfit.puzzle.pieces import Piece
 from polyfit.plugins import get_plugin_manager
 from polyfit.registry import Registry
 
-from helpers import PLUGIN_PACKAGES, ROOT, run
+from helpers import ROOT, run
 
 HOOKS = sorted(n for n, f in vars(hookspecs).items() if n.startswith("register_") and callable(f))
 
