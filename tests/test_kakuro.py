@@ -14,7 +14,7 @@ import pytest
 from polyfit import ParseError, SearchStats, get_plugin_manager
 from polyfit.cli import build_app
 
-from helpers import BUILT_IN_BACKENDS, ROOT, run
+from helpers import ROOT, run
 
 DIGITS = range(1, 10)
 
@@ -142,11 +142,7 @@ def small_grids():
     return [(rows, brute_force(rows)) for rows in grids if any("." in row for row in rows)]
 
 
-@pytest.mark.parametrize(
-    "backend",
-    [pytest.param(name, marks=[pytest.mark.slow] if name == "dlx-python" else []) for name in BUILT_IN_BACKENDS],
-    indirect=True,
-)
+@pytest.mark.slow  # the brute force of small_grids takes seconds
 def test_encoding_matches_brute_force(classics, backend, small_grids):
     """On random small grids the exact cover solutions are exactly the brute-force ones."""
     for rows, expected in small_grids:

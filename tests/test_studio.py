@@ -296,6 +296,7 @@ def test_a_million_cell_board_is_a_clear_413(client):
     assert client.post("/api/count", json={"board": board, "pieces": "monomino"}).status_code == 413
 
 
+@pytest.mark.slow  # each request starts a worker process: seconds in all
 @pytest.mark.parametrize("body, message", [
     ({"board": "##\n#%\n", "pieces": "domino"}, "board:2:2: unexpected character '%'"),
     ({"board": "##\n", "pieces": "pentominoes:Q"}, "unknown piece of pentominoes 'Q'"),
