@@ -18,8 +18,6 @@ import pytest
 
 from helpers import ROOT
 
-pytestmark = pytest.mark.slow  # a real browser and a studio: tens of seconds in all
-
 CHROMIUM = os.environ.get("POLYFIT_CHROMIUM", "/usr/bin/chromium")
 REQUIRED = os.environ.get("POLYFIT_REQUIRE_BROWSER") == "1"
 SHOTS = Path(os.environ.get("POLYFIT_STUDIO_SHOTS", "")) if os.environ.get("POLYFIT_STUDIO_SHOTS") else None
