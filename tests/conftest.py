@@ -19,3 +19,34 @@ def app():
     from polyfit.cli import build_app
 
     return build_app(get_plugin_manager(load_entrypoints=False))
+
+
+@pytest.fixture(scope="session")
+def plugin_packages(tmp_path_factory):
+    """The plugin packages of plugins/, really installed by pip, once per test session, into
+    a temporary folder of their own: ``{"PYTHONPATH": folder...}``, for the environment of the
+    polyfit processes that should see them. The developer's environment is left as it was.
+
+    pip builds each package in an isolated environment, which takes about a minute on a loaded
+    2-core machine: the tests that use this fixture are marked slow. miniexact (the C solver
+    polyfit-miniexact runs) is taken from this environment when it is there, else installed
+    into the same folder."""
+    import importlib.util
+    import subprocess
+    import sys
+
+    from helpers import PLUGIN_PACKAGES, ROOT
+
+    target = tmp_path_factory.mktemp("plugin-packages")
+
+    def pip(*args):
+        result = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--target", str(target), *args],
+                                capture_output=True, text=True, timeout=900)
+        assert result.returncode == 0, result.stderr
+
+    pip("--no-deps", *[str(ROOT / "plugins" / name) for name in PLUGIN_PACKAGES])
+    if importlib.util.find_spec("miniexact") is None:
+        pip("miniexact>=1.6")
+    import os
+
+    return {"PYTHONPATH": os.pathsep.join(filter(None, [str(target), os.environ.get("PYTHONPATH")]))}

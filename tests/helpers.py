@@ -22,6 +22,7 @@ from polyfit.registry import Registry
 from polyfit.xc.problem import ExactCoverProblem
 
 ROOT = Path(__file__).resolve().parent.parent  # the repository: shapes/ lives here
+PLUGIN_PACKAGES = ["polyfit-classic-cubes", "polyfit-miniexact", "polyfit-classics"]  # in plugins/
 BUILT_IN_BACKENDS = ("dlx-python", "dlx-c", "bitset-c", "bitset-python")
 NATIVE = {"dlx-c", "bitset-c", "count-memo"}
 

@@ -14,6 +14,7 @@ import polyfit
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 def test_the_api_page_runs(monkeypatch):
     monkeypatch.chdir(ROOT)
     failures, tried = doctest.testfile(str(ROOT / "docs" / "api.md"), module_relative=False)

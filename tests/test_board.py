@@ -72,6 +72,7 @@ def test_random_text_gives_a_board_or_a_documented_error(text):
         assert board.area >= 1
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(st.binary(max_size=80))
 def test_random_bytes_give_a_board_or_a_documented_error(tmp_path_factory, data):

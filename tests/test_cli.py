@@ -208,6 +208,7 @@ def test_ctrl_c_prints_partial_counts_and_exits_130():
     assert "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_the_c_backend_promptly(tmp_path):
     # A long search in C: the full (not symmetry-broken) 6x10 problem, about 4 s.
     path = tmp_path / "6x10.dlx"

@@ -62,6 +62,7 @@ def test_scotts_problem_as_a_board_with_a_hole():
     assert counts_of(puzzle, registry.backend("auto", puzzle.cover.problem)) == (65, 520)
 
 
+@pytest.mark.slow
 def test_the_square_anywhere_on_the_chessboard_in_one_search():
     """Haselgrove (1960): 16146 ways up to symmetry to pack the pentominoes and the square."""
     registry = helpers.built_in_registry()
@@ -86,6 +87,7 @@ CONWAY = "; count A: 13\n; count D: 3\nAAAA.BB.CC.DDD\nAAAA.BB.CC\n\n.....BB\n..
 CUBE5 = "\n\n".join(["\n".join(["#####"] * 5)] * 5)
 
 
+@pytest.mark.slow
 def test_conways_puzzle():
     """Thirteen 1x2x4, one 2x2x2, one 1x2x2 and three 1x1x3 bricks in the 5x5x5 box.
 
@@ -168,6 +170,7 @@ def test_identical_copies_count_once_not_k_factorial_times(backend):
     assert total_named == total_copies * factorial(2) * factorial(2)
 
 
+@pytest.mark.slow
 def test_pentominoes_any_ten_of_twelve_on_a_5x10_box():
     """'0..1*pentominoes' on 50 cells: a second formulation sums over the 66 pairs left out."""
     from itertools import combinations

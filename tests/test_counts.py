@@ -7,7 +7,7 @@ from polyfit.plugins import get_plugin_manager
 from polyfit.registry import Registry
 from polyfit.puzzle.solve import Puzzle
 
-from helpers import ROOT
+from helpers import BUILT_IN_BACKENDS, ROOT
 
 SHAPES = str(ROOT / "shapes" / "pentomino") + "/"
 
@@ -24,9 +24,19 @@ def puzzle(registry, board, spec=None):
     return Puzzle(board, resolve_pieces(spec or board.metadata["pieces"], registry.piece_set_builders()))
 
 
+PURE_PYTHON = {"dlx-python", "bitset-python"}
+
+
 @pytest.mark.parametrize(
-    "board, distinct, total",
-    [("3x20.txt", 2, 8), ("8x8-centre-hole.txt", 65, 520), ("4x15.txt", 368, 1472)],
+    "backend, board, distinct, total",
+    [
+        # the pure-Python backends on the bigger boards take many seconds: slow
+        pytest.param(name, board, distinct, total, id=f"{name}-{board}",
+                     marks=[pytest.mark.slow] if name in PURE_PYTHON and board != "3x20.txt" else [])
+        for board, distinct, total in [("3x20.txt", 2, 8), ("8x8-centre-hole.txt", 65, 520), ("4x15.txt", 368, 1472)]
+        for name in BUILT_IN_BACKENDS
+    ],
+    indirect=["backend"],
 )
 def test_pentomino_counts(registry, backend, board, distinct, total):
     counts = puzzle(registry, board).count(backend)

@@ -80,6 +80,7 @@ def brute_force(problem):
 
 
 # The backend fixture gives each backend in turn and keeps nothing between examples.
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(problem=problems())
 def test_every_backend_finds_exactly_the_brute_force_solutions(backend, problem):
@@ -89,6 +90,7 @@ def test_every_backend_finds_exactly_the_brute_force_solutions(backend, problem)
     assert set(map(frozenset, solutions)) == expected
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(problems())
 def test_bitset_python_makes_the_choices_of_dlx_python(problem):
@@ -99,6 +101,7 @@ def test_bitset_python_makes_the_choices_of_dlx_python(problem):
     assert a == c and (sa.nodes, sa.solutions) == (sc.nodes, sc.solutions)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(problem=problems())
 def test_the_dlx_backends_are_twins(dlx_c, problem):
@@ -129,6 +132,7 @@ def bitset_c(problem, way):
     return list(stream_batches(bitset_search(problem, way), stats)), stats
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(problem=problems())
 def test_both_ways_of_the_c_bitset_search_match_the_python_one(bitset_c_backend, problem):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from helpers import ROOT, built_in_registry, queens, run_cli
 
 from polyfit.xc.estimate import MIN_PROBES, adaptive_estimate, estimate_search
@@ -41,6 +43,7 @@ def test_a_short_search_is_run_instead_and_the_numbers_are_exact():
     assert (found.estimate.nodes, found.estimate.solutions) == (stats.nodes, stats.solutions) == (stats.nodes, 92)
 
 
+@pytest.mark.slow
 def test_the_estimate_command_says_when_it_searched_and_when_it_probed():
     board = str(ROOT / "shapes/pentomino/3x20.txt")
     result = run_cli(["estimate", board])
@@ -54,6 +57,7 @@ def test_the_estimate_command_says_when_it_searched_and_when_it_probed():
     assert "estimate from 300 random probes (as asked)" in probed.output
 
 
+@pytest.mark.slow
 def test_a_huge_subtree_the_probes_called_small_cannot_hold_up_the_estimate(tmp_path):
     """The 18 one-sided pentominoes in a 9x10 box: the speed measurement once searched a
     subtree the probes had called small to its end, for minutes. Now it is cut off when its

@@ -11,6 +11,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 import fuzz  # noqa: E402
@@ -18,6 +20,7 @@ import fuzz  # noqa: E402
 INPUTS = 1200
 
 
+@pytest.mark.slow
 def test_mutated_inputs_end_cleanly(tmp_path):
     report = fuzz.campaign(INPUTS, seed=2026, work=tmp_path)
     counts = report.counts()

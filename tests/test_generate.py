@@ -30,12 +30,14 @@ def enclosed(cells, outline):
     return empty - seen
 
 
+@pytest.mark.slow
 def test_same_seed_same_boards_in_the_same_order():
     first = [b.cells for b in polyfit.generate("soma", "3x3x4", count=3, seed=2)]
     again = [b.cells for b in polyfit.generate("soma", "3x3x4", count=3, seed=2)]
     assert first == again and len(first) == 3
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pieces, within, area", [("pentominoes", "9x9", 60), ("soma", "3x3x4", 27)])
 def test_boards_keep_the_family_rules_and_count_as_asked(pieces, within, area):
     outline = box_cells(within)
@@ -58,6 +60,7 @@ def test_a_range_of_solutions():
     assert 2 <= polyfit.Puzzle(board, "soma").count(jobs=1).distinct <= 3
 
 
+@pytest.mark.slow
 def test_congruent_shapes_are_one():
     shape = [(0, 0), (0, 1), (0, 2), (1, 0)]
     turned = [(c, -r) for r, c in shape]
@@ -71,6 +74,7 @@ def test_congruent_shapes_are_one():
     assert congruence_key(other.cells, True) != congruence_key(first.cells, True)
 
 
+@pytest.mark.slow
 def test_the_command_writes_boards_that_solve_counts_once(app, tmp_path):
     out = tmp_path / "figures"
     result = run(app, "generate", "--pieces", "soma", "--within", "3x3x4", "--count", "3",
@@ -107,6 +111,7 @@ def test_the_command_writes_boards_that_solve_counts_once(app, tmp_path):
     assert len(keys) == 5 == len(set(keys))
 
 
+@pytest.mark.slow
 def test_symmetric_shapes_have_a_symmetry(app, tmp_path):
     result = run(app, "generate", "--pieces", "pentominoes", "--within", "9x9", "--count", "2",
                  "--seed", "3", "--symmetric", "any", "--out", tmp_path)
@@ -120,6 +125,7 @@ def test_symmetric_shapes_have_a_symmetry(app, tmp_path):
         assert len(polyfit.Puzzle(board, "soma").symmetries) > 1
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_what_was_found(app, tmp_path, monkeypatch):
     real, calls = gen.count_capped, []
 
@@ -162,6 +168,7 @@ def test_every_shipped_soma_figure_stands_and_a_hanging_cube_does_not():
     assert gen.stands({(1, 0, 0), (1, 0, 1), (2, 0, 1), (2, 0, 2)})
 
 
+@pytest.mark.slow
 def test_flat_figures_stand_on_their_lowest_layer():
     boards = list(polyfit.generate("soma", "3x3x4", count=3, seed=4, flat=True))
     assert len(boards) == 3
@@ -171,6 +178,7 @@ def test_flat_figures_stand_on_their_lowest_layer():
         next(polyfit.generate("pentominoes", "9x9", flat=True))
 
 
+@pytest.mark.slow
 def test_holes_are_allowed_only_when_asked():
     family = gen.Family(box_cells("4x4"), 15, None, gen.random.Random(0))
     ring = frozenset(box_cells("4x4")) - {(1, 1)}
@@ -230,6 +238,7 @@ def test_from_a_board_with_cells_removed(app, tmp_path, monkeypatch):
     assert list(polyfit.generate("tetrominoes,tetrominoes:L=2", base=square, remove=1, count=2)) == []
 
 
+@pytest.mark.slow
 def test_min_difficulty_is_the_checks_difficulty(app, tmp_path):
     result = run(app, "generate", "--pieces", "soma", "--within", "3x3x4", "--count", "2", "--seed", "1",
                  "--min-difficulty", "1.7", "--out", tmp_path)
@@ -246,6 +255,7 @@ def test_min_difficulty_is_the_checks_difficulty(app, tmp_path):
 # -- several processes ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_jobs_find_valid_boards_and_worker_0_is_the_serial_search():
     assert gen.worker_seed(7, 0) == 7 and gen.worker_seed(7, 1) != gen.worker_seed(7, 2)
     boards = list(polyfit.generate("soma", "3x3x4", count=4, seed=1, jobs=2))
@@ -264,6 +274,7 @@ def group_alive(pgid: int) -> bool:
     return True
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "killpg"), reason="needs process groups")
 def test_ctrl_c_with_jobs_keeps_the_boards_and_leaves_no_worker(tmp_path):
     out = tmp_path / "out"
@@ -331,6 +342,7 @@ def terminal_run(args) -> str:
     return b"".join(chunks).decode(errors="replace")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
 def test_a_progress_bar_on_terminals_only_and_not_with_quiet(tmp_path):
     args = ["generate", "--pieces", "soma", "--within", "3x3x4", "--seed", "1"]

@@ -35,6 +35,7 @@ def polyfit_process(*args):
 # -- splitting -------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(problems())
 def test_the_jobs_of_a_split_partition_the_solutions(problem):
@@ -53,6 +54,7 @@ def test_the_jobs_of_a_split_partition_the_solutions(problem):
         assert set(found) == expected
 
 
+@pytest.mark.slow
 def test_jobs_find_the_solutions_in_the_serial_order():
     """Jobs are the search's own branches, taken in its order: merged in job order, the
     solutions come out exactly as one serial search prints them, for any split."""
@@ -69,6 +71,7 @@ def test_jobs_find_the_solutions_in_the_serial_order():
             assert merged == serial, (name, depth)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("processes", [1, 2])
 def test_counts_in_jobs_equal_the_serial_counts(processes):
     registry = built_in_registry()
@@ -84,6 +87,7 @@ def test_counts_in_jobs_equal_the_serial_counts(processes):
         assert counts.complete
 
 
+@pytest.mark.slow
 def test_cli_jobs_give_the_same_solutions_in_the_same_order():
     board = str(BOARDS / "4x15.txt")
     outputs = []
@@ -106,6 +110,7 @@ def done_jobs(path):
         return 0
 
 
+@pytest.mark.slow
 def test_kill_9_and_resume_until_done_gives_the_uninterrupted_counts(tmp_path):
     """Real process kills (SIGKILL) between checkpoints, then resumes, until the count is done."""
     board = BOARDS / "8x8-square-anywhere.txt"
@@ -132,6 +137,7 @@ def test_kill_9_and_resume_until_done_gives_the_uninterrupted_counts(tmp_path):
     assert (data["distinct"], data["total"]) == (16146, 16146 * 8)
 
 
+@pytest.mark.slow
 def test_ctrl_c_saves_the_checkpoint_and_says_how_to_go_on(tmp_path):
     board = BOARDS / "8x8-square-anywhere.txt"
     checkpoint = tmp_path / "c.json"
@@ -168,6 +174,7 @@ def test_a_checkpoint_of_another_problem_is_refused(tmp_path):
 # -- job files and Dask ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_split_run_job_merge(tmp_path):
     out = tmp_path / "jobs"
     result = run_cli(["split", str(BOARDS / "5x12.txt"), "--depth", "1", "--out", str(out)])
@@ -184,6 +191,7 @@ def test_split_run_job_merge(tmp_path):
     assert again.exit_code == 2 and "not an empty directory" in again.output
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_gives_identical_counts():
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
@@ -205,6 +213,7 @@ def test_dask_without_a_scheduler_is_a_clear_error():
 # -- estimates --------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "board, pieces",
     [(BOARDS / "4x15.txt", polyominoes(5)), (BOARDS / "3x20.txt", polyominoes(5)), (ROOT / "shapes/soma/cube.vox", soma())],

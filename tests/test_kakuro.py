@@ -142,6 +142,7 @@ def small_grids():
     return [(rows, brute_force(rows)) for rows in grids if any("." in row for row in rows)]
 
 
+@pytest.mark.slow  # the brute force of small_grids takes seconds
 def test_encoding_matches_brute_force(classics, backend, small_grids):
     """On random small grids the exact cover solutions are exactly the brute-force ones."""
     for rows, expected in small_grids:

@@ -258,6 +258,7 @@ def test_triangle_boards_agree_with_the_plane_brute_force(art, counts):
     assert count(board, TRIANGLES_4_AND_5) == (distinct, len(found)) == counts
 
 
+@pytest.mark.slow
 def test_optional_cells_and_counts_on_triangles_agree_with_the_brute_force():
     # The 2x8 parallelogram and two optional cells, with a diamond that may be used or not:
     # the tilings of the 34 cells with the diamond, and of the 32 without it.

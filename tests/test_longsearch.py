@@ -31,6 +31,7 @@ def pentominoes(board="5x12.txt"):
 # -- the one call ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_run_gives_the_serial_counts_on_several_processes():
     puzzle, engine = pentominoes()
     serial = longsearch.run(puzzle, engine, jobs=1)  # one process, not split: no need
@@ -85,6 +86,7 @@ def test_run_refuses_what_it_cannot_do(tmp_path):
 # -- checkpoints ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_same_file_as_checkpoint_and_resume_starts_it_then_resumes_it(tmp_path):
     """A script that always passes --checkpoint F --resume F: the first run starts F, the next
     go on from it (and keep saving to it)."""

@@ -47,6 +47,7 @@ def test_the_twins_count_what_brute_force_finds(memo_c, problem):
     assert len(found) == len(set(found)) and set(found) == brute_force(problem)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(general_problems())
 def test_multiplicities_count_as_algorithm_m_does(memo_c, problem):

@@ -45,6 +45,7 @@ def test_the_general_backends_are_the_dancing_links_ones():
 
 
 # The backend fixture gives each backend in turn and keeps nothing between examples.
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", GENERAL, indirect=True)
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(problem=problems())
@@ -55,6 +56,7 @@ def test_backends_find_exactly_the_brute_force_solutions(backend, problem):
     assert set(map(frozenset, solutions)) == expected
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(problem=problems())
 def test_the_dlx_backends_are_twins_with_bounds_and_colours(dlx_c, problem):
@@ -155,6 +157,7 @@ def capacity_problems(draw):
     return ExactCoverProblem([f"p{i}" for i in range(n1)], [f"s{i}" for i in range(n2)], options, bounds)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(problem=capacity_problems())
 def test_the_bitset_backends_take_bounds_and_find_the_brute_force_solutions(problem):
@@ -166,6 +169,7 @@ def test_the_bitset_backends_take_bounds_and_find_the_brute_force_solutions(prob
     assert set(map(frozenset, solutions)) == brute_force(problem)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(problem=capacity_problems())
 def test_bitset_c_is_the_twin_of_bitset_python_with_bounds(problem):
@@ -197,6 +201,7 @@ def test_an_option_with_no_exact_item_goes_to_dancing_links():
     ("shapes/burrs/solid-six-piece-burrs.vox", 588, 12597),
     ("shapes/pentomino/5x10-any-ten.txt", 6951, 27804),
 ])
+@pytest.mark.slow
 def test_piece_counts_count_the_same_on_bitsets(path, distinct, total):
     import polyfit
     from helpers import ROOT

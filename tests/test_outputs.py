@@ -123,7 +123,7 @@ def solve_args(option, target):
 SOLVE_OUTPUTS = [
     ("-o", "out.txt"), ("-o", "out.json"), ("-o", "out.png"), ("-o", "out.glb"),
     ("--png", "out.png"), ("--glb", "out.glb"), ("--3mf", "out.3mf"), ("--obj", "out.obj"),
-    ("--animate", "out.gif"), ("--stl", "stl"), ("--svg", "out.svg"), ("--pdf", "out.pdf"),
+    pytest.param("--animate", "out.gif", marks=pytest.mark.slow), ("--stl", "stl"), ("--svg", "out.svg"), ("--pdf", "out.pdf"),
 ]
 
 

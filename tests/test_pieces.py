@@ -150,6 +150,7 @@ PIECES_ALPHABET = st.sampled_from(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.lists(PIECES_ALPHABET, max_size=80).map("".join), st.sampled_from([None, 2, 3]))
 def test_pieces_like_text_gives_pieces_or_a_parse_error(text, dim):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -45,6 +47,7 @@ def test_the_local_region_test_equals_the_whole_board_one(data):
     assert whole == local
 
 
+@pytest.mark.slow
 def test_a_big_board_of_monominoes_is_prepared_quickly():
     """100,000 cells: the whole-board fill would take minutes (cells times placements)."""
     import time
@@ -73,6 +76,7 @@ def test_totals_are_every_sum(sets, copies):
     assert set(pl.Totals.of(sets[0]).times(copies).values()) == repeated
 
 
+@pytest.mark.slow
 def test_many_copies_of_one_piece_are_pruned_by_parity_quickly():
     """Exact counts of 40,000 monominoes: parity takes the copies together, not pairwise."""
     import time

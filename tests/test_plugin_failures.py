@@ -86,6 +86,7 @@ def test_plugins_that_exit_or_interrupt_at_import_are_reported(plugins):
     assert "polyfit: warning: shape reader 'sniffy' of plugin 'bad' failed to look at a file" in result.stderr
 
 
+@pytest.mark.slow
 def test_a_broken_piece_set_is_named_and_the_others_are_listed(plugins):
     result = polyfit(plugins, "pieces")
     assert result.returncode == 0
@@ -106,6 +107,7 @@ def test_a_failing_backend_is_named(plugins):
     assert listing.returncode == 0 and "shy" in listing.stdout and "no idea" in listing.stdout
 
 
+@pytest.mark.slow
 def test_a_failing_reader_and_exporter_are_named(plugins, tmp_path):
     board = tmp_path / "b.zzz"
     board.write_text("x")

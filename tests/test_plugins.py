@@ -1,9 +1,11 @@
 """Plugins: every hook with a throwaway plugin, the loading switches, broken plugins, name
-collisions, the documentation, and the real plugin packages installed into this environment."""
+collisions, the documentation, and the real plugin packages installed by pip (into a folder
+of their own, once per test session: conftest's ``plugin_packages``)."""
 
 import inspect
 import json
 import os
+import shutil
 import subprocess
 import sys
 import types
@@ -261,94 +263,105 @@ def test_example_plugin_file():
     assert result.returncode == 0 and result.stdout.count("a") == 4 and result.stdout.count("b") == 5
 
 
-# -- the real packages, installed into this environment -------------------------------------
+# -- the real packages, installed (once per session, into a folder of their own) -------------
 
-PACKAGES = ["polyfit-classic-cubes", "polyfit-miniexact", "polyfit-classics"]
-
-
-def pip(*args):
-    return subprocess.run([sys.executable, "-m", "pip", *args], capture_output=True, text=True, timeout=600)
+# Each test here runs polyfit processes with ``env=installed``: the packages' folder on their
+# PYTHONPATH. Installing them takes about a minute, hence the slow marker.
 
 
-@pytest.fixture(scope="module")
-def installed():
-    result = pip("install", "--quiet", *[str(ROOT / "plugins" / p) for p in PACKAGES])
-    assert result.returncode == 0, result.stderr
-    yield
-    pip("uninstall", "--yes", *PACKAGES)
+@pytest.fixture
+def installed(plugin_packages):
+    """The environment of a polyfit process that has the plugin packages installed."""
+    return plugin_packages
 
 
+@pytest.mark.slow
 def test_installed_piece_sets_solve(installed):
-    listing = polyfit_process("pieces").stdout
+    listing = polyfit_process("pieces", env=installed).stdout
     assert "bedlam" in listing and "diabolical" in listing
     import importlib
     importlib.invalidate_caches()
     def counts(name):
         shape = subprocess.run(
             [sys.executable, "-c", f"import polyfit_classic_cubes as m; print(m.shape_path({name!r}))"],
-            capture_output=True, text=True, cwd=str(ROOT.parent),
+            capture_output=True, text=True, cwd=str(ROOT.parent), env=dict(os.environ, **installed),
         ).stdout.strip()
-        data = json.loads(polyfit_process("solve", shape, "--count", "--json").stdout)
+        data = json.loads(polyfit_process("solve", shape, "--count", "--json", env=installed).stdout)
         return data["distinct"], data["total"]
 
     assert counts("diabolical") == (13, 624)  # the Diabolical cube's 13 solutions
     assert counts("slothouber-graatsma") == (1, 8)  # the one solution, in 8 positions
     assert counts("conway") == (572, 27456)  # as in test_constraints
-    pieces = polyfit_process("pieces", "bedlam").stdout
+    pieces = polyfit_process("pieces", "bedlam", env=installed).stdout
     assert len(pieces.split(":\n")) == 14  # 13 pieces, each drawn under its name
 
 
+@pytest.mark.slow
 def test_installed_backend_agrees_with_ours(installed):
     board = ROOT / "shapes/pentomino/8x8-centre-hole.txt"
-    theirs = json.loads(polyfit_process("solve", board, "--count", "--json", "--backend", "miniexact").stdout)
+    theirs = json.loads(polyfit_process("solve", board, "--count", "--json", "--backend", "miniexact", env=installed).stdout)
     ours = json.loads(polyfit_process("solve", board, "--count", "--json", "--backend", "dlx-c").stdout)
     assert (theirs["distinct"], theirs["total"]) == (ours["distinct"], ours["total"]) == (65, 520)
-    assert "miniexact" in polyfit_process("backends").stdout
+    assert "miniexact" in polyfit_process("backends", env=installed).stdout
 
 
 QUEENS = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712]
 
 
+@pytest.mark.slow
 def test_installed_queens_command(installed):
     for n in range(1, 14):
-        data = json.loads(polyfit_process("queens", n, "--json").stdout)
+        data = json.loads(polyfit_process("queens", n, "--json", env=installed).stdout)
         assert data["total"] == QUEENS[n - 1], n
 
 
+@pytest.mark.slow
 def test_installed_sudoku_command(installed):
     puzzle = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
-    result = polyfit_process("sudoku", puzzle)
+    result = polyfit_process("sudoku", puzzle, env=installed)
     assert result.stdout.splitlines()[0] == "5 3 4 6 7 8 9 1 2"
     assert "unique" in result.stdout and "not unique" not in result.stdout
-    open_grid = polyfit_process("sudoku", "." * 81)
+    open_grid = polyfit_process("sudoku", "." * 81, env=installed)
     assert "the solution is not unique" in open_grid.stdout
-    bad = polyfit_process("sudoku", "123")
+    bad = polyfit_process("sudoku", "123", env=installed)
     assert bad.returncode == 2 and "81 characters" in bad.stderr
 
 
+@pytest.mark.slow
 def test_installed_kakuro_command(installed, tmp_path):
     (tmp_path / "small.txt").write_text("#   4\\  3\\\n\\3  .   .\n\\4  .   .\n")
-    result = polyfit_process("kakuro", tmp_path / "small.txt")
+    result = polyfit_process("kakuro", tmp_path / "small.txt", env=installed)
     assert result.returncode == 0
     assert result.stdout.splitlines() == [" # 4\\ 3\\", "\\3  1  2", "\\4  3  1", "the solution is unique"]
     (tmp_path / "none.txt").write_text("#  1\\ 1\\\n\\2 .  .\n")
-    assert polyfit_process("kakuro", tmp_path / "none.txt").stdout == "no solution\n"
+    assert polyfit_process("kakuro", tmp_path / "none.txt", env=installed).stdout == "no solution\n"
     (tmp_path / "bad.txt").write_text("# 3\\\n\\3 x\n")
-    bad = polyfit_process("kakuro", tmp_path / "bad.txt")
+    bad = polyfit_process("kakuro", tmp_path / "bad.txt", env=installed)
     assert bad.returncode == 2 and bad.stderr.startswith(f"polyfit: error: {tmp_path / 'bad.txt'}:2:4: 'x' is not a cell")
     assert len(bad.stderr.splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_load_plugins_switch(installed):
-    only = polyfit_process("plugins", env={"POLYFIT_LOAD_PLUGINS": "classics"}).stdout
+    only = polyfit_process("plugins", env={**installed, "POLYFIT_LOAD_PLUGINS": "classics"}).stdout
     assert "classics" in only and "classic_cubes" not in only and "miniexact 0.1.0" not in only
-    none = polyfit_process("plugins", env={"POLYFIT_LOAD_PLUGINS": ""}).stdout
+    none = polyfit_process("plugins", env={**installed, "POLYFIT_LOAD_PLUGINS": ""}).stdout
     assert "installed" not in none and "polyfit.puzzle.piece_sets" in none
 
 
-def test_uninstalling_removes_the_plugin(installed):
-    assert pip("uninstall", "--yes", "polyfit-classic-cubes").returncode == 0
-    listing = polyfit_process("pieces").stdout
+@pytest.mark.slow
+def test_uninstalling_removes_the_plugin(installed, tmp_path):
+    """A copy of the installed folder loses polyfit-classic-cubes as pip uninstalls a
+    distribution (every file its RECORD lists), and polyfit no longer offers its pieces."""
+    folder = tmp_path / "site"
+    shutil.copytree(installed["PYTHONPATH"].split(os.pathsep)[0], folder)
+    env = {**installed, "PYTHONPATH": str(folder)}
+    assert "bedlam" in polyfit_process("pieces", env=env).stdout
+    (record,) = folder.glob("polyfit_classic_cubes-*.dist-info/RECORD")
+    for line in record.read_text().splitlines():
+        (folder / line.split(",")[0]).unlink(missing_ok=True)
+    shutil.rmtree(record.parent)
+    listing = polyfit_process("pieces", env=env).stdout
     assert "bedlam" not in listing and "pentominoes" in listing
 
 

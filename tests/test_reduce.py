@@ -35,6 +35,7 @@ def test_reduction_keeps_every_solution_with_multiplicities_and_colours(problem)
     assert solutions_after(reduction) == brute_force(problem)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(general_problems())
 def test_the_c_pass_is_the_python_twin(problem):
@@ -87,7 +88,13 @@ BOARDS = [
 ]
 
 
-@pytest.mark.parametrize("path, pieces, distinct", BOARDS, ids=[b[0] for b in BOARDS])
+SLOW_BOARDS = {"shapes/pentomino/8x8-corners.txt"}  # 17,360 solutions listed twice
+
+
+@pytest.mark.parametrize(
+    "path, pieces, distinct",
+    [pytest.param(*b, id=b[0], marks=[pytest.mark.slow] if b[0] in SLOW_BOARDS else []) for b in BOARDS],
+)
 def test_counts_are_the_same_with_and_without_reduction(path, pieces, distinct):
     loaded = polyfit.load(ROOT / path, pieces=pieces)
     plain = Puzzle(loaded.board, loaded.pieces, reduce=False)

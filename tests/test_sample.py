@@ -78,6 +78,7 @@ def test_samples_are_uniform_by_a_chi_square_test():
     assert chi_square_p_value(statistic, 40) > 0.01
 
 
+@pytest.mark.slow
 def test_a_biased_sampler_fails_the_same_test():
     # Weighting each branch equally (as a plain random descent would) is not uniform: the
     # test must tell. Tilings of 3x6 reached by a coin at each branch have unequal chances.

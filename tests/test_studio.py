@@ -67,6 +67,7 @@ def children_of(pid):
     return found
 
 
+@pytest.mark.slow
 def test_the_6x10_count_is_2339_distinct_and_9356_in_all(client):
     started = client.post("/api/count", json={"board": SIX_BY_TEN})
     assert started.status_code == 200
@@ -200,6 +201,7 @@ def stl_kit(content):
     return {name: trimesh.load(io.BytesIO(archive.read(name)), file_type="stl") for name in archive.namelist()}
 
 
+@pytest.mark.slow
 def test_the_stl_kit_is_a_zip_of_one_watertight_stl_per_piece(client):
     soma = client.post("/api/export/stl", json={"board": SIX_BY_TEN, "pieces": "soma", "gap": 0, "unit": 10})
     assert soma.status_code == 200, soma.text
@@ -294,6 +296,7 @@ def test_a_million_cell_board_is_a_clear_413(client):
     assert client.post("/api/count", json={"board": board, "pieces": "monomino"}).status_code == 413
 
 
+@pytest.mark.slow  # each request starts a worker process: seconds in all
 @pytest.mark.parametrize("body, message", [
     ({"board": "##\n#%\n", "pieces": "domino"}, "board:2:2: unexpected character '%'"),
     ({"board": "##\n", "pieces": "pentominoes:Q"}, "unknown piece of pentominoes 'Q'"),

@@ -59,6 +59,7 @@ def merge(directory):
     return run_cli(["merge", str(directory)])
 
 
+@pytest.mark.slow
 def test_the_untouched_split_merges_to_the_serial_counts(split):
     result = merge(split)
     assert result.exit_code == 0 and RIGHT in result.output, result.output
@@ -228,6 +229,7 @@ def resume(tmp_path, saved, change):
     return path, run_cli([*COUNT, "--resume", str(path)])
 
 
+@pytest.mark.slow
 def test_an_untouched_checkpoint_resumes_to_the_serial_counts(tmp_path, saved):
     _, result = resume(tmp_path, saved, lambda d: d["done"].pop("3"))
     assert result.exit_code == 0 and RIGHT in result.output, result.output
