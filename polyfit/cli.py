@@ -162,5 +162,9 @@ def show_warning(message, category, filename, lineno, file=None, line=None):
 
 def main():
     warnings.showwarning = show_warning
-    pm = get_plugin_manager(plugins_dir=plugins_dir_from(sys.argv[1:]))
-    sys.exit(run(build_app(pm)))
+    try:
+        app = build_app(get_plugin_manager(plugins_dir=plugins_dir_from(sys.argv[1:])))
+    except KeyboardInterrupt:  # while the plugins and the commands load
+        typer.echo("polyfit: interrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    sys.exit(run(app))

@@ -1,6 +1,7 @@
 """The command line as users and scripts see it: output, JSON, exit codes, error messages."""
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -31,6 +32,19 @@ def polyfit_process(*args, **kwargs):
         [sys.executable, "-m", "polyfit", *args],
         cwd=str(ROOT.parent), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs
     )
+
+
+def wait_for_cpu(proc, seconds: float, deadline: float = 120.0) -> None:
+    """Wait until the child has run ``seconds`` of CPU time (start-up is well under one): a
+    Ctrl-C then reaches the work itself, however loaded the machine is."""
+    clock = os.sysconf("SC_CLK_TCK")
+    give_up = time.monotonic() + deadline
+    while time.monotonic() < give_up and proc.poll() is None:
+        with open(f"/proc/{proc.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / clock >= seconds:  # utime + stime
+            return
+        time.sleep(0.05)
 
 
 def test_version(app):
@@ -198,7 +212,7 @@ def test_main_module_runs():
 
 def test_ctrl_c_prints_partial_counts_and_exits_130():
     proc = polyfit_process("solve", BOARDS + "6x10.txt", "--count", "--backend", "dlx-python")
-    time.sleep(2.5)
+    wait_for_cpu(proc, 2.0)
     started = time.monotonic()
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
@@ -214,7 +228,7 @@ def test_ctrl_c_stops_the_c_backend_promptly(tmp_path):
     path = tmp_path / "6x10.dlx"
     out, _ = polyfit_process("export-dlx", BOARDS + "6x10.txt", "-o", str(path)).communicate(timeout=60)
     proc = polyfit_process("xc", str(path), "--count", "--backend", "dlx-c")
-    time.sleep(1.5)
+    wait_for_cpu(proc, 1.5)
     started = time.monotonic()
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
@@ -242,7 +256,7 @@ def test_ctrl_c_while_preparing_the_puzzle_says_so(tmp_path):
     board.write_text("; pieces: 0..320*pentominoes\n" + "\n".join(["#" * 40] * 40) + "\n")
     proc = polyfit_process("solve", str(board), "--count")
     try:
-        time.sleep(1.5)
+        wait_for_cpu(proc, 1.5)
         started = time.monotonic()
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
@@ -259,7 +273,7 @@ def test_ctrl_c_in_a_command_that_does_not_report_it_still_says_interrupted(tmp_
     board = tmp_path / "big.txt"
     board.write_text("; pieces: 0..320*pentominoes\n" + "\n".join(["#" * 40] * 40) + "\n")
     proc = polyfit_process("estimate", str(board))
-    time.sleep(1.5)
+    wait_for_cpu(proc, 1.5)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130 and err == "polyfit: interrupted\n"

@@ -6,15 +6,33 @@ and :mod:`polyfit.report` words it; this parses and prints."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
+from typing import Optional
 
 import typer
 
 from polyfit import report
 from polyfit.errors import PolyfitError, plural
 
-DISASSEMBLE = typer.Option(False, "--disassemble", help="Only solutions that come apart (BurrTools' moves), with their level; with --count, count them.")
-MOVES = typer.Option(False, "--moves", help="With --disassemble: print each solution's moves.")
-MAX_STATES = typer.Option(None, "--max-states", min=1, help="With --disassemble: give up on an assembly after N states (its level is then unknown).")
+@dataclass
+class Disassembly:
+    """What ``solve`` was asked about disassembly."""
+
+    wanted: bool = False
+    moves: bool = False
+    max_states: Optional[int] = None
+
+    def check(self) -> None:
+        if not self.wanted and (self.moves or self.max_states is not None):
+            raise PolyfitError("--moves and --max-states go with --disassemble")
+
+
+def options(
+    disassemble: bool = typer.Option(False, "--disassemble", help="Only solutions that come apart (BurrTools' moves), with their level; with --count, count them."),
+    moves: bool = typer.Option(False, "--moves", help="With --disassemble: print each solution's moves."),
+    max_states: Optional[int] = typer.Option(None, "--max-states", min=1, help="With --disassemble: give up on an assembly after N states (its level is then unknown)."),
+) -> Disassembly:
+    return Disassembly(disassemble, moves, max_states)
 
 
 def refuse(**given) -> None:
@@ -24,7 +42,8 @@ def refuse(**given) -> None:
         raise PolyfitError(f"--disassemble does not go with {', '.join(wrong)}; drop {'it' if len(wrong) == 1 else 'them'}")
 
 
-def run(puzzle, count: bool, limit, moves: bool, max_states, as_json: bool, search, files, all_, sample) -> None:
+def run(puzzle, asked: Disassembly, count: bool, limit, as_json: bool, search, files, all_, sample) -> None:
+    moves, max_states = asked.moves, asked.max_states
     refuse(**{"--all": all_, "--random": search.random, "--sample": sample,
               "--dask": search.dask, "--checkpoint": search.checkpoint, "--resume": search.resume,
               "--depth": search.depth})

@@ -23,7 +23,7 @@ from polyfit.errors import PolyfitError, plural
 def add_commands(app: typer.Typer, ctx) -> None:
     @app.command()
     @guarded
-    @takes(search=out.search_options, pictures=out.picture_options, files=out.file_options)
+    @takes(disassembly=disassembling.options, search=out.search_options, pictures=out.picture_options, files=out.file_options)
     def solve(
         board: Path = typer.Argument(..., help="Board file (text art, voxel text, MagicaVoxel, BurrTools .xmpuzzle, Soma notations)."),
         pieces: Optional[str] = typer.Option(None, "--pieces", "-p", help="Piece set(s): a set name, 'set,set:piece,...' or a pieces file. Default: the board's '; pieces:' line."),
@@ -38,9 +38,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
         list_: bool = typer.Option(False, "--list", help="List the boards of the file (BurrTools problems, Soma figures) and stop."),
         sample: Optional[int] = typer.Option(None, "--sample", min=1, help="Print N solutions drawn independently and uniformly at random among all of them (symmetric copies included)."),
         seed: Optional[int] = typer.Option(None, "--seed", help="Seed for --sample: the same seed draws the same solutions."),
-        disassemble: bool = disassembling.DISASSEMBLE,
-        moves: bool = disassembling.MOVES,
-        max_states: Optional[int] = disassembling.MAX_STATES,
+        disassembly=None,
         search=None,
         pictures=None,
         files=None,
@@ -50,11 +48,9 @@ def add_commands(app: typer.Typer, ctx) -> None:
         Counts are exact: 'distinct' is one per symmetry class of the board (the number the
         literature quotes), 'in all' counts every rotated and reflected copy.
 
-        Pictures and models: --png FILE draws the printed solutions (--limit N or --all make a
-        contact sheet; 3D boards in --view iso, exploded or layers), --svg FILE the same in
-        vectors (--svg FILE --cut: the pieces for a laser cutter, --unit mm a cell, --kerf);
-        --pdf FILE a printable puzzle sheet; --stl DIR, --glb, --3mf and --obj model the first
-        one; --animate FILE.gif shows the search at work.
+        Files: --output FILE writes the printed solutions in the format its suffix names (.txt
+        .json .png .gif .svg .cut.svg .pdf .stl .glb .3mf .obj); --png, --svg, --pdf, --glb,
+        --3mf, --obj and --stl DIR are shorthands; --animate FILE.gif shows the search at work.
 
         Example: polyfit solve shapes/pentomino/6x10.txt --count
 
@@ -81,10 +77,9 @@ def add_commands(app: typer.Typer, ctx) -> None:
             puzzle = (api.Puzzle(select, pieces or None, mirror=mirror, plugins=ctx.registry) if isinstance(select, api.Board)
                       else ctx.load_puzzle(board, pieces, mirror, select))
             files.check(puzzle, count, search)
-            if disassemble:
-                return disassembling.run(puzzle, count, limit, moves, max_states, as_json, search, files, all_, sample)
-            if moves or max_states is not None:
-                raise PolyfitError("--moves and --max-states go with --disassemble")
+            disassembly.check()
+            if disassembly.wanted:
+                return disassembling.run(puzzle, disassembly, count, limit, as_json, search, files, all_, sample)
             if sample is not None:
                 return print_sample(puzzle, sample, seed, search.backend, as_json, files, count or limit is not None)
             watched, stage = not search.quiet and not as_json and sys.stderr.isatty(), "planning the jobs"
