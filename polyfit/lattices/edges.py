@@ -24,6 +24,7 @@ class EdgeLattice(Lattice):
 
     segments = True
     dim = 2
+    degree = 0  # how many segments meet at a point
     STEPS: dict = {}  # kind -> neighbour offsets
     MARKS: dict = {}  # kind -> the character drawing a segment of that kind
 

@@ -36,6 +36,7 @@ class SticksLattice(EdgeLattice):
     origins = ((0, 1), (1, 0))  # a horizontal and a vertical segment
     parity_name = "horizontal/vertical"
     all_translations = False
+    degree = 4  # segments meeting at a lattice point
     STEPS = {
         HORIZONTAL: ((0, -2), (0, 2), (-1, -1), (-1, 1), (1, -1), (1, 1)),
         VERTICAL: ((-2, 0), (2, 0), (-1, -1), (-1, 1), (1, -1), (1, 1)),

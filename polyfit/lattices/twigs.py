@@ -53,6 +53,7 @@ class TwigsLattice(EdgeLattice):
     parity_name = "three-direction"
     parity_symmetric = False  # a turn by 60 degrees permutes the three directions
     all_translations = False
+    degree = 3  # edges meeting at a point of the honeycomb
     STEPS = {
         UPRIGHT: ((-1, -1), (-1, 1), (1, -1), (1, 1)),
         RISING: ((-1, 1), (1, -1), (0, -2), (0, 2)),
