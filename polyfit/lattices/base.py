@@ -176,6 +176,11 @@ class Lattice:
 
     art_help: str = ""  # one more sentence for an unexpected character: this lattice's marks
 
+    def art_char(self, cell: Cell) -> str:
+        """The character that draws a cell of a board (``#``; on edge lattices the segment's
+        own mark, ``-`` or ``|``)."""
+        return "#"
+
     def art_shift(self, char: str, cell: Cell) -> tuple[int, int] | None:
         """For a mark that fixes where the art lies on the lattice (``|`` only on odd rows of
         polysticks), the shift of rows and columns that puts it where it belongs; None for

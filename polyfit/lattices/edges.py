@@ -55,6 +55,9 @@ class EdgeLattice(Lattice):
         """The two end points of a segment, as integer keys."""
         raise NotImplementedError
 
+    def art_char(self, cell):
+        return self.MARKS[self.kind(cell)]
+
     def art_mark(self, char, cell):
         kind = self.kind(cell)
         if kind is not None and char == self.MARKS[kind]:
