@@ -67,11 +67,7 @@ class EdgeLattice(Lattice):
     def art_problem(self, cell):
         if self.is_cell(cell):
             return None
-        row, col = cell
-        return (
-            f"no segment of the {self.name} lattice is drawn here (row {row}, column {col}, "
-            "counting both from 0 from the board's first row and column): " + self.where_segments
-        )
+        return f"no segment of the {self.name} lattice is drawn here: " + self.where_segments
 
     where_segments = ""
 

@@ -43,13 +43,12 @@ class SticksLattice(EdgeLattice):
     }
     MARKS = {HORIZONTAL: "-", VERTICAL: "|"}
     art_help = (
-        "on the sticks lattice '+' is a lattice point (even row and column, counting from 0 "
-        "from the board's first row), '-' a horizontal segment (even row, odd column), '|' a "
-        "vertical one (odd row, even column)"
+        "on the sticks lattice '+' is a lattice point, '-' a horizontal segment between two "
+        "of them and '|' a vertical one, as in '+-+' over '| |'"
     )
     where_segments = (
-        "'-' goes on even rows and odd columns, '|' on odd rows and even columns, '+' (a "
-        "lattice point) where both are even"
+        "segments lie between lattice points, '-' beside a '+' and '|' under one, as in '+-+' "
+        "over '| |' (the squares' insides stay empty)"
     )
 
     def kind(self, cell):

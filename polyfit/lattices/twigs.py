@@ -61,12 +61,12 @@ class TwigsLattice(EdgeLattice):
     }
     MARKS = {UPRIGHT: "|", RISING: "/", FALLING: "\\"}
     art_help = (
-        "on the twigs lattice '/' and '\\' are the slanted edges (on even rows, counting from "
-        "the first one drawn) and '|' the upright ones (on odd rows), as in ' / \\' over '|   |'"
+        "on the twigs lattice '/' and '\\' are the slanted edges and '|' the upright ones, "
+        "their rows alternating as in ' / \\' over '|   |'"
     )
     where_segments = (
-        "edges sit where row + column is odd, '/' and '\\' alternating along even rows and '|' "
-        "every fourth column of odd rows, as in ' / \\ / \\' over '|   |   |'"
+        "rows of slanted edges ' / \\ / \\' alternate with rows of upright ones '|   |   |', "
+        "each upright edge under the foot of a '/' and a '\\'"
     )
 
     def kind(self, cell):
