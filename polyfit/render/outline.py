@@ -80,21 +80,24 @@ def corners(points: list[Point]) -> list[Point]:
 
 def offset(loop: list[Point], distance: float) -> list[Point]:
     """The loop moved outward (away from the cells) by ``distance``: every side shifts along
-    its normal, so each corner moves diagonally, out at convex corners and in at concave ones;
-    a hole shrinks. Exact for the right angles of cell outlines."""
+    its normal, and each corner goes where its two moved sides meet, out at convex corners and
+    in at concave ones; a hole shrinks. At the right angles of cell outlines a corner moves
+    diagonally by ``distance`` along each axis; any other angle works too (the 45 degrees of
+    polysticks' joints, the 60 of triangles)."""
     n = len(loop)
     moved = []
     for k, point in enumerate(loop):
         nx, ny = normal(loop[k - 1], point)
         mx, my = normal(point, loop[(k + 1) % n])
-        moved.append((point[0] + distance * (nx + mx), point[1] + distance * (ny + my)))
+        scale = distance / (1 + nx * mx + ny * my)
+        moved.append((point[0] + scale * (nx + mx), point[1] + scale * (ny + my)))
     return moved
 
 
 def normal(a: Point, b: Point) -> Point:
     """The outward unit normal of side a->b (the cells are on its right, so outward is left)."""
     dx, dy = b[0] - a[0], b[1] - a[1]
-    length = abs(dx) + abs(dy)  # sides are axis-parallel
+    length = (dx * dx + dy * dy) ** 0.5
     return dy / length, -dx / length
 
 

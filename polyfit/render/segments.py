@@ -26,6 +26,7 @@ WIDTH = 0.24  # a stick's width, of its length
 GAP = 0.14  # how far a piece stops short of a point where it ends
 DOT = 0.07  # the radius of a lattice point's dot
 LABEL = 0.46  # the diameter of a label's disc
+SUPERSAMPLE = 3  # pictures are drawn this many times larger and scaled down (smooth strokes)
 
 
 def _key(point) -> tuple:
@@ -94,14 +95,15 @@ def draw_segments(labels: dict, colours: dict, style: Style, lattice, marked=fro
     """A board or piece of an edge lattice as a picture (see the module's docstring); without
     ``points``, no dots at the lattice points (a piece on its own)."""
     layout = segment_layout(labels, lattice)
-    s = style.cell
     lx, ly = layout.low
-    image = Image.new("RGB", (math.ceil(layout.size[0] * s) + 2 * style.pad,
-                              math.ceil(layout.size[1] * s) + 2 * style.pad), BACKGROUND)
+    size = (math.ceil(layout.size[0] * style.cell) + 2 * style.pad, math.ceil(layout.size[1] * style.cell) + 2 * style.pad)
+    # Drawn SUPERSAMPLE times larger and scaled down: strokes at any angle come out even and smooth.
+    s, pad = style.cell * SUPERSAMPLE, style.pad * SUPERSAMPLE
+    image = Image.new("RGB", (size[0] * SUPERSAMPLE, size[1] * SUPERSAMPLE), BACKGROUND)
     draw = ImageDraw.Draw(image)
 
     def point(p):
-        return style.pad + (p[0] - lx) * s, style.pad + (p[1] - ly) * s
+        return pad + (p[0] - lx) * s, pad + (p[1] - ly) * s
 
     def stroke(a, b, colour, width):
         # A rectangle and two discs of the same radius: pillow's wide lines are not centred
@@ -115,9 +117,9 @@ def draw_segments(labels: dict, colours: dict, style: Style, lattice, marked=fro
         for x, y in ((xa, ya), (xb, yb)):
             draw.ellipse((x - r, y - r, x + r, y + r), fill=colour)
 
-    width, outlined, dot = _widths(s, style.border)
+    width, outlined, dot = _widths(s, style.border * SUPERSAMPLE)
     for a, b in layout.empty:
-        stroke(a, b, EMPTY_GRID, max(1, round(s / 16)))
+        stroke(a, b, EMPTY_GRID, max(SUPERSAMPLE, s / 16))
     for p in layout.points if points else ():
         x, y = point(p)
         draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=EMPTY_GRID)
@@ -137,9 +139,9 @@ def draw_segments(labels: dict, colours: dict, style: Style, lattice, marked=fro
                 continue
             x, y = point(centre)
             r = s * LABEL / 2
-            draw.ellipse((x - r, y - r, x + r, y + r), fill=colours[name], outline=INK)
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=colours[name], outline=INK, width=SUPERSAMPLE)
             draw.text((x, y), fitted[0], fill=ink_on(colours[name]), font=fitted[1], anchor="mm")
-    return image
+    return image.resize(size, Image.Resampling.BOX)
 
 
 def draw_segment_pieces(pieces, colours: dict, lattice, style: Style = Style()) -> Image.Image:

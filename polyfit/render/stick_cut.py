@@ -12,14 +12,14 @@ fills the point.
 The outline is the boundary of the union of these convex pieces (the sticks' rectangles and
 the joints' hulls), which meet side to side: sides shared by two of them cancel, the rest
 join into loops, clockwise on the page with the material on their right (a hole's loop runs
-the other way). :func:`grow` moves a loop outward by half the laser's kerf at any angle.
+the other way), grown by half the laser's kerf (:func:`polyfit.render.outline.offset`).
 """
 
 from __future__ import annotations
 
 import math
 
-from polyfit.render.outline import turn
+from polyfit.render.outline import offset, turn
 
 WIDTH = 0.24  # a stick's width, of its length (as drawn by polyfit.render.segments)
 
@@ -117,26 +117,6 @@ def stick_loops(lattice, cells, width: float = WIDTH) -> list[list[tuple[float, 
     return loops
 
 
-def grow(loop: list, distance: float) -> list:
-    """A loop (clockwise around its material) moved outward by ``distance``: each side along
-    its normal, each corner where the moved sides meet."""
-    n = len(loop)
-    moved = []
-    for k, point in enumerate(loop):
-        n1 = _normal(loop[k - 1], point)
-        n2 = _normal(point, loop[(k + 1) % n])
-        scale = distance / (1 + n1[0] * n2[0] + n1[1] * n2[1])
-        moved.append((point[0] + scale * (n1[0] + n2[0]), point[1] + scale * (n1[1] + n2[1])))
-    return moved
-
-
-def _normal(a, b) -> tuple[float, float]:
-    """The unit normal of side a->b on its left (outward: the material is on its right)."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length = math.hypot(dx, dy)
-    return dy / length, -dx / length
-
-
 class StickShape:
     """A piece of an edge lattice as the cut layout takes it (:func:`polyfit.render.cut.layout`):
     its outline, as it is and turned a quarter, in millimetres."""
@@ -148,7 +128,7 @@ class StickShape:
         return len(self.cells)
 
     def forms(self, unit: float, kerf: float) -> list:
-        loops = [grow([(x * unit, y * unit) for x, y in loop], kerf / 2)
+        loops = [offset([(x * unit, y * unit) for x, y in loop], kerf / 2)
                  for loop in stick_loops(self.lattice, self.cells)]
         turned = [[(-y, x) for x, y in loop] for loop in loops]
         return [_at_origin(loops), _at_origin(turned)]
