@@ -1,5 +1,5 @@
-"""The README's console examples are real: each ``polyfit`` run on a board in shapes/ is run
-again and must print what the README shows.
+"""The console examples of the README and the docs/ pages are real: each ``polyfit`` run on a
+board in shapes/ is run again and must print what the page shows.
 
 A line ``...`` in the shown output stands for any lines. ``pip install`` steps are left out of
 a ``pip install . && polyfit ...`` line; runs that write files or print times, and examples
@@ -114,7 +114,7 @@ def polyfit_executable() -> str:
 
 
 # The docs whose console examples are checked too.
-DOCS = (README, ROOT / "docs" / "disassembly.md")
+DOCS = (README, ROOT / "docs" / "disassembly.md", ROOT / "docs" / "lattices.md")
 EXAMPLES = [e for doc in DOCS for e in examples(doc.read_text(encoding="utf-8"))]
 
 
