@@ -235,6 +235,42 @@ def general_problems(draw):
     )
 
 
+def manifest(group):
+    """The counts recorded beside a group of shipped boards: ``{file: {name, distinct, total,
+    ...}}`` from ``shapes/GROUP/manifest.json``."""
+    import json
+
+    return json.loads((ROOT / "shapes" / group / "manifest.json").read_text())["figures"]
+
+
+def check_manifest(app, group, skip=()):
+    """Every board of the group is in its manifest, and ``polyfit solve --count`` counts what
+    it records (but the boards in ``skip``)."""
+    figures = manifest(group)
+    assert {p.name for p in (ROOT / "shapes" / group).glob("*.txt") if not p.name.endswith(".pieces.txt")} == set(figures)
+    for name, entry in figures.items():
+        if name in skip:
+            continue
+        result = run(app, "solve", ROOT / "shapes" / group / name, "--count")
+        assert result.exit_code == 0, result.output
+        line = result.output.splitlines()[0]
+        assert f": {entry['distinct']} distinct solution" in line and f"{entry['total']} in all" in line, line
+    return figures
+
+
+def first_solution_pictures(app, tmp_path, path, cell=40):
+    """``polyfit solve BOARD --limit 1`` drawn as ``s.png`` and ``s.svg`` (``cell`` pixels a
+    cell, no margin) and written as ``s.json``: the solution's JSON and the PNG, opened."""
+    import json
+
+    from PIL import Image
+
+    result = run(app, "solve", path, "--limit", "1", "--png", tmp_path / "s.png", "--svg", tmp_path / "s.svg",
+                 "--cell", str(cell), "--margin", "0", "--output", tmp_path / "s.json")
+    assert result.exit_code == 0, result.output
+    return json.loads((tmp_path / "s.json").read_text()), Image.open(tmp_path / "s.png").convert("RGB")
+
+
 def built_in_registry():
     return Registry.from_plugins(get_plugin_manager(load_entrypoints=False))
 

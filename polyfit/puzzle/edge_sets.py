@@ -22,8 +22,8 @@ from functools import cache
 
 from polyfit.hookspecs import hookimpl
 from polyfit.lattices import base as lattices
-from polyfit.lattices.polyforms import free
 from polyfit.lattices.textart import Art, art_cells
+from polyfit.puzzle.lattice_sets import named_or_numbered, register_sets, with_mirror_images
 from polyfit.puzzle.pieces import Piece
 
 STICKS = {
@@ -121,34 +121,21 @@ NAMED = {"sticks": STICKS, "twigs": TWIGS}
 NUMBERED = {("sticks", 5): "P"}
 
 
-def _cells(lattice, rows) -> list:
-    return art_cells(list(enumerate(rows, 1)), "<piece art>", art=Art(lattice=lattice)).cells
-
-
 @cache
 def polyforms(lattice: str, n: int) -> tuple[Piece, ...]:
     """The free ``n``-segment polyforms of an edge lattice, named, sorted by name."""
     grid = lattices.get(lattice)
-    named = NAMED[lattice].get(n)
-    if named is not None:
-        pieces = [Piece(name, _cells(grid, rows), True, lattice=lattice) for name, rows in named.items()]
-    else:
-        prefix = NUMBERED[(lattice, n)]
-        pieces = [Piece(f"{prefix}{i:02d}", s, True, lattice=lattice) for i, s in enumerate(free(n, lattice), 1)]
-    return tuple(sorted(pieces, key=lambda p: p.name))
+
+    def cells_of(rows):
+        return art_cells(list(enumerate(rows, 1)), "<piece art>", art=Art(lattice=grid)).cells
+
+    return named_or_numbered(lattice, n, NAMED[lattice].get(n), NUMBERED.get((lattice, n), ""), cells_of)
 
 
 @cache
 def one_sided(lattice: str, n: int) -> tuple[Piece, ...]:
     """The free polyforms plus each chiral one's mirror image, primed; none turned over."""
-    grid = lattices.get(lattice)
-    result = []
-    for piece in polyforms(lattice, n):
-        result.append(Piece(piece.name, piece.cells, False, lattice=lattice))
-        image = grid.mirrored(piece.cells)
-        if grid.canonical(image, False) != grid.canonical(piece.cells, False):
-            result.append(Piece(piece.name + "'", image, False, lattice=lattice))
-    return tuple(sorted(result, key=lambda p: p.name))
+    return with_mirror_images(lattice, polyforms(lattice, n))
 
 
 SETS = {
@@ -177,7 +164,4 @@ ONE_SIDED = {
 
 @hookimpl
 def register_piece_sets(register):
-    for name, (lattice, n, summary) in SETS.items():
-        register(name, lambda lattice=lattice, n=n: polyforms(lattice, n), summary)
-    for name, (lattice, n, summary) in ONE_SIDED.items():
-        register(name, lambda lattice=lattice, n=n: one_sided(lattice, n), summary)
+    register_sets(register, SETS, ONE_SIDED, polyforms, one_sided)

@@ -45,7 +45,13 @@ def outline(cells) -> list[list[Point]]:
     """The boundary of the cells as closed loops of corner points (the first point is not
     repeated at the end), straight runs merged into one side. Loops start at their top-left
     corner, the outer boundary of each connected part before its holes (topmost first)."""
-    edges = boundary_edges(cells)
+    return chain_loops(boundary_edges(cells))
+
+
+def chain_loops(edges) -> list[list[Point]]:
+    """Directed boundary edges ``(a, b)`` joined into closed loops, as :func:`outline` gives
+    them: each from its top-left point, straight runs merged; where two loops share a point,
+    each turns left round its own empty region."""
     leaving: dict[Point, list[Point]] = {}
     for a, b in edges:
         leaving.setdefault(a, []).append(b)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 
-from polyfit.render.outline import offset, turn
+from polyfit.render.outline import chain_loops, offset
 
 WIDTH = 0.24  # a stick's width, of its length (as drawn by polyfit.render.segments)
 
@@ -92,29 +92,7 @@ def stick_loops(lattice, cells, width: float = WIDTH) -> list[list[tuple[float, 
                 del edges[b, a]
             else:
                 edges[a, b] = True
-    leaving: dict = {}
-    for a, b in edges:
-        leaving.setdefault(a, []).append(b)
-    loops = []
-    while leaving:
-        start = min(leaving, key=lambda p: (p[1], p[0]))
-        points, previous, here = [start], None, start
-        while True:
-            ends = leaving[here]
-            if len(ends) == 1 or previous is None:
-                end = min(ends, key=lambda p: (p[1], p[0])) if previous is None else ends[0]
-            else:  # two loops touch at this point: turn left, round the empty region
-                end = min(ends, key=lambda p: turn(previous, here, p))
-            ends.remove(end)
-            if not ends:
-                del leaving[here]
-            previous, here = here, end
-            if here == start:
-                break
-            points.append(here)
-        n = len(points)
-        loops.append([p for k, p in enumerate(points) if turn(points[k - 1], p, points[(k + 1) % n]) != 0])
-    return loops
+    return chain_loops(edges)
 
 
 class StickShape:
