@@ -3,14 +3,12 @@
 Polysticks (:mod:`polyfit.lattices.sticks`) and polytwigs (:mod:`polyfit.lattices.twigs`) are
 drawn in text art character by character: each segment is one character at its own place (a
 cell ``(row, col)`` is line ``row``, character ``col``), so a cell's coordinates are where it is
-drawn, and a lattice symmetry maps those places onto each other. Two segments are neighbours
-when they share an end point. Each lattice gives its segments' end points (:meth:`ends`, as
-integer keys) and their places in the plane (:meth:`segment`); from those this module derives
-the neighbours, the flood-fill steps, connectivity and where a shape passes straight through a
-point (:meth:`crossings`).
-
-A segment's end points are keys ``(row, col)`` in the lattice's own units (on the square grid
-the lattice point's own place in the art).
+drawn, and a lattice symmetry maps those places onto each other. Each lattice tells the kinds
+of segment apart by their places (:meth:`EdgeLattice.kind`, an orientation, with the mark that
+draws it) and gives, per kind, the steps to the segments sharing an end point: from those this
+module derives the neighbours, the flood-fill steps, the cell checks and the reading of the
+marks. A lattice also gives each segment's end points as integer keys (:meth:`ends`) and in the
+plane (:meth:`segment`, for pictures and cut outlines).
 """
 
 from __future__ import annotations
