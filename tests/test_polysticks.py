@@ -98,7 +98,8 @@ def test_the_group_closes_keeps_neighbours_and_is_a_motion_with_its_handedness(k
     assert all(g.then(h) in set(group) for g in group for h in group)
     cells = [(r, c) for r in range(-6, 7) for c in range(-8, 9) if lattice.is_cell((r, c))]
     assert cells and all(edge_mark(kind, *c) is not None for c in cells)  # the art's own rule
-    assert all(lattice.is_cell(c) == (edge_mark(kind, *c) is not None) for c in [(r, c) for r in range(-4, 4) for c in range(-4, 4)])
+    near = [(r, c) for r in range(-4, 4) for c in range(-4, 4)]
+    assert all(lattice.is_cell(c) == (edge_mark(kind, *c) is not None) for c in near)
     middle = {c: edge_middle(kind, segment_of(kind, c)) for c in cells}
     for g in group:
         for cell in cells:
@@ -188,7 +189,7 @@ def test_the_pieces_are_the_brute_force_classes(kind, n):
 
 
 def test_polyform_puzzler_names():
-    sets = {p.name: p for k in ("tetrasticks", "tristicks", "disticks") for p in polyforms("sticks", {"tetrasticks": 4, "tristicks": 3, "disticks": 2}[k])}
+    sets = {p.name: p for n in (2, 3, 4) for p in polyforms("sticks", n)}
     sticks = lattices.get("sticks")
 
     def degrees(cells):
@@ -465,3 +466,17 @@ def test_cut_files_of_sticks_and_twigs(app, tmp_path):
                  "--svg", tmp_path / "arch.svg", "--cut")
     assert result.exit_code == 0, result.output
     assert (tmp_path / "arch.svg").read_text().count('class="cut"') == 4
+
+
+def test_convert_writes_the_marks_and_refuses_burrtools(app, tmp_path):
+    for board in ("polytwigs/tetratwigs-arch.txt", "polysticks/polysticks123-clipped-top.txt"):
+        source = ROOT / "shapes" / board
+        result = run(app, "convert", source, tmp_path / "b.txt", "--force")
+        assert result.exit_code == 0, result.output
+        again = Board.from_text((tmp_path / "b.txt").read_text())
+        assert again.cells == Board.from_text(source.read_text()).cells
+        assert again.lattice == {"polytwigs": "twigs", "polysticks": "sticks"}[source.parent.name]
+        assert "|" in (tmp_path / "b.txt").read_text()  # drawn with the lattice's marks
+    result = run(app, "convert", ROOT / "shapes/polytwigs/tetratwigs-arch.txt", tmp_path / "b.xmpuzzle")
+    assert result.exit_code == 2 and "BurrTools has no such grid" in result.output
+    assert not (tmp_path / "b.xmpuzzle").exists()
