@@ -19,6 +19,7 @@ from polyfit.render.pictures import pieces_image, save_png, solution_image
 from polyfit.render.style import EMPTY_CELL, Style
 from polyfit.lattices.base import of as lattice_of
 from polyfit.render.flat import draw_grid, draw_polygons
+from polyfit.render.segments import draw_segments
 from polyfit.render.views3d import draw_iso
 from polyfit.api import Puzzle
 
@@ -64,6 +65,8 @@ def first_solution_and_counts(puzzle):
 
 def empty_board_image(board):
     """A board no solution fills, drawn in grey."""
+    if board.lattice.segments:
+        return draw_segments({c: None for c in board.cells}, {}, STYLE, lattice_of(board))
     if board.dim == 2 and board.lattice.name != "square":
         return draw_polygons({c: None for c in board.cells}, {}, STYLE, lattice_of(board))
     if board.dim == 2:

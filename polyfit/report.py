@@ -370,3 +370,25 @@ def moves_text(taken) -> str:
         lines.append(f"{k:3}. {', '.join(move['pieces'])} by {by}{out}")
     return "\n".join(lines)
 
+
+# -- piece sets ---------------------------------------------------------------------------------
+
+
+def pieces_json(pieces) -> dict:
+    """What ``polyfit pieces SET --json`` prints: ``{"pieces": {name: [[cell], ...]}}``, in
+    the set's order, and the lattice when it is not squares or cubes (as solutions files)."""
+    pieces = list(pieces)
+    data: dict = {"pieces": {p.name: [list(c) for c in p.cells] for p in pieces}}
+    lattice = pieces[0].lattice.name if pieces else ""
+    if lattice not in ("", "square", "cubic"):
+        data["lattice"] = lattice
+    counts = {p.name: list(p.count) for p in pieces if p.count != (1, 1)}
+    if counts:
+        data["counts"] = counts
+    return data
+
+
+def piece_sets_json(entries) -> dict:
+    """What ``polyfit pieces --json`` prints: each set's name, size and summary."""
+    return {"sets": {name: {"pieces": size, "summary": summary} for name, size, summary in entries}}
+

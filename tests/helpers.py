@@ -11,6 +11,7 @@ Test modules import this module, never each other.
 """
 
 import itertools
+import math
 import os
 from pathlib import Path
 
@@ -233,6 +234,42 @@ def general_problems(draw):
     return ExactCoverProblem(
         [f"p{i}" for i in range(n1)], [f"s{i}" for i in range(n2)], options, bounds, colours
     )
+
+
+def manifest(group):
+    """The counts recorded beside a group of shipped boards: ``{file: {name, distinct, total,
+    ...}}`` from ``shapes/GROUP/manifest.json``."""
+    import json
+
+    return json.loads((ROOT / "shapes" / group / "manifest.json").read_text())["figures"]
+
+
+def check_manifest(app, group, skip=()):
+    """Every board of the group is in its manifest, and ``polyfit solve --count`` counts what
+    it records (but the boards in ``skip``)."""
+    figures = manifest(group)
+    assert {p.name for p in (ROOT / "shapes" / group).glob("*.txt") if not p.name.endswith(".pieces.txt")} == set(figures)
+    for name, entry in figures.items():
+        if name in skip:
+            continue
+        result = run(app, "solve", ROOT / "shapes" / group / name, "--count")
+        assert result.exit_code == 0, result.output
+        line = result.output.splitlines()[0]
+        assert f": {entry['distinct']} distinct solution" in line and f"{entry['total']} in all" in line, line
+    return figures
+
+
+def first_solution_pictures(app, tmp_path, path, cell=40):
+    """``polyfit solve BOARD --limit 1`` drawn as ``s.png`` and ``s.svg`` (``cell`` pixels a
+    cell, no margin) and written as ``s.json``: the solution's JSON and the PNG, opened."""
+    import json
+
+    from PIL import Image
+
+    result = run(app, "solve", path, "--limit", "1", "--png", tmp_path / "s.png", "--svg", tmp_path / "s.svg",
+                 "--cell", str(cell), "--margin", "0", "--output", tmp_path / "s.json")
+    assert result.exit_code == 0, result.output
+    return json.loads((tmp_path / "s.json").read_text()), Image.open(tmp_path / "s.png").convert("RGB")
 
 
 def built_in_registry():
@@ -490,3 +527,214 @@ def level_text(tree) -> str:
         return out
 
     return text(tree)
+
+
+# -- polysticks and polytwigs, counted from segments in the plane --------------------------------
+#
+# A segment is the frozenset of its two end points; nothing here knows polyfit's cells. Points
+# are exact integer pairs: on the square grid (x, y) with lattice points at even x and y (as
+# in text art, where '-' and '|' join the points on either side of them); on the honeycomb
+# (u, v) for the point (u * sqrt(3) / 4, v / 4), its edges separating two hexagons whose
+# centres sit at odd rows where row + column is 3 mod 4, each edge across the line between
+# them. Motions are computed on complex numbers and rounded back to these exact pairs.
+
+EDGE_TURNS = {"sticks": 4, "twigs": 6}  # rotations in the plane's symmetry group
+VERTEX = {"sticks": 1j, "twigs": complex(-0.5, ROOT3 / 2)}  # from one edge at a point to the next
+EDGE_SCALE = {"sticks": (1, 1), "twigs": (ROOT3 / 4, 1 / 4)}  # a point's (x, y) per unit
+
+
+def _key(kind, z) -> tuple:
+    sx, sy = EDGE_SCALE[kind]
+    return (round(z.real / sx), round(z.imag / sy))
+
+
+def _point(kind, key) -> complex:
+    sx, sy = EDGE_SCALE[kind]
+    return complex(key[0] * sx, key[1] * sy)
+
+
+def edge_segment(kind, r, c, ch="") -> frozenset:
+    """The segment drawn at row ``r``, column ``c`` of text art (on the honeycomb ``ch``, its
+    mark, tells '/' from '\\'; on the square grid the place alone tells)."""
+    if kind == "sticks":
+        ends = ((c - 1, r), (c + 1, r)) if r % 2 == 0 else ((c, r - 1), (c, r + 1))
+        return frozenset(ends)
+    hexes = {"|": ((r, c - 2), (r, c + 2)), "/": ((r - 1, c - 1), (r + 1, c + 1)),
+             "\\": ((r - 1, c + 1), (r + 1, c - 1))}[ch]
+    h1, h2 = (complex(cc * ROOT3 / 4, rr * 3 / 4) for rr, cc in hexes)
+    middle, half = (h1 + h2) / 2, 1j * (h2 - h1) / (2 * ROOT3)
+    return frozenset((_key(kind, middle - half), _key(kind, middle + half)))
+
+
+def edge_mark(kind, r, c) -> str | None:
+    """The mark text art draws at row ``r``, column ``c`` (None: no segment goes there)."""
+    if (r + c) % 2 == 0:
+        return None
+    if kind == "sticks":
+        return "-" if r % 2 == 0 else "|"
+    if r % 2:
+        return "|" if (r + c) % 4 == 1 else None
+    return "/" if (r + c) % 4 == 1 else "\\"
+
+
+def edge_art(kind, art) -> set:
+    """The segments drawn in ``art`` (lines of text, no metadata): each '-', '|', '/', '\\'."""
+    return {edge_segment(kind, r, c, ch)
+            for r, line in enumerate(art.strip("\n").split("\n"))
+            for c, ch in enumerate(line) if ch in "-|/\\"}
+
+
+def edge_middle(kind, segment) -> complex:
+    """A segment's middle in the plane (square grid: lattice points 2 apart)."""
+    a, b = (_point(kind, k) for k in segment)
+    return (a + b) / 2
+
+
+def _moved(kind, segments, f) -> frozenset:
+    return frozenset(frozenset(_key(kind, f(_point(kind, k))) for k in s) for s in segments)
+
+
+def _shifted(segments, dx, dy) -> frozenset:
+    return frozenset(frozenset((x + dx, y + dy) for x, y in s) for s in segments)
+
+
+def _normal_segments(segments) -> frozenset:
+    """Segments moved so that their least end point is at 0: equal exactly for translates."""
+    x, y = min(p for s in segments for p in s)
+    return _shifted(segments, -x, -y)
+
+
+def edge_motions(kind):
+    """The motions fixing a lattice point of the square grid or a hexagon's centre (the one
+    drawn at row 1, column 2): rotations, then each after a mirror, on complex numbers."""
+    n = EDGE_TURNS[kind]
+    centre = 0 if kind == "sticks" else complex(ROOT3 / 2, 3 / 4)
+    turns = [complex(math.cos(2 * math.pi * k / n), math.sin(2 * math.pi * k / n)) for k in range(n)]
+    return [(lambda z, t=t, m=m: centre + t * ((z - centre).conjugate() if m else z - centre))
+            for m in (False, True) for t in turns]
+
+
+def _neighbours(kind, segment):
+    a, b = (_point(kind, k) for k in segment)
+    for p, q in ((a, b), (b, a)):
+        step = q - p
+        for _ in range(EDGE_TURNS[kind] - 1 if kind == "sticks" else 2):
+            step *= VERTEX[kind]
+            yield frozenset((_key(kind, p), _key(kind, p + step)))
+
+
+def edge_polyforms(kind, n, mirror=True):
+    """Every free (or one-sided) polystick or polytwig of ``n`` segments, as segment sets,
+    grown one segment at a time from a single one."""
+    start = ((0, 0), (2, 0)) if kind == "sticks" else ((0, 1), (0, 5))  # as drawn at row 1, column 0
+    grown = {frozenset([frozenset(start)])}
+    for _ in range(n - 1):
+        grown = {shape | {s} for shape in grown for t in shape for s in _neighbours(kind, t) if s not in shape}
+    classes = {}
+    for shape in grown:
+        images = [sorted(map(sorted, _normal_segments(i))) for i in _orientations(kind, shape, mirror)]
+        classes.setdefault(repr(min(images)), shape)
+    return list(classes.values())
+
+
+def _orientations(kind, shape, mirror):
+    found = {}
+    for k, f in enumerate(edge_motions(kind)):
+        if mirror or k < EDGE_TURNS[kind]:
+            image = _normal_segments(_moved(kind, shape, f))
+            found.setdefault(image, image)
+    return list(found)
+
+
+def _straight_points(segments) -> set:
+    """The points a piece passes straight through: two of its segments meet there in line."""
+    others = {}
+    for s in segments:
+        a, b = s
+        others.setdefault(a, []).append(b)
+        others.setdefault(b, []).append(a)
+    return {p for p, ends in others.items()
+            if any(a[0] + b[0] == 2 * p[0] and a[1] + b[1] == 2 * p[1] for i, a in enumerate(ends) for b in ends[i + 1:])}
+
+
+def edge_solutions(kind, board, pieces, crossing=True):
+    """Every way to cover the segments ``board`` with ``pieces`` (``(name, segments, mirror,
+    lo, hi)``), no two pieces passing straight through one point (with ``crossing``), by a
+    plain backtrack: the first uncovered segment (least end points first) is covered by the
+    piece segment lying the same way whose end points are the least of the piece's."""
+    order = sorted(board, key=sorted)
+    # Each orientation: its least segment, its segments and the points it passes straight
+    # through; a placement moves its least segment onto the target.
+    shapes = {}
+    for name, cells, mirror, _, _ in pieces:
+        shapes[name] = []
+        for shape in _orientations(kind, cells, mirror):
+            first = min(shape, key=sorted)
+            shapes[name].append((first, [tuple(s) for s in shape], _straight_points(shape)))
+    bounds = {name: (lo, hi) for name, _, _, lo, hi in pieces}
+    used = {name: 0 for name in shapes}
+    covered, chosen, through, found = set(), [], set(), []
+
+    def go(k):
+        while k < len(order) and order[k] in covered:
+            k += 1
+        if k == len(order):
+            if all(bounds[n][0] <= used[n] for n in used):
+                found.append(frozenset(chosen))
+            return
+        target = sorted(order[k])
+        for name, options in shapes.items():
+            if used[name] >= bounds[name][1]:
+                continue
+            for first, segments, straight in options:
+                # the target is the least uncovered segment, so the piece's least segment lies on it
+                a, b = sorted(first)
+                if (b[0] - a[0], b[1] - a[1]) != (target[1][0] - target[0][0], target[1][1] - target[0][1]):
+                    continue
+                dx, dy = target[0][0] - a[0], target[0][1] - a[1]
+                placed = [frozenset(((p[0] + dx, p[1] + dy), (q[0] + dx, q[1] + dy))) for p, q in segments]
+                if not all(p in board and p not in covered for p in placed):
+                    continue
+                points = {(x + dx, y + dy) for x, y in straight} if crossing else set()
+                if points & through:
+                    continue
+                covered.update(placed)
+                through.update(points)
+                used[name] += 1
+                chosen.append((name, frozenset(placed)))
+                go(k + 1)
+                chosen.pop()
+                used[name] -= 1
+                through.difference_update(points)
+                covered.difference_update(placed)
+
+    go(0)
+    return found
+
+
+def edge_distinct(kind, board, pieces, found) -> int:
+    """Classes of ``found`` under the motions mapping ``board`` onto itself; a mirrored piece
+    takes the name of the piece of its shape (the mirror partner of a one-sided one)."""
+    target = _normal_segments(board)
+    low = min(p for s in board for p in s)
+    maps = []
+    for f in edge_motions(kind):
+        image = _moved(kind, board, f)
+        if _normal_segments(image) != target:
+            continue
+        x, y = min(p for s in image for p in s)
+        maps.append((f, low[0] - x, low[1] - y))
+    shapes = {name: set(_orientations(kind, cells, mirror)) for name, cells, mirror, _, _ in pieces}
+
+    def renamed(name, segments):
+        key = _normal_segments(segments)
+        return name if key in shapes[name] else next(n for n, s in shapes.items() if key in s)
+
+    classes = set()
+    for solution in found:
+        images = []
+        for f, dx, dy in maps:
+            moved = [(n, _shifted(_moved(kind, cells, f), dx, dy)) for n, cells in solution]
+            images.append(sorted((renamed(n, c), sorted(map(sorted, c))) for n, c in moved))
+        classes.add(repr(min(images)))
+    return len(classes)

@@ -9,7 +9,7 @@ import json
 import pytest
 from PIL import Image
 
-from helpers import ROOT, plane_centre, plane_distinct, plane_solutions, run
+from helpers import ROOT, check_manifest, first_solution_pictures, plane_centre, plane_distinct, plane_solutions, run
 from polyfit.cli import build_app
 from polyfit.errors import ParseError, PolyfitError
 from polyfit.formats.pieces_file import parse_pieces_text
@@ -38,13 +38,14 @@ def count(board, pieces, **kw):
 # -- the hook ----------------------------------------------------------------------------------
 
 
-def test_plugins_lists_the_four_built_in_lattices(app):
+def test_plugins_lists_the_built_in_lattices(app):
     result = run(app, "plugins")
     assert result.exit_code == 0
     assert "polyfit.lattices.square" in result.output and "lattices: square, cubic" in result.output
     assert "lattices: triangle" in result.output and "lattices: hex" in result.output
+    assert "lattices: sticks" in result.output and "lattices: twigs" in result.output
     registry = Registry.from_plugins(get_plugin_manager(load_entrypoints=False))
-    assert sorted(registry.lattices) == ["cubic", "hex", "square", "triangle"]
+    assert sorted(registry.lattices) == ["cubic", "hex", "square", "sticks", "triangle", "twigs"]
 
 
 def test_a_plugin_adds_a_lattice_and_boards_use_it(tmp_path):
@@ -209,19 +210,9 @@ def test_pieces_files_on_the_new_lattices():
 # -- boards and counts -------------------------------------------------------------------------
 
 
-def manifest(group):
-    return json.loads((ROOT / "shapes" / group / "manifest.json").read_text())["figures"]
-
-
 @pytest.mark.parametrize("group", ["polyiamond", "polyhex"])
 def test_shipped_boards_count_as_their_manifest(app, group):
-    figures = manifest(group)
-    assert {p.name for p in (ROOT / "shapes" / group).glob("*.txt")} == set(figures)
-    for name, entry in figures.items():
-        result = run(app, "solve", ROOT / "shapes" / group / name, "--count")
-        assert result.exit_code == 0, result.output
-        line = result.output.splitlines()[0]
-        assert f"{entry['distinct']} distinct solution" in line and f"{entry['total']} in all" in line, line
+    check_manifest(app, group)
 
 
 def test_tetrahexes_4x7_agree_with_the_plane_brute_force(app):
@@ -309,14 +300,9 @@ def test_solutions_read_back_as_the_same_lattice(app, tmp_path):
 
 @pytest.mark.parametrize("board", ["polyiamond/rhombus-6x6.txt", "polyhex/tetrahexes-4x7-bee.txt"])
 def test_pictures_draw_true_triangles_and_hexagons(app, tmp_path, board):
-    path = ROOT / "shapes" / board
-    result = run(app, "solve", path, "--limit", "1", "--png", tmp_path / "s.png", "--svg", tmp_path / "s.svg",
-                 "--cell", "40", "--margin", "0", "--output", tmp_path / "s.json")
-    assert result.exit_code == 0, result.output
-    data = json.loads((tmp_path / "s.json").read_text())
+    data, image = first_solution_pictures(app, tmp_path, ROOT / "shapes" / board)
     lattice = lattices.get(data["lattice"])
     solution = data["solutions"][0]
-    image = Image.open(tmp_path / "s.png").convert("RGB")
     # Each cell's centre is painted in its piece's colour: pieces differ where labels differ.
     cells = {tuple(c): name for name, cs in solution.items() for c in cs}
     low = [min(x for c in cells for x, _ in lattice.polygon(c)), min(y for c in cells for _, y in lattice.polygon(c))]

@@ -24,6 +24,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
         unit: float = typer.Option(15.0, "--unit", help="Cell edge in millimetres for --cut."),
         kerf: float = typer.Option(0.0, "--kerf", help="With --cut: the laser's kerf in millimetres; outlines move out by half of it."),
         force: bool = typer.Option(False, "--force", help="Overwrite an existing --png or --svg file."),
+        as_json: bool = typer.Option(False, "--json", help='Print JSON: {"pieces": {NAME: cells}} for a set, the sets without one.'),
     ):
         """List the piece sets, or draw the pieces of one (as text, or a picture with --png).
 
@@ -41,10 +42,24 @@ def add_commands(app: typer.Typer, ctx) -> None:
         Example: polyfit pieces soma --png soma.png
 
         Example: polyfit pieces pentominoes --svg cut.svg --cut --unit 20 --kerf 0.2
+
+        Example: polyfit pieces tetrasticks --json
         """
+        import json
+
         from polyfit.formats.textart import draw_pieces
+        from polyfit.report import piece_sets_json, pieces_json
 
         registry = ctx.registry
+        if as_json:
+            if png is not None or svg is not None or cut or kerf:
+                raise PolyfitError("--json prints the pieces; draw them with --png or --svg in another run")
+            if name is not None:
+                typer.echo(json.dumps(pieces_json(ctx.resolve_pieces(name))))
+            else:
+                entries = [(n, len(e.pieces()), e.summary) for n, e in registry.piece_sets.items()]
+                typer.echo(json.dumps(piece_sets_json(entries)))
+            return
         if svg is not None or cut or kerf:
             write_pieces_svg(ctx, name, svg, cut, unit, kerf, cell, margin, force)
             if png is None:

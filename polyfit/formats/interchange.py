@@ -33,12 +33,12 @@ class Source:
     solutions: list  # {label: cells}, for the formats that keep solutions (BurrTools)
 
 
-def _art_rows(labels: dict, dim: int) -> list[str]:
+def _art_rows(labels: dict, dim: int, empty: str = ".") -> list[str]:
     """Text art of ``{cell: char}``: 2D rows, or 3D layers bottom first with blank lines."""
     if dim == 2:
         rows = max(c[0] for c in labels) + 1
         cols = max(c[1] for c in labels) + 1
-        return ["".join(labels.get((r, c), ".") for c in range(cols)).rstrip(".") or "." for r in range(rows)]
+        return ["".join(labels.get((r, c), empty) for c in range(cols)).rstrip(empty) or "." for r in range(rows)]
     layers = max(c[0] for c in labels) + 1
     rows = max(c[1] for c in labels) + 1
     cols = max(c[2] for c in labels) + 1
@@ -51,8 +51,10 @@ def _art_rows(labels: dict, dim: int) -> list[str]:
 
 
 def board_text(board: Board, pieces_line: str | None) -> str:
-    """The board as text art: ``#`` cells, ``+`` optional cells, pre-placed pieces by name."""
-    labels = {c: "#" for c in board.cells}
+    """The board as text art: ``#`` cells (polysticks' and polytwigs' own marks, with the
+    points of polysticks), ``+`` optional cells, pre-placed pieces by name."""
+    lattice = board.lattice
+    labels = {**lattice.art_extras(board.cells), **{c: lattice.art_char(c) for c in board.cells}}
     for c in board.optional:
         labels[c] = "+"
     for name, cells, _ in board.fixed:
@@ -68,7 +70,7 @@ def board_text(board: Board, pieces_line: str | None) -> str:
             lines.append(f"; {key}: {value}")
     if pieces_line:
         lines.append(f"; pieces: {pieces_line}")
-    return "\n".join(lines + _art_rows(labels, board.dim)) + "\n"
+    return "\n".join(lines + _art_rows(labels, board.dim, " " if lattice.segments else ".")) + "\n"
 
 
 def pieces_text(pieces) -> str:
@@ -147,6 +149,9 @@ def _magicavoxel(source: Source, path: Path, force: bool) -> list[Path]:
 
 
 def _xmpuzzle(source: Source, path: Path, force: bool) -> list[Path]:
+    if source.board.lattice.segments:
+        raise PolyfitError(f"{source.board.label} is drawn on the {source.board.lattice.name} lattice, "
+                           "whose cells are segments: BurrTools has no such grid; write text art (.txt)")
     write_output(path, burrtools.xmpuzzle_bytes(source.board, source.pieces, source.solutions), force)
     return [path]
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from polyfit.errors import ParseError, PolyfitError
 from polyfit.files import decode, read_bytes, split_lines
-from polyfit.lattices.textart import parse_rows, split_layers
+from polyfit.lattices.textart import art_shift, parse_rows, split_layers
 from polyfit.limits import parse_range
 from polyfit.lattices import base as lattices
 from polyfit.puzzle.board import lattice_named
@@ -73,20 +73,24 @@ def parse_pieces_text(text: str, path="<text>", dim: int | None = None) -> list[
     layers = split_layers(rows) if dim == 3 else [rows]
     cells: dict[str, list] = {}
     where: dict[tuple, tuple[int, int]] = {}  # cell -> (line, column)
+    dr, dc = art_shift(rows, lattice) if dim == 2 else (0, 0)
     for z, layer in enumerate(layers):
         for row, (number, line) in enumerate(layer):
             for col, char in enumerate(line):
+                cell = (z, row, col) if dim == 3 else (row + dr, col + dc)
+                if char not in ". ":
+                    char = lattice.art_mark(char, cell)  # the points of polysticks are no cells
                 if char in ". ":
                     continue
                 if not (char.isascii() and char.isalnum()):
+                    help = f"; {lattice.art_help}" if lattice.art_help else ""
                     raise ParseError(
                         path,
                         number,
                         col + 1,
                         f"unexpected character {char!r}: a pieces file draws each piece with "
-                        "its own letter or digit, and '.' or space for no cell",
+                        f"its own letter or digit, and '.' or space for no cell{help}",
                     )
-                cell = (z, row, col) if dim == 3 else (row, col)
                 problem = lattice.art_problem(cell)
                 if problem is not None:
                     raise ParseError(path, number, col + 1, f"{char!r} here is not a cell: {problem}")

@@ -53,7 +53,8 @@ def draw_board_labels(board, labels: dict) -> str:
 
 def draw_pieces(pieces, width: int = 72) -> str:
     """Draw pieces with their names: 2D side by side (wrapped at ``width`` columns), 3D one
-    below the other, each under its name and layer by layer (bottom first)."""
+    below the other, each under its name and layer by layer (bottom first); polysticks and
+    polytwigs with their segments' marks under their names."""
     pieces = list(pieces)
     if not pieces:
         return ""
@@ -62,7 +63,11 @@ def draw_pieces(pieces, width: int = 72) -> str:
         return "\n\n".join(drawings)
     blocks = []
     for p in pieces:
-        art = draw_cells({c: p.name for c in p.cells}, lattice=lattices.of(p)).splitlines()
+        lattice = lattices.of(p)
+        if lattice.segments:  # a piece of sticks reads best drawn with its marks, named above
+            art = [p.name] + draw_cells({c: lattice.art_char(c) for c in p.cells}, lattice=lattice).splitlines()
+        else:
+            art = draw_cells({c: p.name for c in p.cells}, lattice=lattice).splitlines()
         block_width = max(len(line) for line in art)
         blocks.append([line.ljust(block_width) for line in art])
     bands: list[list] = [[]]

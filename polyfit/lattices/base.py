@@ -27,7 +27,13 @@ from polyfit.errors import PolyfitError, UnknownNameError
 Cell = tuple[int, ...]
 Shape = tuple[Cell, ...]
 
-BUILT_IN = ("polyfit.lattices.square", "polyfit.lattices.triangle", "polyfit.lattices.hexagon")
+BUILT_IN = (
+    "polyfit.lattices.square",
+    "polyfit.lattices.triangle",
+    "polyfit.lattices.hexagon",
+    "polyfit.lattices.sticks",
+    "polyfit.lattices.twigs",
+)
 
 
 class Lattice:
@@ -43,6 +49,9 @@ class Lattice:
     summary: str = ""
     origins: tuple[Cell, ...] = ((0, 0),)
     parity_name: str = "colour"
+    # Edge lattices (polysticks, polytwigs): the cells are the unit segments of a grid, drawn
+    # from segment(); pieces may touch at a point but not cross there (crossings()).
+    segments: bool = False
 
     def __repr__(self) -> str:
         return f"<lattice {self.name}>"
@@ -140,6 +149,12 @@ class Lattice:
         total weight, and the totals must add up to the board's. The checkerboard is +1/-1."""
         raise NotImplementedError
 
+    # Does every symmetry keep each cell's parity weight, or negate all of them (the
+    # checkerboard)? Then parity pruning keeps a symmetric set of placements. When not (three
+    # colours of hexagons, three directions of honeycomb edges), a placement whose symmetric
+    # image was pruned is dropped too: it is in no solution either.
+    parity_symmetric: bool = True
+
     def parity_story(self, cells) -> str:
         """How the board's cells fall into the colours, for the message when parity forbids
         every choice: "the board has 5 dark and 4 light cells"."""
@@ -151,6 +166,32 @@ class Lattice:
     def art_problem(self, cell: Cell) -> str | None:
         """Why a character drawn at this position of text art is not a cell (or None)."""
         return None
+
+    def art_mark(self, char: str, cell: Cell) -> str:
+        """The common mark a character of text art stands for at this position: ``#`` a cell,
+        ``+`` an optional one, a letter a pre-placed piece's cell, a space nothing. Lattices
+        drawn with marks of their own (``-`` and ``|`` for the segments of polysticks) say so
+        here; a character returned unchanged is read with the common meaning."""
+        return char
+
+    art_help: str = ""  # one more sentence for an unexpected character: this lattice's marks
+
+    def art_char(self, cell: Cell) -> str:
+        """The character that draws a cell of a board (``#``; on edge lattices the segment's
+        own mark, ``-`` or ``|``)."""
+        return "#"
+
+    def art_shift(self, char: str, cell: Cell) -> tuple[int, int] | None:
+        """For a mark that fixes where the art lies on the lattice (``|`` only on odd rows of
+        polysticks), the shift of rows and columns that puts it where it belongs; None for
+        marks that fix nothing. Art is read shifted so that its first such mark fits: a
+        drawing may start on any row and column."""
+        return None
+
+    def art_extras(self, cells) -> dict:
+        """Marks drawn around these cells when text art is drawn back, under the cells' own
+        labels (the lattice points of polysticks); ``{position: char}``."""
+        return {}
 
     def art_origin(self, row: int, col: int) -> tuple[int, int]:
         """The top-left corner from which to draw cells whose least row and column are these:
@@ -165,6 +206,21 @@ class Lattice:
         cell's side (a square cell ``(r, c)`` is ``x`` from c to c + 1). 3D lattices draw cells
         as unit cubes and need not give one."""
         raise NotImplementedError
+
+    def segment(self, cell: Cell) -> tuple[tuple[float, float], tuple[float, float]]:
+        """For an edge lattice (``segments``): the cell's two end points in the plane, ``(x,
+        y)`` with y down, in units of a segment's length."""
+        raise NotImplementedError
+
+    # -- crossings ---------------------------------------------------------------------------
+
+    def crossings(self, cells) -> Iterator[tuple[Cell, int]]:
+        """Where a shape passes straight through a point of an edge lattice: ``(point,
+        line)`` for each point two of its segments meet at in a straight line, ``line``
+        telling the lines through a point apart. Two pieces cross where they pass through one
+        point along different lines, which a solution may not do (touching is fine): the
+        exact cover gives such a point a secondary item (as Knuth does for tetrasticks)."""
+        return iter(())
 
     # -- polyforms ---------------------------------------------------------------------------
 

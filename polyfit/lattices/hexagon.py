@@ -47,6 +47,7 @@ class HexLattice(Lattice):
     summary = "hexagons: polyhexes, cells (r, c) with r + c even, 12 symmetries"
     origins = ((0, 0),)
     parity_name = "three-colour"
+    parity_symmetric = False  # a turn by 60 degrees about a hexagon swaps two colours
     all_translations = True  # any difference of two cells is a translation
 
     def neighbours(self, cell):

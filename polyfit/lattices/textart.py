@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from polyfit.errors import ParseError
 from polyfit.limits import check, limit
 from polyfit.files import split_lines
+from polyfit.lattices.base import Lattice
 
 CELL = "#"
 OPTIONAL = "+"
@@ -65,33 +66,53 @@ def art_cells(rows, path, prefix: tuple[int, ...] = (), art: Art | None = None) 
     digit a pre-placed piece's cell, ``.`` and space no cell; anything else is an error."""
     art = art if art is not None else Art()
     most = limit("cells")
+    lattice = art.lattice
+    dr, dc = art_shift(rows, lattice)
     for row, (number, line) in enumerate(rows):
         if len(art.cells) + len(line) > most:  # refuse before building a million cells more
             check("cells", len(art.cells) + sum(ch not in EMPTY for ch in line), str(path))
         for col, char in enumerate(line):
             if char in EMPTY:
                 continue
-            cell = prefix + (row, col)
-            if art.lattice is not None:
-                problem = art.lattice.art_problem(cell)
+            cell = prefix + (row + dr, col + dc)
+            if lattice is not None:
+                drawn, char = char, lattice.art_mark(char, cell)
+                if char in EMPTY:
+                    continue
+                problem = lattice.art_problem(cell)
                 if problem is not None:
-                    raise ParseError(path, number, col + 1, f"{char!r} here is not a cell: {problem}")
+                    raise ParseError(path, number, col + 1, f"{drawn!r} here is not a cell: {problem}")
             if char == OPTIONAL:
                 art.optional.add(cell)
             elif char.isascii() and char.isalnum():
                 art.lettered.setdefault(char, []).append(cell)
                 art.where[cell] = (number, col + 1)
             elif char != CELL:
+                help = f"; {lattice.art_help}" if lattice is not None and lattice.art_help else ""
                 raise ParseError(
                     path,
                     number,
                     col + 1,
                     f"unexpected character {char!r}: a board uses '#' for a cell, '+' for an "
                     "optional cell, a piece's letter for a pre-placed piece, and '.' or space "
-                    "for no cell",
+                    f"for no cell{help}",
                 )
             art.cells.append(cell)
     return art
+
+
+def art_shift(rows, lattice) -> tuple[int, int]:
+    """How far to move art for its first mark that fixes a place on the lattice to fit there
+    (:meth:`polyfit.lattices.base.Lattice.art_shift`); no move on most lattices."""
+    if lattice is None or type(lattice).art_shift is Lattice.art_shift:
+        return 0, 0
+    for row, (_, line) in enumerate(rows):
+        for col, char in enumerate(line):
+            if char not in EMPTY:
+                shift = lattice.art_shift(char, (row, col))
+                if shift is not None:
+                    return shift
+    return 0, 0
 
 
 def split_layers(rows) -> list[list[tuple[int, str]]]:
@@ -135,6 +156,7 @@ def draw_cells(labels: dict, empty: str = " ", lattice=None) -> str:
     if dim == 2:
         box = None
         if lattice is not None:
+            labels = {**lattice.art_extras(list(labels)), **labels}  # the points of polysticks
             r0, r1, c0, c1 = _box(labels)
             r0, c0 = lattice.art_origin(r0, c0)
             box = (r0, r1, c0, c1)

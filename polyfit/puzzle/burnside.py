@@ -11,7 +11,8 @@ where fix(g) is the number of solutions g maps onto themselves. A solution fixed
 union of orbits of placements under the cyclic group <g>, so fix(g) is the count of a smaller
 exact cover problem (:func:`symmetric_problem`): its items are the orbits of free cells under
 <g> (each covered once) and the orbits of pieces under g's piece map; its options are the orbits
-of placements whose placements do not overlap. An orbit of k placements of the pieces of a
+of placements whose placements do not overlap (nor cross, on polysticks: the crossing points an
+orbit passes through are its secondary items, each at most once). An orbit of k placements of the pieces of a
 piece orbit P covers each piece of P k/|P| times: the counter takes such *amounts*. Classes
 under rotations alone are the same sum over the proper symmetries, divided by their number.
 
@@ -23,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from polyfit.errors import PolyfitError
-from polyfit.puzzle.cover import cell_name
+from polyfit.puzzle.cover import cell_name, crossing_name
 from polyfit.xc.problem import ExactCoverProblem
 
 
@@ -42,10 +43,16 @@ def full_problem(puzzle) -> FullProblem:
     problem = cover.problem
     item = {name: k for k, name in enumerate(problem.items)}
     searched = len(cover.placements) - len(cover.fixed)
+    crossed = cover.crossings
     options, placement = [], []
     for index in range(searched):
         p = cover.placements[index]
-        options.append((item[puzzle.pieces[p.piece].name],) + tuple(item[cell_name(c)] for c in p.cells))
+        option = (item[puzzle.pieces[p.piece].name],) + tuple(item[cell_name(c)] for c in p.cells)
+        if crossed is not None:
+            if crossed.held[index] is None:
+                continue  # it crosses a pre-placed piece
+            option += tuple(item[crossing_name(crossed.points[k])] for k in crossed.held[index])
+        options.append(option)
         placement.append(index)
     full = ExactCoverProblem(list(problem.primary), list(problem.secondary), options, list(problem.bounds))
     return FullProblem(full, placement)
@@ -92,9 +99,12 @@ def symmetric_problem(puzzle, sym) -> tuple[ExactCoverProblem, list[tuple[int, .
     n_pieces = len(piece_leaders)
     item_of_piece = {lead: k for k, lead in enumerate(piece_leaders)}
     item_of_cell = {c: n_pieces + k for k, c in enumerate(required + spare)}
+    crossed = cover.crossings
+    points = crossed.points if crossed is not None else []
+    first_point = n_pieces + len(item_of_cell)
     problem = ExactCoverProblem(
         [f"piece{lead}" for lead in piece_leaders] + [cell_name(c) for c in required],
-        [cell_name(c) for c in spare],
+        [cell_name(c) for c in spare] + [crossing_name(p) for p in points],
     )
     bounds = [puzzle.counts[lead] for lead in piece_leaders]
     if any(b != (1, 1) for b in bounds):
@@ -111,9 +121,17 @@ def symmetric_problem(puzzle, sym) -> tuple[ExactCoverProblem, list[tuple[int, .
         cells = [c for i in orbit for c in cover.placements[i].cells]
         if len(set(cells)) != len(cells):
             continue  # its placements overlap: never part of a symmetric solution
+        through = []  # the crossing points its placements pass through (each a secondary item)
+        if crossed is not None:
+            if any(crossed.held[i] is None for i in orbit):
+                continue  # it crosses a pre-placed piece
+            through = [k for i in orbit for k in crossed.held[i]]
+            if len(set(through)) != len(through):
+                continue  # two of its placements would cross
         lead = piece_orbit[cover.placements[start].piece]
         times = len(orbit) // orbit_size[lead]
         option = (item_of_piece[lead],) + tuple(sorted({item_of_cell[cell_orbit[c]] for c in cells}))
+        option += tuple(first_point + k for k in sorted(through))
         problem.options.append(option)
         amounts.append((times,) + (1,) * (len(option) - 1))
     return problem, amounts

@@ -18,12 +18,19 @@ A piece used ``lo..hi`` times is one item with those bounds (Knuth's Algorithm M
 ``hi`` separate items: copies are indistinguishable. Optional cells are secondary items.
 Pre-placed pieces are not in the problem; their placements follow the searched ones in
 ``placements``, and every symmetry maps them among themselves.
+
+On a lattice where pieces may cross (polysticks: :meth:`polyfit.lattices.base.Lattice.crossings`)
+each point that placements pass straight through along different lines is one more secondary
+item, held by every placement passing through it: at most one piece passes through a point, so
+none crosses another, while pieces may still touch there (Knuth's tetrasticks in "Dancing
+Links"). A placement passing through a point a pre-placed piece passes through is no option.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from polyfit.lattices import base as lattices
 from polyfit.xc.problem import ExactCoverProblem
 from polyfit.puzzle.placements import Placement
 from polyfit.puzzle.symmetry import Symmetry
@@ -33,6 +40,44 @@ def cell_name(cell) -> str:
     if len(cell) == 2:
         return f"r{cell[0]}c{cell[1]}"
     return "z{}r{}c{}".format(*cell)
+
+
+def crossing_name(point) -> str:
+    """The secondary item of a point pieces may not cross at."""
+    return "x" + cell_name(point)
+
+
+@dataclass
+class Crossings:
+    """The crossing points of a cover: ``points`` (secondary items, in order) and, for each
+    searched placement, the indices into ``points`` it passes through, or None when it passes
+    through a point a pre-placed piece passes through (then it is no option)."""
+
+    points: list
+    held: list  # placement index -> tuple of indices into points, or None
+
+
+def crossings(pieces, placements, fixed) -> Crossings | None:
+    """The crossing points of placements on a lattice where pieces may cross; None on the
+    others (squares, cubes, triangles, hexagons, polytwigs: nothing to do)."""
+    lattice = lattices.of(pieces[0]) if pieces else None
+    if lattice is None or type(lattice).crossings is lattices.Lattice.crossings:
+        return None
+    passes = [tuple(lattice.crossings(p.cells)) for p in placements]
+    lines: dict = {}
+    for held in passes:
+        for point, line in held:
+            lines.setdefault(point, set()).add(line)
+    blocked = {point for f in fixed for point, _ in lattice.crossings(f.cells)}
+    points = sorted(p for p, found in lines.items() if len(found) > 1 and p not in blocked)
+    index = {p: k for k, p in enumerate(points)}
+    held = []
+    for through in passes:
+        if any(point in blocked for point, _ in through):
+            held.append(None)
+        else:
+            held.append(tuple(sorted({index[point] for point, _ in through if point in index})))
+    return Crossings(points, held)
 
 
 def image(sym: Symmetry, placement: Placement) -> Placement:
@@ -79,6 +124,7 @@ class Cover:
     option_placement: list[int]  # option index -> placement index
     symmetries: list[Symmetry]  # the puzzle's group G, identity first
     fixed: list[int] = field(default_factory=list)  # indices of pre-placed placements
+    crossings: Crossings | None = None  # where pieces may not cross (polysticks)
     breaker: int | None = None  # piece index restricted to orbit representatives
     stabilizers: dict[int, list[Symmetry]] = field(default_factory=dict)  # non-identity ones
     orbit_sizes: dict[int, int] = field(default_factory=dict)
@@ -221,21 +267,29 @@ def build_cover(
     required = sorted(c for c in board_cells if c not in optional)
     spare = sorted(c for c in board_cells if c in optional)
     cell_item = {c: len(used) + k for k, c in enumerate(required + spare)}
+    crossed = crossings(pieces, placements, fixed)
     problem = ExactCoverProblem(
         [pieces[i].name for i in used] + [cell_name(c) for c in required],
-        [cell_name(c) for c in spare],
+        [cell_name(c) for c in spare] + ([crossing_name(p) for p in crossed.points] if crossed else []),
     )
     if any(counts[i] != (1, 1) for i in used):
         problem.bounds = [counts[i] for i in used] + [(1, 1)] * len(required)
     everything = list(placements) + list(fixed)
     cover = Cover(problem, everything, [], list(symmetries))
     cover.fixed = list(range(len(placements), len(everything)))
+    cover.crossings = crossed
     if break_symmetry:
         choose_breaker(cover, pieces, counts)
+    first_point = len(used) + len(cell_item)
     for index, placement in enumerate(placements):
         if placement.piece == cover.breaker and index not in cover.orbit_sizes:
             continue
         option = (piece_item[placement.piece],) + tuple(cell_item[c] for c in placement.cells)
+        if crossed is not None:
+            held = crossed.held[index]
+            if held is None:
+                continue
+            option += tuple(first_point + k for k in held)
         problem.options.append(option)
         cover.option_placement.append(index)
     return cover

@@ -71,29 +71,48 @@ HEXES = {
 NUMBERED = {("triangle", 7): "T", ("hex", 5): "P"}
 
 
-@cache
-def polyforms(lattice: str, n: int) -> tuple[Piece, ...]:
-    """The free ``n``-cell polyforms of the lattice, named, sorted by name."""
-    named = (IAMONDS if lattice == "triangle" else HEXES).get(n)
+def named_or_numbered(lattice: str, n: int, named: dict | None, prefix: str, cells_of) -> tuple[Piece, ...]:
+    """The free ``n``-cell polyforms of a lattice, sorted by name: drawn in ``named`` (name ->
+    art, read by ``cells_of``), or else numbered ``PREFIX01``.. in the enumerator's order."""
     if named is not None:
-        pieces = [Piece(name, _cells(art), True, lattice=lattice) for name, art in named.items()]
+        pieces = [Piece(name, cells_of(art), True, lattice=lattice) for name, art in named.items()]
     else:
-        prefix = NUMBERED[(lattice, n)]
         pieces = [Piece(f"{prefix}{i:02d}", s, True, lattice=lattice) for i, s in enumerate(free(n, lattice), 1)]
     return tuple(sorted(pieces, key=lambda p: p.name))
 
 
-@cache
-def one_sided(lattice: str, n: int) -> tuple[Piece, ...]:
-    """The free ``n``-cell polyforms plus each chiral one's mirror image; none turned over."""
+def with_mirror_images(lattice: str, pieces) -> tuple[Piece, ...]:
+    """Free pieces as a one-sided set: each with its chiral mirror image, primed; none turned
+    over; sorted by name."""
     grid = lattices.get(lattice)
     result = []
-    for piece in polyforms(lattice, n):
+    for piece in pieces:
         result.append(Piece(piece.name, piece.cells, False, lattice=lattice))
         image = grid.mirrored(piece.cells)
         if grid.canonical(image, False) != grid.canonical(piece.cells, False):
             result.append(Piece(piece.name + "'", image, False, lattice=lattice))
     return tuple(sorted(result, key=lambda p: p.name))
+
+
+def register_sets(register, sets: dict, one_sided_sets: dict, polyforms, one_sided) -> None:
+    """Register ``{name: (lattice, n, summary)}`` as free and one-sided sets."""
+    for name, (lattice, n, summary) in sets.items():
+        register(name, lambda lattice=lattice, n=n: polyforms(lattice, n), summary)
+    for name, (lattice, n, summary) in one_sided_sets.items():
+        register(name, lambda lattice=lattice, n=n: one_sided(lattice, n), summary)
+
+
+@cache
+def polyforms(lattice: str, n: int) -> tuple[Piece, ...]:
+    """The free ``n``-cell polyforms of the lattice, named, sorted by name."""
+    named = (IAMONDS if lattice == "triangle" else HEXES).get(n)
+    return named_or_numbered(lattice, n, named, NUMBERED.get((lattice, n), ""), _cells)
+
+
+@cache
+def one_sided(lattice: str, n: int) -> tuple[Piece, ...]:
+    """The free ``n``-cell polyforms plus each chiral one's mirror image; none turned over."""
+    return with_mirror_images(lattice, polyforms(lattice, n))
 
 
 def _names(lattice, n) -> str:
@@ -126,7 +145,4 @@ ONE_SIDED = {
 
 @hookimpl
 def register_piece_sets(register):
-    for name, (lattice, n, summary) in SETS.items():
-        register(name, lambda lattice=lattice, n=n: polyforms(lattice, n), summary)
-    for name, (lattice, n, summary) in ONE_SIDED.items():
-        register(name, lambda lattice=lattice, n=n: one_sided(lattice, n), summary)
+    register_sets(register, SETS, ONE_SIDED, polyforms, one_sided)

@@ -16,6 +16,17 @@ from polyfit.puzzle.preplaced import preplace
 from polyfit.puzzle.symmetry import configuration_symmetries, puzzle_symmetries
 
 
+def symmetric_part(placements, symmetries) -> list:
+    """The placements all of whose symmetric images are among them. Pruning is sound and a
+    symmetry maps solutions onto solutions, so a placement with an image pruned is in no
+    solution either; what is left is closed under the symmetries, as their tables need."""
+    known = {(p.piece, p.cells) for p in placements}
+    return [
+        p for p in placements
+        if all((sym.piece_map[p.piece], tuple(sorted(sym(c) for c in p.cells))) in known for sym in symmetries)
+    ]
+
+
 @dataclass
 class Found:
     placements: tuple[int, ...]  # indices into Puzzle.placements, in the order chosen
@@ -89,6 +100,10 @@ class Puzzle:
         self.symmetries = configuration_symmetries(
             puzzle_symmetries(board.cells, self.pieces), board, self.pieces
         )
+        if result.stats.pruned_parity and len(self.symmetries) > 1 and not board.lattice.parity_symmetric:
+            kept = symmetric_part(result.placements, self.symmetries)
+            result.stats.pruned_parity += len(result.placements) - len(kept)
+            result.placements = kept
         self.cover: Cover = build_cover(
             free,
             self.pieces,

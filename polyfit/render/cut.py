@@ -96,8 +96,7 @@ def layout(shapes: list[tuple[str, tuple]], unit: float, kerf: float = 0.0):
     packed into a roughly square sheet, largest first, each piece as it is or turned a
     quarter, whichever packs better."""
     check_sizes(unit, kerf)
-    choices = [(name, [piece_loops(cells, unit, kerf), piece_loops(turned(cells), unit, kerf)])
-               for name, cells in shapes]
+    choices = [(name, forms(cells, unit, kerf)) for name, cells in shapes]
     sizes = [[extent(loops) for loops in options] for _, options in choices]
     area = sum((w + SPACING) * (h + SPACING) for (w, h), _ in sizes)
     width = max(max(min(w, h) for (w, h), _ in sizes), math.sqrt(area) * 1.2)
@@ -111,6 +110,15 @@ def layout(shapes: list[tuple[str, tuple]], unit: float, kerf: float = 0.0):
     right = max(x + w for _, _, (x, _, w, _) in placed)
     bottom = max(y + h for _, _, (_, y, _, h) in placed)
     return right + 2 * MARGIN, bottom + 2 * MARGIN, [(name, loops) for name, loops, _ in placed]
+
+
+def forms(cells, unit: float, kerf: float) -> list:
+    """A piece's outline in millimetres as it is and turned a quarter: from its square cells,
+    or from the shape itself when it is not made of squares (polysticks and polytwigs:
+    :class:`polyfit.render.stick_cut.StickShape`)."""
+    if hasattr(cells, "forms"):
+        return cells.forms(unit, kerf)
+    return [piece_loops(cells, unit, kerf), piece_loops(turned(cells), unit, kerf)]
 
 
 def extent(loops) -> tuple[float, float]:

@@ -45,7 +45,13 @@ def outline(cells) -> list[list[Point]]:
     """The boundary of the cells as closed loops of corner points (the first point is not
     repeated at the end), straight runs merged into one side. Loops start at their top-left
     corner, the outer boundary of each connected part before its holes (topmost first)."""
-    edges = boundary_edges(cells)
+    return chain_loops(boundary_edges(cells))
+
+
+def chain_loops(edges) -> list[list[Point]]:
+    """Directed boundary edges ``(a, b)`` joined into closed loops, as :func:`outline` gives
+    them: each from its top-left point, straight runs merged; where two loops share a point,
+    each turns left round its own empty region."""
     leaving: dict[Point, list[Point]] = {}
     for a, b in edges:
         leaving.setdefault(a, []).append(b)
@@ -80,21 +86,24 @@ def corners(points: list[Point]) -> list[Point]:
 
 def offset(loop: list[Point], distance: float) -> list[Point]:
     """The loop moved outward (away from the cells) by ``distance``: every side shifts along
-    its normal, so each corner moves diagonally, out at convex corners and in at concave ones;
-    a hole shrinks. Exact for the right angles of cell outlines."""
+    its normal, and each corner goes where its two moved sides meet, out at convex corners and
+    in at concave ones; a hole shrinks. At the right angles of cell outlines a corner moves
+    diagonally by ``distance`` along each axis; any other angle works too (the 45 degrees of
+    polysticks' joints, the 60 of triangles)."""
     n = len(loop)
     moved = []
     for k, point in enumerate(loop):
         nx, ny = normal(loop[k - 1], point)
         mx, my = normal(point, loop[(k + 1) % n])
-        moved.append((point[0] + distance * (nx + mx), point[1] + distance * (ny + my)))
+        scale = distance / (1 + nx * mx + ny * my)
+        moved.append((point[0] + scale * (nx + mx), point[1] + scale * (ny + my)))
     return moved
 
 
 def normal(a: Point, b: Point) -> Point:
     """The outward unit normal of side a->b (the cells are on its right, so outward is left)."""
     dx, dy = b[0] - a[0], b[1] - a[1]
-    length = abs(dx) + abs(dy)  # sides are axis-parallel
+    length = (dx * dx + dy * dy) ** 0.5
     return dy / length, -dx / length
 
 

@@ -10,8 +10,9 @@ the 6x10 box as on Scott's board, on the 3D pentacube boxes and in the studio.
   chosen to stand apart from those twelve in every built-in set they share.
 - A letter with a prime (``F'``, a one-sided set's mirror image of F) has a colour of its own
   too (:data:`MIRROR_COLOURS`), chosen the same way.
-- A name in a numbered series (``H07`` of the hexominoes, ``T12'``, ``L1``) has a colour by
-  its number, from further colours spread around the hue circle, so no two of a series meet.
+- A name in a numbered series (``H07`` of the hexominoes, ``T12'``, ``L1``, ``V2``) has a
+  colour by its letters and its number, from further colours spread around the hue circle: a
+  block of them for each series, so no two of a series meet and ``L1`` never takes ``J1``'s.
 - Any other name (``a``, a plugin's ``king``) has a home colour picked by a checksum of the
   name in a fixed palette of 64 (the letters' colours and generated ones), never by the size
   of the set.
@@ -96,18 +97,31 @@ def palette_colour(slot: int) -> RGB:
 
 
 NUMBERED = re.compile(r"[^\W\d_]+([0-9]+)('*)")  # H07, S012, L1, H02' (a series)
+SERIES_DIGITS = 3  # numbers up to 999 in a series (the 108 heptominoes: S001..S108)
+SERIES_SLOTS = 2585  # a block a series, > 2 * 999 + 1; 2584 (Fibonacci) golden turns are whole: each
+# next block starts another golden turn round the hue circle, so series sharing numbers stand apart
+
+
+def series_block(prefix: str) -> int:
+    """The block of generated colours of the series whose names begin with ``prefix``: one for
+    each capital letter (the H hexominoes, the L3 and T3 tristicks, the I2 and V2 disticks), a
+    checksum's for longer prefixes; after the checksum names' slots (block 0 holds those)."""
+    if len(prefix) == 1 and "A" <= prefix <= "Z":
+        return 1 + ord(prefix) - ord("A")
+    return 27 + zlib.crc32(prefix.encode("utf-8", "surrogatepass")) % 1000
 
 
 def home_slot(name: str) -> int:
     """The palette slot a name asks for: its own colour's; for a name in a numbered series
-    (``H07``, ``T12'``) a generated colour by its number, so a series never meets itself; for
-    any other name a checksum's."""
+    (``H07``, ``T12'``) a generated colour by its series and number, so no two names of the
+    built-in sets meet; for any other name a checksum's."""
     own = OWN_COLOURS.get(name)
     if own is not None:
         return PALETTE.index(own)
     numbered = NUMBERED.fullmatch(name)
     if numbered:
-        return len(PALETTE) + 2 * int(numbered.group(1)) + len(numbered.group(2)) % 2
+        number = 2 * int(numbered.group(1)[-SERIES_DIGITS:]) + len(numbered.group(2)) % 2
+        return len(PALETTE) + SERIES_SLOTS * series_block(name[: numbered.start(1)]) + number
     return zlib.crc32(name.encode("utf-8", "surrogatepass")) % HOME_SLOTS
 
 

@@ -1,11 +1,11 @@
 """Solutions and piece sets become PNG pictures: the one place that picks a renderer.
 
-2D boards are drawn flat (:mod:`polyfit.render.flat`); 3D boards in one of the views of
-:mod:`polyfit.render.views3d` (isometric by default). Several solutions make one contact
-sheet, each captioned with its number. Pre-placed pieces (on the board's ``fixed`` cells) are
-hatched. The ``png`` and ``gif`` exporters (:mod:`polyfit.formats.png`,
-:mod:`polyfit.formats.gif`) draw with these, and check their options with
-:func:`check_picture` before a search.
+2D boards are drawn flat (:mod:`polyfit.render.flat`; polysticks and polytwigs as strokes,
+:mod:`polyfit.render.segments`); 3D boards in one of the views of :mod:`polyfit.render.views3d`
+(isometric by default). Several solutions make one contact sheet, each captioned with its
+number. Pre-placed pieces (on the board's ``fixed`` cells) are hatched. The ``png`` and ``gif``
+exporters (:mod:`polyfit.formats.png`, :mod:`polyfit.formats.gif`) draw with these, and check
+their options with :func:`check_picture` before a search.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from polyfit.render import flat, views3d
+from polyfit.render import flat, segments, views3d
 from polyfit.errors import PolyfitError
 from polyfit.files import write_output
 from polyfit.lattices import base as lattices
@@ -57,6 +57,8 @@ def solution_image(board_cells, pieces, solution: dict, style: Style = Style(), 
     view = check_view(dim, view)
     marked = flat.preplaced(solution, fixed)
     lattice = lattices.of(pieces[0]) if pieces else None
+    if lattice is not None and lattice.segments:
+        return segments.draw_segments(flat.solution_labels(board_cells, solution), colours, style, lattice, marked)
     if lattice is not None and lattice.dim == 2 and lattice.name != "square":
         labels = flat.solution_labels(board_cells, solution)
         return flat.draw_polygons(labels, colours, style, lattice, marked)
@@ -87,6 +89,8 @@ def pieces_image(pieces, style: Style = Style()):
     if pieces[0].dim == 3:
         return views3d.draw_pieces(pieces, colours, style)
     lattice = lattices.of(pieces[0])
+    if lattice.segments:
+        return segments.draw_segment_pieces(pieces, colours, lattice, style)
     if lattice.name != "square":
         return flat.draw_polygon_pieces(pieces, colours, lattice, style)
     return flat.draw_pieces(pieces, colours, style)

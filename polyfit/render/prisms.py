@@ -16,6 +16,7 @@ import trimesh
 from polyfit.errors import PolyfitError
 from polyfit.lattices import base as lattices
 from polyfit.render.flat import polygon_layout
+from polyfit.render.outline import offset
 
 Point = tuple[float, float]
 
@@ -23,20 +24,7 @@ Point = tuple[float, float]
 def inset(loop: list[Point], distance: float) -> list[Point]:
     """The loop with every side moved ``distance`` towards the inside (the loop runs
     clockwise on the page, y down: the inside is on the right of each side)."""
-    n = len(loop)
-    moved = []
-    for k, (x, y) in enumerate(loop):
-        n1 = _inward(loop[k - 1], (x, y))
-        n2 = _inward((x, y), loop[(k + 1) % n])
-        scale = distance / (1 + n1[0] * n2[0] + n1[1] * n2[1])
-        moved.append((x + scale * (n1[0] + n2[0]), y + scale * (n1[1] + n2[1])))
-    return moved
-
-
-def _inward(a: Point, b: Point) -> Point:
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length = (dx * dx + dy * dy) ** 0.5
-    return -dy / length, dx / length
+    return offset(loop, -distance)
 
 
 def _cross(o: Point, a: Point, b: Point) -> float:
@@ -83,6 +71,11 @@ def tile_meshes(pieces, sizes) -> dict:
     lattice = lattices.of(pieces[0])
     if lattice.name in ("square", "cubic"):
         return {p.name: piece_mesh(p.cells, sizes) for p in pieces}
+    if lattice.segments:
+        raise PolyfitError(
+            f"polyfit kit makes tiles of cells; the {lattice.name} lattice's pieces are sticks: cut them "
+            "with polyfit pieces SET --svg FILE --cut"
+        )
     return {p.name: prism_mesh(p.cells, lattice, sizes.unit, sizes.gap, sizes.thickness) for p in pieces}
 
 

@@ -293,6 +293,10 @@ def solution_tile(board_cells, solution: dict, colours: dict, m: Measures, view=
                   marked=frozenset(), lattice=None) -> Tile:
     """One solution: a 2D board flat; a 3D board in ``view`` (iso, exploded or layers); a
     board of another ``lattice`` than squares from its cells' polygons."""
+    if lattice is not None and lattice.segments:
+        from polyfit.render.segments import segment_tile
+
+        return segment_tile(flat.solution_labels(board_cells, solution), colours, m, lattice, marked)
     if lattice is not None and lattice.name != "square" and lattice.dim == 2:
         return polygon_tile(flat.solution_labels(board_cells, solution), colours, m, lattice, marked)
     if len(board_cells[0]) == 2:
@@ -326,6 +330,10 @@ def pieces_tile(pieces, colours: dict, m: Measures) -> Tile:
     lattice = lattices.of(pieces[0])
     if pieces[0].dim == 3:
         tiles = [iso_tile({c: p.name for c in p.cells}, colours, m) for p in pieces]
+    elif lattice.segments:
+        from polyfit.render.segments import segment_tile
+
+        tiles = [segment_tile({c: p.name for c in p.cells}, colours, m, lattice, points=False) for p in pieces]
     elif lattice.name != "square":
         tiles = [polygon_tile({c: p.name for c in p.cells}, colours, m, lattice) for p in pieces]
     else:

@@ -23,6 +23,7 @@ from polyfit.render import cut, scene as layout
 from polyfit.render.outline import number, path_data
 from polyfit.render.palette import RGB, hex_colour, piece_colours, solution_colours
 from polyfit.render.scene import Hatch, Polygon, Scene, Segments, Text
+from polyfit.render.stick_cut import StickShape
 from polyfit.render.style import BACKGROUND, Style
 from polyfit.render.pictures import check_view
 
@@ -141,7 +142,14 @@ def pieces_svg(pieces, style: Style = Style(), title: str | None = None) -> str:
 
 
 def cut_shapes(pieces, copies=None) -> list[tuple[str, tuple]]:
-    """The flat pieces to cut (see :func:`polyfit.render.cut.shapes`); 3D pieces are refused."""
+    """The flat pieces to cut (see :func:`polyfit.render.cut.shapes`); 3D pieces are refused.
+    Polysticks and polytwigs are cut as sticks (:mod:`polyfit.render.stick_cut`)."""
+    lattice = lattices.of(pieces[0]) if pieces else None
+    if lattice is not None and lattice.segments:
+        made = [(name, StickShape(lattice, cells)) for name, cells in cut.shapes(pieces, copies)]
+        if not made:
+            raise PolyfitError("no pieces to cut")
+        return made
     lattices.only_squares(pieces, "a laser-cut file")
     for piece in pieces:
         if piece.dim != 2:
@@ -156,7 +164,8 @@ def cut_shapes(pieces, copies=None) -> list[tuple[str, tuple]]:
 
 def cut_svg(shapes: list[tuple[str, tuple]], unit: float, kerf: float = 0.0, title: str | None = None) -> str:
     """The pieces ``[(label, cells)]`` laid apart for a laser cutter: each one closed path,
-    stroked as a hairline, no fill, in millimetres (``unit`` a cell), grown by half the kerf."""
+    stroked as a hairline, no fill, in millimetres (``unit`` a cell, or a stick's length),
+    grown by half the kerf."""
     width, height, placed = cut.layout(shapes, unit, kerf)
     items = [Polygon(loops, stroke=(0, 0, 0), width=cut.CUT_STROKE, kind="cut", name=name) for name, loops in placed]
     return to_svg(Scene(width, height, items, "mm"), title, background=None)
