@@ -34,15 +34,33 @@ def polyfit_process(*args, **kwargs):
     )
 
 
-def wait_for_cpu(proc, seconds: float, deadline: float = 120.0) -> None:
-    """Wait until the child has run ``seconds`` of CPU time (start-up is well under one): a
-    Ctrl-C then reaches the work itself, however loaded the machine is."""
+def process_tree_cpu(pid: int) -> float:
+    """CPU seconds run so far by a process and all its descendants (the engine may hand the
+    search to worker processes)."""
     clock = os.sysconf("SC_CLK_TCK")
+    stats = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:  # gone meanwhile
+                continue
+            stats[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / clock)
+    tree: set[int] = set()
+    grown = {pid}
+    while grown:
+        tree |= grown
+        grown = {child for child, (parent, _) in stats.items() if parent in tree} - tree
+    return sum(stats[member][1] for member in tree if member in stats)
+
+
+def wait_for_cpu(proc, seconds: float, deadline: float = 120.0) -> None:
+    """Wait until the child (with its workers) has run ``seconds`` of CPU time (start-up is
+    well under one): a Ctrl-C then reaches the work itself, however loaded the machine is."""
     give_up = time.monotonic() + deadline
     while time.monotonic() < give_up and proc.poll() is None:
-        with open(f"/proc/{proc.pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        if (int(fields[11]) + int(fields[12])) / clock >= seconds:  # utime + stime
+        if process_tree_cpu(proc.pid) >= seconds:
             return
         time.sleep(0.05)
 
