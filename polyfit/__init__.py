@@ -29,6 +29,7 @@ _NAMES = {
     "backends": "polyfit.api",
     "board_pieces": "polyfit.api",
     "check": "polyfit.api",
+    "colours": "polyfit.api",
     "export": "polyfit.api",
     "generate": "polyfit.api",
     "load": "polyfit.api",

@@ -125,6 +125,23 @@ def _pieces_for(board: Board, spec, plugins) -> list:
     return list(spec)
 
 
+def colours(pieces) -> dict[str, str]:
+    """Each piece's colour in every picture, sheet, model and the studio, as
+    ``{name: "#rrggbb"}``: fixed by the piece's name (the same in every set it comes in),
+    different for each of ``pieces``. A piece that may be placed more than once also has its
+    copies' labels, ``NAME#1``, ``NAME#2``..., in shades of its colour."""
+    from polyfit.render.palette import hex_colour, piece_colours
+
+    labels = []
+    for piece in pieces:
+        most = piece.count[1]
+        labels.append(piece.name)
+        if most > 1:
+            labels += [f"{piece.name}#{k}" for k in range(1, most + 1)]
+    chosen = piece_colours(labels)
+    return {label: hex_colour(chosen[label]) for label in labels}
+
+
 class Puzzle(solve.Puzzle):
     """A board and its pieces, ready to count and solve.
 
@@ -156,19 +173,8 @@ class Puzzle(solve.Puzzle):
 
     def colours(self) -> dict[str, str]:
         """Each piece's colour in every picture, sheet, model and the studio, as
-        ``{name: "#rrggbb"}``: fixed by the piece's name (the same in every set it comes in),
-        different for each piece of this puzzle. A piece that may be placed more than once
-        also has its copies' labels, ``NAME#1``, ``NAME#2``..., in shades of its colour."""
-        from polyfit.render.palette import hex_colour, piece_colours
-
-        labels = []
-        for piece in self.pieces:
-            most = piece.count[1]
-            labels.append(piece.name)
-            if most > 1:
-                labels += [f"{piece.name}#{k}" for k in range(1, most + 1)]
-        colours = piece_colours(labels)
-        return {label: hex_colour(colours[label]) for label in labels}
+        ``{name: "#rrggbb"}``: see :func:`polyfit.colours`."""
+        return colours(self.pieces)
 
     def backend(self, name="auto"):
         """The backend ``name`` (or a backend object itself), checked against what this

@@ -10,6 +10,13 @@ def plural(n: int, noun: str, nouns: str | None = None, spec: str = "") -> str:
     return f"{n:{spec}} {noun if n == 1 else nouns or noun + 's'}"
 
 
+def install_hint(extra: str, packages: str) -> str:
+    """How to install what an optional feature needs: the packages themselves, or polyfit's
+    extra from the folder polyfit was installed from (``pip install 'polyfit[pdf]'`` would ask
+    the package index for a project of that name, not this checkout)."""
+    return f"pip install {packages} (or, in polyfit's folder: pip install '.[{extra}]')"
+
+
 class PolyfitError(Exception):
     """Bad input or an impossible request, explained in words a user can act on."""
 

@@ -151,7 +151,7 @@ def test_without_reportlab_the_error_names_the_extra(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "reportlab.pdfgen", None)
     result = run_cli("solve", BOARD, "--limit", "1", "--pdf", tmp_path / "s.pdf")
     assert result.exit_code == 2
-    assert result.output == "polyfit: error: a PDF sheet needs reportlab, which is not installed: pip install 'polyfit[pdf]'\n"
+    assert result.output == "polyfit: error: a PDF sheet needs reportlab, which is not installed: pip install reportlab (or, in polyfit's folder: pip install '.[pdf]')\n"
     assert not (tmp_path / "s.pdf").exists()
 
 

@@ -137,7 +137,7 @@ GAP = typer.Option(0.2, "--gap", help="Clearance between pieces in millimetres (
 SVG = typer.Option(None, "--svg", help="Draw the solutions to this SVG file, as --png does (with --cut: the pieces for a laser cutter).")
 CUT = typer.Option(False, "--cut", help="Make --svg a laser-cutting file: each piece one closed outline in millimetres (--unit a cell), laid apart.")
 KERF = typer.Option(0.0, "--kerf", help="With --cut: the laser's kerf in millimetres; outlines move out by half of it, so pieces come out true size.")
-PDF = typer.Option(None, "--pdf", help="Write a printable puzzle sheet: the board and pieces at true size (--unit a cell), then the solutions (needs polyfit[pdf]).")
+PDF = typer.Option(None, "--pdf", help="Write a printable puzzle sheet: the board and pieces at true size (--unit a cell), then the solutions (needs reportlab: polyfit's pdf extra).")
 PAPER = typer.Option("a4", "--paper", help="Paper size for --pdf: a4 or letter.")
 
 
@@ -187,7 +187,7 @@ def search_options(
     backend: str = typer.Option("auto", "--backend", "-b", help="Solver backend (polyfit backends lists them; auto: the engine chooses, --stats says which)."),
     random: Optional[int] = typer.Option(None, "--random", help="Try options in a random order from this seed."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Split the search into jobs run on N local processes (default for --count: every core when the estimate says the search is long)."),
-    dask: Optional[str] = typer.Option(None, "--dask", help="Run the jobs on the Dask cluster at this scheduler address (needs polyfit[dask])."),
+    dask: Optional[str] = typer.Option(None, "--dask", help="Run the jobs on the Dask cluster at this scheduler address (needs Dask distributed: polyfit's dask extra)."),
     checkpoint: Optional[Path] = typer.Option(None, "--checkpoint", help="With --count: save finished jobs to FILE as the search goes (atomically)."),
     resume: Optional[Path] = typer.Option(None, "--resume", help="With --count: go on from the checkpoint FILE, skipping the jobs it has (and keep saving to it)."),
     depth: Optional[int] = typer.Option(None, "--depth", min=1, max=12, help="Split into the branches at this depth of the search tree (default: about 8 jobs per process)."),

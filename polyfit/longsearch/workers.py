@@ -183,12 +183,12 @@ def _watch_parent(parent: int, every: float = 0.5) -> None:
 
 def run_dask(address: str, puzzle, backend, jobs: Iterable[tuple[int, Job]], keep_solutions=False) -> Iterator[JobResult]:
     """Run jobs on a Dask distributed cluster (``polyfit[dask]``), results in job order."""
-    from polyfit.errors import PolyfitError
+    from polyfit.errors import PolyfitError, install_hint
 
     try:
         from distributed import Client
     except ImportError:
-        raise PolyfitError("--dask needs Dask distributed: pip install 'polyfit[dask]'") from None
+        raise PolyfitError(f"--dask needs Dask distributed: {install_hint('dask', 'distributed')}") from None
     try:
         client = Client(address, timeout=5)
     except (OSError, TimeoutError) as exc:

@@ -22,6 +22,7 @@ from polyfit.lattices import base as lattices
 from polyfit.render import flat, views3d
 from polyfit.render.outline import outline
 from polyfit.render.palette import RGB, shade
+from polyfit.render.segments import LABEL, segment_layout, stroke_widths
 from polyfit.render.style import BACKDROP, BACKDROP_GRID, EMPTY_CELL, EMPTY_GRID, INK, Style
 
 Point = tuple[float, float]
@@ -294,7 +295,6 @@ def solution_tile(board_cells, solution: dict, colours: dict, m: Measures, view=
     """One solution: a 2D board flat; a 3D board in ``view`` (iso, exploded or layers); a
     board of another ``lattice`` than squares from its cells' polygons."""
     if lattice is not None and lattice.segments:
-        from polyfit.render.segments import segment_tile
 
         return segment_tile(flat.solution_labels(board_cells, solution), colours, m, lattice, marked)
     if lattice is not None and lattice.name != "square" and lattice.dim == 2:
@@ -331,7 +331,6 @@ def pieces_tile(pieces, colours: dict, m: Measures) -> Tile:
     if pieces[0].dim == 3:
         tiles = [iso_tile({c: p.name for c in p.cells}, colours, m) for p in pieces]
     elif lattice.segments:
-        from polyfit.render.segments import segment_tile
 
         tiles = [segment_tile({c: p.name for c in p.cells}, colours, m, lattice, points=False) for p in pieces]
     elif lattice.name != "square":
@@ -339,3 +338,50 @@ def pieces_tile(pieces, colours: dict, m: Measures) -> Tile:
     else:
         tiles = [grid_tile(labels, colours, m, box) for labels, box in flat.piece_boxes(pieces)]
     return sheet(tiles, [flat.piece_caption(p) for p in pieces], m)
+
+
+# -- vector scene -----------------------------------------------------------------------------
+
+
+def segment_tile(labels: dict, colours: dict, m, lattice, marked=frozenset(), points: bool = True):
+    """:func:`polyfit.render.segments.draw_segments` as a :class:`Tile` (the SVG's picture of
+    polysticks and polytwigs)."""
+    layout = segment_layout(labels, lattice)
+    s = m.cell
+    lx, ly = layout.low
+    width, outlined, dot = stroke_widths(s, m.border)
+
+    def draw(at):
+        origin = (at[0] + m.pad - lx * s, at[1] + m.pad - ly * s)
+
+        def point(p):
+            return origin[0] + p[0] * s, origin[1] + p[1] * s
+
+        def placed(pairs):
+            return [(point(a), point(b)) for a, b in pairs]
+
+        items = []
+        if layout.empty:
+            items.append(Segments(placed(layout.empty), EMPTY_GRID, max(1, s / 16), "empty", round=True))
+        if points:
+            dots = [(p, p) for p in layout.points]  # a round cap on nothing is a dot
+            items.append(Segments(placed(dots), EMPTY_GRID, 2 * dot, "points", round=True))
+        for name, pieces in sorted(layout.strokes.items()):
+            items.append(Segments(placed(pieces), INK, outlined, "outline", name, round=True))
+        for name, pieces in sorted(layout.strokes.items()):
+            items.append(Segments(placed(pieces), colours[name], width, "piece", name, round=True))
+            if name in marked:
+                items.append(Segments(placed(pieces), flat.ink_on(colours[name]), max(1, width / 5), "preplaced", name,
+                                      round=True))
+        if m.labels:
+            k = LABEL_SCALE / s
+            for name, centre in layout.labels.items():
+                fitted = flat.fitted_label(name, LABEL_SCALE, LABEL_SCALE * LABEL * 0.8)
+                if fitted is not None:
+                    x, y = point(centre)
+                    items.append(Segments([((x, y), (x, y))], colours[name], s * LABEL, "label-disc", name,
+                                          round=True))
+                    items.append(Text(x, y, fitted[0], fitted[1].size / k, flat.ink_on(colours[name])))
+        return items
+
+    return Tile(layout.size[0] * s + 2 * m.pad, layout.size[1] * s + 2 * m.pad, draw)

@@ -5,7 +5,8 @@ Layout comes first and needs no pillow: :func:`segment_layout` puts each cell's 
 plane (:meth:`polyfit.lattices.base.Lattice.segment`, in units of a segment's length) and draws
 it back a little at the piece's free ends, where only one of its segments reaches a point: two
 pieces meeting at a point then stay apart by eye, while a piece's own joints close. The PNG
-painter (:func:`draw_segments`) and the vector scene (:func:`segment_tile`, for SVG) paint the
+painter (:func:`draw_segments`) and the vector scene (:func:`polyfit.render.scene.segment_tile`,
+for SVG) paint the
 same layout: the board's segments thin and grey with its points as dots, then every piece
 outlined in ink and stroked in its palette colour over it, each segment with round ends (so a
 piece's joints are round), a white rail along pre-placed pieces, and with ``--labels`` each
@@ -81,7 +82,7 @@ def segment_layout(labels: dict, lattice) -> SegmentLayout:
     return SegmentLayout(strokes, empty, points, where, low, size)
 
 
-def _widths(cell: float, border: float) -> tuple[float, float, float]:
+def stroke_widths(cell: float, border: float) -> tuple[float, float, float]:
     """A stick's width, the same with its ink outline, and a dot's radius, in pixels."""
     width = max(3.0, cell * WIDTH)
     return width, width + border, max(1.5, cell * DOT)
@@ -117,7 +118,7 @@ def draw_segments(labels: dict, colours: dict, style: Style, lattice, marked=fro
         for x, y in ((xa, ya), (xb, yb)):
             draw.ellipse((x - r, y - r, x + r, y + r), fill=colour)
 
-    width, outlined, dot = _widths(s, style.border * SUPERSAMPLE)
+    width, outlined, dot = stroke_widths(s, style.border * SUPERSAMPLE)
     for a, b in layout.empty:
         stroke(a, b, EMPTY_GRID, max(SUPERSAMPLE, s / 16))
     for p in layout.points if points else ():
@@ -148,51 +149,3 @@ def draw_segment_pieces(pieces, colours: dict, lattice, style: Style = Style()) 
     """Each piece of an edge lattice on its own, captioned, on a sheet."""
     tiles = [draw_segments({c: p.name for c in p.cells}, colours, style, lattice, points=False) for p in pieces]
     return sheet(tiles, [piece_caption(p) for p in pieces], style)
-
-
-# -- vector scene -----------------------------------------------------------------------------
-
-
-def segment_tile(labels: dict, colours: dict, m, lattice, marked=frozenset(), points: bool = True):
-    """:func:`draw_segments` as a :class:`polyfit.render.scene.Tile` (the SVG's picture)."""
-    from polyfit.render.scene import LABEL_SCALE, Segments, Text, Tile
-
-    layout = segment_layout(labels, lattice)
-    s = m.cell
-    lx, ly = layout.low
-    width, outlined, dot = _widths(s, m.border)
-
-    def draw(at):
-        origin = (at[0] + m.pad - lx * s, at[1] + m.pad - ly * s)
-
-        def point(p):
-            return origin[0] + p[0] * s, origin[1] + p[1] * s
-
-        def placed(pairs):
-            return [(point(a), point(b)) for a, b in pairs]
-
-        items = []
-        if layout.empty:
-            items.append(Segments(placed(layout.empty), EMPTY_GRID, max(1, s / 16), "empty", round=True))
-        if points:
-            dots = [(p, p) for p in layout.points]  # a round cap on nothing is a dot
-            items.append(Segments(placed(dots), EMPTY_GRID, 2 * dot, "points", round=True))
-        for name, pieces in sorted(layout.strokes.items()):
-            items.append(Segments(placed(pieces), INK, outlined, "outline", name, round=True))
-        for name, pieces in sorted(layout.strokes.items()):
-            items.append(Segments(placed(pieces), colours[name], width, "piece", name, round=True))
-            if name in marked:
-                items.append(Segments(placed(pieces), ink_on(colours[name]), max(1, width / 5), "preplaced", name,
-                                      round=True))
-        if m.labels:
-            k = LABEL_SCALE / s
-            for name, centre in layout.labels.items():
-                fitted = fitted_label(name, LABEL_SCALE, LABEL_SCALE * LABEL * 0.8)
-                if fitted is not None:
-                    x, y = point(centre)
-                    items.append(Segments([((x, y), (x, y))], colours[name], s * LABEL, "label-disc", name,
-                                          round=True))
-                    items.append(Text(x, y, fitted[0], fitted[1].size / k, ink_on(colours[name])))
-        return items
-
-    return Tile(layout.size[0] * s + 2 * m.pad, layout.size[1] * s + 2 * m.pad, draw)

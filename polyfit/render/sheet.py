@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 
 from polyfit.lattices.base import only_squares
-from polyfit.errors import PolyfitError, plural
+from polyfit.errors import PolyfitError, install_hint, plural
 from polyfit.render import cut, flat, scene as layout, views3d
 from polyfit.render.palette import solution_colours
 from polyfit.render.scene import Hatch, Measures, Polygon, Scene, Segments, Text, Tile
@@ -219,7 +219,7 @@ def reportlab_canvas():
         from reportlab.pdfgen import canvas
     except ImportError:
         raise PolyfitError(
-            "a PDF sheet needs reportlab, which is not installed: pip install 'polyfit[pdf]'"
+            f"a PDF sheet needs reportlab, which is not installed: {install_hint('pdf', 'reportlab')}"
         ) from None
     return canvas
 

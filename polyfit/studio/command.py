@@ -12,11 +12,11 @@ from typing import Optional
 
 import typer
 
-from polyfit.errors import PolyfitError
+from polyfit.errors import PolyfitError, install_hint
 from polyfit.hookspecs import hookimpl
 
 DEFAULT_PORT = 8765
-INSTALL = "polyfit studio needs its extra: pip install 'polyfit[studio]'"
+INSTALL = f"polyfit studio needs Starlette and uvicorn: {install_hint('studio', 'starlette uvicorn')}"
 
 
 def listening_socket(port: Optional[int]) -> socket.socket:
@@ -46,7 +46,7 @@ def register_commands(app: typer.Typer) -> None:
         """Design puzzles in the browser: draw a board, check it, count it, browse solutions.
 
         Starts a server on this machine (127.0.0.1 only) and opens its page. The studio opens
-        and saves files in FOLDER only. Stop it with Ctrl-C. Needs pip install 'polyfit[studio]'.
+        and saves files in FOLDER only. Stop it with Ctrl-C. Needs polyfit's studio extra (pip install '.[studio]' in polyfit's folder).
 
         Example: polyfit studio shapes --port 8765
         """

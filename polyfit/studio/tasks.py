@@ -97,21 +97,13 @@ def read_body(body: dict, folder: Path):
     return board, chosen, bool(body.get("mirror"))
 
 
-def colours_json(pieces, solutions=()) -> dict:
-    """Each piece's colour (and each label the solutions give copies of a piece) in the
-    palette of polyfit's pictures, as ``#rrggbb``: the page paints with these and no others."""
-    from polyfit.render.palette import solution_colours
-
-    return {name: "#%02x%02x%02x" % rgb for name, rgb in solution_colours(pieces, solutions).items()}
-
-
 def check(body: dict, folder: Path, report) -> dict:
     """``polyfit check --json``: the verdict, the reasons and the witnesses' cells; plus
     ``colours``, the pieces' colours (for pre-placed pieces on the page)."""
     board, pieces, mirror = read_body(body, folder)
     limit = body.get("forced_limit")
     result = polyfit.check(board, pieces, mirror=mirror, forced_limit=limit)
-    return {**polyfit_report.check_json(result), "colours": colours_json(pieces)}
+    return {**polyfit_report.check_json(result), "colours": polyfit.colours(pieces)}
 
 
 def count(body: dict, folder: Path, report) -> dict:
@@ -179,7 +171,7 @@ def solution_set_json(puzzle, solutions: list[dict], counts: dict) -> dict:
         "solutions": [{name: [list(c) for c in cells] for name, cells in s.items()} for s in solutions],
         **counts,
     }
-    data["colours"] = colours_json(puzzle.pieces, solutions)
+    data["colours"] = puzzle.colours()
     return data
 
 
