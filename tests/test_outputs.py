@@ -499,6 +499,24 @@ def test_output_writes_every_format_by_its_suffix(app, tmp_path, board, suffix):
     check_file(out, printed_solutions(result.output), cells)
 
 
+@pytest.mark.parametrize("suffix", [".png", ".txt", ".svg", ".stl"])
+def test_count_refuses_an_output_that_needs_solutions_before_the_search(app, tmp_path, suffix):
+    out = tmp_path / f"out{suffix}"
+    result = run(app, "solve", BOARD_2D, "--count", "--stats", "--output", out)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"--count prints no solutions to write to {out}" in result.output
+    assert "solutions" not in result.output.split("error:")[0]  # refused before counting
+    assert not out.exists()
+
+
+def test_count_writes_the_counts_to_json(app, tmp_path):
+    out = tmp_path / "counts.json"
+    result = run(app, "solve", BOARD_2D, "--count", "--output", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["solutions"] == [] and data["total"] == polyfit.load(BOARD_2D).count().total >= data["distinct"] > 0
+
+
 def test_the_built_in_exporters_are_one_table_and_each_is_tested():
     exporters = polyfit.registry().exporters
     assert tuple(exporters) == BUILT_IN_EXPORTERS

@@ -215,6 +215,10 @@ class FileOptions:
         pictures.registry = puzzle.registry
         if pictures.drawn and count:
             raise PolyfitError("--count prints no solutions to draw; drop --count or use --limit N")
+        empty = [o for o in pictures.planned() if count and not o.writes_counts]
+        if empty:
+            raise PolyfitError(f"--count prints no solutions to write to {empty[0].path}; drop --count, use --limit N, "
+                               "or write the counts to a .json file")
         if pictures.wanted or pictures.modifiers:
             pictures.check(SolutionSet.of(puzzle.board, puzzle.pieces))
         if self.animate is not None:

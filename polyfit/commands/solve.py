@@ -88,23 +88,30 @@ def add_commands(app: typer.Typer, ctx) -> None:
         except KeyboardInterrupt:
             typer.echo(f"interrupted while preparing the puzzle ({stage})", err=True)
             raise typer.Exit(EXIT_INTERRUPTED)
-        printed = []
-        try:
-            for solution in run:
-                printed.append(solution)
-                if not as_json:
-                    typer.echo(f"Solution {solution.number}:\n{solution.text()}\n")
-        except KeyboardInterrupt:
-            bar.stop()
-            typer.echo(run.interrupted(), err=True)
-            if as_json:
-                typer.echo(json.dumps(run.summary()))
-            raise typer.Exit(EXIT_INTERRUPTED)
-        finally:
-            run.close()
-            bar.stop()
+        printed = print_solutions(run, as_json, bar)
         files.write(puzzle, printed, None if run.stopped_early else run.counts)
         print_run(run, printed, as_json, stats)
+
+
+def print_solutions(run, as_json: bool, bar) -> list:
+    """Run the search, printing each solution as it comes (unless ``--json``); on Ctrl-C, what
+    was found and where it stopped."""
+    printed = []
+    try:
+        for solution in run:
+            printed.append(solution)
+            if not as_json:
+                typer.echo(f"Solution {solution.number}:\n{solution.text()}\n")
+    except KeyboardInterrupt:
+        bar.stop()
+        typer.echo(run.interrupted(), err=True)
+        if as_json:
+            typer.echo(json.dumps(run.summary()))
+        raise typer.Exit(EXIT_INTERRUPTED)
+    finally:
+        run.close()
+        bar.stop()
+    return printed
 
 
 def count_every_board(ctx, boards, pieces, mirror: bool, backend: str, as_json: bool) -> None:

@@ -124,6 +124,12 @@ class Output:
     def name(self) -> str:
         return self.entry.name
 
+    @property
+    def writes_counts(self) -> bool:
+        """Does the file say something without solutions (the counts of ``--count``)? An
+        exporter says so with an attribute ``writes_counts = True`` on its function."""
+        return bool(getattr(_function(self.entry), "writes_counts", False))
+
     def check(self, solutions, force: bool = False) -> None:
         """Refuse now what cannot be written later: a file in the way (unless ``force``), a
         folder that is not there, and whatever the exporter's own check refuses."""

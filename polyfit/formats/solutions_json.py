@@ -137,6 +137,7 @@ def box(cells) -> int:
     return size
 
 
+export_json.writes_counts = True  # with --count: the counts and no solutions
 EXPORTERS = {"json": ((".json",), export_json, "board, pieces and solutions as JSON")}
 
 
