@@ -807,3 +807,45 @@ def test_ctrl_c_stops_the_studio_cleanly_with_every_worker(tmp_path):
         assert time.monotonic() < deadline, "a worker outlived the studio"
         time.sleep(0.05)
     assert counts and len(workers) >= 3
+
+
+# -- disassembly: the level of each solution of a burr ------------------------------------------
+
+
+@pytest.fixture
+def burr(app, folder):
+    """The level-5 burr as voxel text with its pieces file, in the studio's folder."""
+    from helpers import run
+
+    result = run(app, "convert", ROOT / "shapes" / "burrtools" / "level-5-burr.xmpuzzle", folder / "burr.vox")
+    assert result.exit_code == 0, result.output
+    return (folder / "burr.vox").read_text()
+
+
+def test_solutions_with_disassemble_have_the_levels_solve_prints(client, burr, folder):
+    data = client.post("/api/solutions", json={"board": burr, "dim": 3, "disassemble": True, "limit": 5}).json()
+    expected = [(t.level, t.total) for _, t in polyfit.load(folder / "burr.vox").disassemblies(limit=5)]
+    assert [(t["level"], len(t["moves"])) for t in data["disassemblies"]] == expected == [("5.2.2.2", 12), ("5.2", 10)]
+    assert len(data["solutions"]) == 2 and data["groups"] == []
+    first = data["disassemblies"][0]["moves"][0]
+    assert first == {"pieces": ["A", "F"], "by": [0, 0, 1], "removed": False}
+    plain = client.post("/api/solutions", json={"board": burr, "dim": 3, "limit": 5}).json()
+    assert "disassemblies" not in plain
+
+
+def test_count_with_disassemble_counts_the_assemblies_that_come_apart(client, burr):
+    job = client.post("/api/count", json={"board": burr, "dim": 3, "disassemble": True}).json()["job"]
+    state = wait_for(client, job)
+    assert state["state"] == "done", state
+    result = state["result"]
+    assert (result["assemblies"], result["disassemblable"]) == (2, 2)
+    assert result["levels"] == {"5.2": 1, "5.2.2.2": 1}
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"disassemble": "yes"}, "'disassemble' must be true or false"),
+    ({"disassemble": True, "all": True}, "'all' and 'disassemble' do not go together"),
+])
+def test_bad_disassemble_requests_are_a_400(client, burr, body, message):
+    answer = client.post("/api/solutions", json={"board": burr, "dim": 3, **body})
+    assert answer.status_code == 400 and message in answer.json()["error"]

@@ -43,6 +43,8 @@ def studio(tmp_path_factory):
         pytest.skip(missing)
     folder = tmp_path_factory.mktemp("studio")
     shutil.copytree(ROOT / "shapes" / "soma", folder / "soma")
+    subprocess.run([sys.executable, "-m", "polyfit", "convert", str(ROOT / "shapes" / "burrtools" / "level-5-burr.xmpuzzle"),
+                    str(folder / "burr.vox")], check=True, capture_output=True)  # a burr, with burr.pieces.vox
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -395,3 +397,24 @@ def test_a_count_waiting_for_a_worker_says_so(page):
     page.click("#count")
     page.wait_for_selector("#speed >> text=waiting for a free worker")
     assert "1 ahead of this one" in page.inner_text("#speed")
+
+
+@pytest.mark.slow
+def test_a_burr_shows_the_level_of_each_solution_and_counts_what_comes_apart(page):
+    page.select_option("#file-list", "burr.vox")
+    page.wait_for_selector("#message >> text=opened burr.vox")
+    assert page.is_hidden("#sol-level")
+    page.check("#disassemble")
+    page.click("#solve")
+    page.wait_for_selector("#sol-index >> text=1 of 2")
+    assert page.inner_text("#sol-level") == "level 5.2.2.2 · 12 moves to take it apart"
+    page.click("#next")
+    assert page.inner_text("#sol-level") == "level 5.2 · 10 moves to take it apart"
+    shot(page, "studio-burr-level")
+    page.click("#count")
+    page.wait_for_selector("#verdict[data-distinct='2']", timeout=30000)
+    shown = page.inner_text("#verdict")
+    assert "2 of 2 assemblies come apart" in shown and "5.2: 1, 5.2.2.2: 1" in shown, shown
+    page.uncheck("#disassemble")  # the levels belong to the disassembled answers: now stale
+    assert page.is_hidden("#sol-level")
+    assert page.is_visible("#solutions-note")

@@ -215,6 +215,7 @@ class Problem:
     assemblies: list  # (text, line, column)
     line: int
     column: int
+    trees: list = field(default_factory=list)  # per assembly: its <separation> node, or None
 
 
 @dataclass
@@ -284,6 +285,7 @@ def _problem(node: Node, path, shapes: int, number: int) -> Problem:
     result = None
     pairs = set()
     assemblies = []
+    trees = []
     for child in node.children:
         if child.tag == "shapes":
             for part in child.find("shape"):
@@ -317,10 +319,104 @@ def _problem(node: Node, path, shapes: int, number: int) -> Problem:
             for solution in child.find("solution"):
                 for assembly in solution.find("assembly"):
                     assemblies.append((assembly.text, assembly.line, assembly.column))
+                    trees.append(None)
+                for tree in solution.find("separation")[:1]:
+                    if trees:
+                        trees[-1] = tree  # read when asked for (read_separations)
     if result is None:
         raise ParseError(path, node.line, node.column, f"problem {number} has no <result id=...> (its goal shape)")
     holes = _number(node, "maxHoles", path) if "maxHoles" in node.attrs else None
-    return Problem(node.attrs.get("name", ""), parts, result, pairs, holes, assemblies, node.line, node.column)
+    return Problem(node.attrs.get("name", ""), parts, result, pairs, holes, assemblies, node.line, node.column, trees)
+
+
+@dataclass(frozen=True)
+class BurrSeparation:
+    """A ``<separation>`` as BurrTools saves one: the ``pieces`` of a part (BurrTools' piece
+    numbers), its ``states`` (``(dx, dy, dz)``: each piece's position, one tuple per axis),
+    from the start to the removal, where the removed pieces stand more than 10000 out; the
+    trees of the part ``left`` and the part ``removed`` (None: one piece, or a group)."""
+
+    pieces: tuple
+    states: tuple
+    left: BurrSeparation | None = None
+    removed: BurrSeparation | None = None
+
+    def moves(self) -> int:
+        return len(self.states) - 1
+
+    def multi(self) -> bool:
+        return self.moves() > 1 or any(p is not None and p.multi() for p in (self.left, self.removed))
+
+    def level(self) -> str:
+        """BurrTools' level text: this part's moves, then the left part's and the removed
+        part's levels where they need more than one move."""
+        text = str(self.moves())
+        for part in (self.left, self.removed):
+            if part is not None and part.multi():
+                text += "." + part.level()
+        return text
+
+    def total(self) -> int:
+        return self.moves() + sum(p.total() for p in (self.left, self.removed) if p is not None)
+
+
+def _numbers(node: Node, path, count: int, negative: bool) -> tuple:
+    tokens = node.text.split()
+    pattern = r"-?[0-9]{1,9}" if negative else r"[0-9]{1,9}"
+    if len(tokens) != count or not all(re.fullmatch(pattern, t) for t in tokens):
+        what = "numbers" if negative else "numbers of 0 or more"
+        raise ParseError(path, node.line, node.column, f"<{node.tag}> needs {count} {what}, one per piece of its part; it has {node.text.strip()[:60]!r}")
+    return tuple(int(t) for t in tokens)
+
+
+def _separation(node: Node, path, count: int, depth: int = 0) -> BurrSeparation:
+    """A ``<separation>`` of ``count`` pieces, checked as BurrTools checks it when it loads one."""
+    if depth > 60:
+        raise ParseError(path, node.line, node.column, "the <separation> tree is nested too deeply")
+    lists = node.find("pieces")
+    if len(lists) != 1:
+        raise ParseError(path, node.line, node.column, "a <separation> needs one <pieces count=...> list")
+    given = _number(lists[0], "count", path, 0, 10_000)
+    if given != count:
+        raise ParseError(path, lists[0].line, lists[0].column, f"<pieces count=\"{given}\">: this part has {count} pieces")
+    pieces = _numbers(lists[0], path, count, False)
+    states = []
+    for state in node.find("state"):
+        axes = []
+        for axis in ("dx", "dy", "dz"):
+            found = state.find(axis)
+            if len(found) != 1:
+                raise ParseError(path, state.line, state.column, f"a <state> needs one <{axis}>")
+            axes.append(_numbers(found[0], path, count, True))
+        states.append(tuple(axes))
+    if not states:
+        raise ParseError(path, node.line, node.column, "a <separation> needs at least one <state>")
+    out = [any(abs(axis[k]) > 10000 for axis in states[-1]) for k in range(count)]
+    parts = {"left": None, "removed": None}
+    for sub in node.find("separation"):
+        kind = sub.attrs.get("type", "")
+        if kind not in parts:
+            raise ParseError(path, sub.line, sub.column, f"a <separation> inside another has type \"left\" or \"removed\", not {kind[:20]!r}")
+        if parts[kind] is not None:
+            raise ParseError(path, sub.line, sub.column, f"a second {kind} part in one <separation>")
+        size = sum(out) if kind == "removed" else count - sum(out)
+        if sum(out) == 0 or sum(out) == count:
+            raise ParseError(path, sub.line, sub.column, "the last state before a part's tree must remove some pieces and leave others")
+        parts[kind] = _separation(sub, path, size, depth + 1)
+    return BurrSeparation(pieces, tuple(states), parts["left"], parts["removed"])
+
+
+def read_separations(path, select: str | None = None) -> list:
+    """The saved solutions of a problem with their trees: ``(assembly text, BurrSeparation or
+    None)`` each, in the file's order."""
+    puzzle = parse_puzzle(read_bytes(path), path)
+    problem = puzzle.problems[select_problem(puzzle, select) - 1]
+    found = []
+    for (text, _, _), node in zip(problem.assemblies, problem.trees):
+        tokens = text.split()
+        placed = (len(tokens) - tokens.count(UNPLACED)) // 4
+        found.append((" ".join(tokens), None if node is None else _separation(node, path, placed)))
+    return found
 
 
 def parse_puzzle(data: bytes, path="<bytes>") -> XmPuzzle:
@@ -647,10 +743,14 @@ def _check_turns(piece: Piece, dim: int) -> None:
         raise PolyfitError(f"piece {piece.name} may not be turned over, but BurrTools turns flat pieces over in space")
 
 
-def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None) -> str:
+def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None, separations=()) -> str:
     """The XML of a puzzle with one problem: ``board`` filled by ``pieces`` (with their
     counts); ``solutions`` (``{label: cells}`` as ``polyfit solve --json`` gives them) are
-    saved as assemblies."""
+    saved as assemblies. ``separations``, one per solution when given: how it comes apart, as
+    ``(labels, tree, directions)`` (the disassembler's piece labels, its
+    :class:`~polyfit.motion.Separation` tree and the lattice's directions of motion), saved as
+    BurrTools' ``<separation>`` tree so that BurrTools can replay it. The pieces' weights and
+    groups (``Board.motion``, from a BurrTools file) are written too."""
     if board.fixed:
         raise PolyfitError(f"{board.label} has pre-placed pieces, which BurrTools cannot express; remove them (or convert the board without them)")
     if board.allowed:
@@ -666,20 +766,33 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None) -
     def voxel(cell):
         return (cell[1], cell[0], 0) if flat else (cell[2], cell[1], cell[0])
 
+    if separations and len(separations) != len(solutions):
+        raise PolyfitError(f"{len(separations)} separations for {len(solutions)} solutions: one each is needed")
+    rules = board.motion if len(board.motion) == len(pieces) else ()
+    # BurrTools files the counts of its groups under the shapes' numbers (see
+    # polyfit.motion.groups): pieces with groups keep the numbers their file gave them
+    ids = list(range(len(pieces)))
+    if rules and any(r[1] for r in rules) and len({r[2] for r in rules}) == len(rules):
+        ids = [r[2] for r in rules]
+    result_id = min(set(range(len(ids) + 1)) - set(ids))
+    shape_lines = {}
     lines = ['<?xml version="1.0"?>', '<puzzle version="2">', '  <gridType type="0"/>', "  <colors/>", "  <shapes>"]
     piece_voxels = []
-    for piece in pieces:
+    for k, piece in enumerate(pieces):
         voxels = _piece_voxels(piece, flat)
         piece_voxels.append(voxels)
         size = _box(voxels)
         text = _voxel_string({v: "#" for v in voxels}, size)
-        lines.append(f'    <voxel x="{size[0]}" y="{size[1]}" z="{size[2]}" type="0" name="{_attr(piece.name)}">{text}</voxel>')
+        weight = f' weight="{rules[k][0]}"' if rules and rules[k][0] != 1 else ""
+        shape_lines[ids[k]] = f'    <voxel x="{size[0]}" y="{size[1]}" z="{size[2]}" type="0" name="{_attr(piece.name)}"{weight}>{text}</voxel>'
     board_voxels = {voxel(c): ("+" if c in board.optional else "#") for c in board.cells}
     low = tuple(min(v[i] for v in board_voxels) for i in range(3))
     board_voxels = {tuple(a - b for a, b in zip(v, low)): s for v, s in board_voxels.items()}
     size = _box(board_voxels)
     title = name or board.name or board.label
-    lines.append(f'    <voxel x="{size[0]}" y="{size[1]}" z="{size[2]}" type="0" name="{_attr(title)}">{_voxel_string(board_voxels, size)}</voxel>')
+    shape_lines[result_id] = f'    <voxel x="{size[0]}" y="{size[1]}" z="{size[2]}" type="0" name="{_attr(title)}">{_voxel_string(board_voxels, size)}</voxel>'
+    for number in range(max(shape_lines) + 1):
+        lines.append(shape_lines.get(number, '    <voxel x="1" y="1" z="1" type="0" name="unused">#</voxel>'))
     lines.append("  </shapes>")
     lines.append("  <problems>")
     # No solve state: BurrTools then keeps the saved assemblies and, when it solves the
@@ -690,15 +803,34 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None) -
     for k, piece in enumerate(pieces):
         lo, hi = piece.count
         count = f'count="{lo}"' if lo == hi else f'min="{lo}" max="{hi}"'
-        lines.append(f'        <shape id="{k}" {count}/>')
+        groups = rules[k][1] if rules else ()
+        if len(groups) == 1 and groups[0][1] >= hi:
+            lines.append(f'        <shape id="{ids[k]}" {count} group="{groups[0][0]}"/>')
+        elif groups:
+            lines.append(f'        <shape id="{ids[k]}" {count}>')
+            lines += [f'          <group group="{g}" count="{n}"/>' for g, n in groups]
+            lines.append("        </shape>")
+        else:
+            lines.append(f'        <shape id="{ids[k]}" {count}/>')
     lines.append("      </shapes>")
-    lines.append(f'      <result id="{len(pieces)}"/>')
+    lines.append(f'      <result id="{result_id}"/>')
     lines.append("      <bitmap/>")
     if solutions:
         lines.append("      <solutions>")
         for number, solution in enumerate(solutions, start=1):
-            text = _assembly(solution, pieces, piece_voxels, voxel, low)
-            lines.append(f'        <solution asmNum="{number}"><assembly>{text}</assembly></solution>')
+            text, slots = _assembly(solution, pieces, piece_voxels, voxel, low)
+            if not separations or separations[number - 1] is None:
+                lines.append(f'        <solution asmNum="{number}"><assembly>{text}</assembly></solution>')
+                continue
+            lines.append(f'        <solution asmNum="{number}" solNum="{number}">')
+            lines.append(f"          <assembly>{text}</assembly>")
+            labels, tree, directions = separations[number - 1]
+            missing = [label for label in labels if label not in slots]
+            if missing or len(labels) != len(slots):
+                raise PolyfitError(f"solution {number}'s disassembly names pieces {', '.join(labels)}, "
+                                   f"its assembly {', '.join(slots)}")
+            lines += separation_lines(tree, [slots[label] for label in labels], directions, voxel, "          ")
+            lines.append("        </solution>")
         lines.append("      </solutions>")
     lines.append("    </problem>")
     lines.append("  </problems>")
@@ -707,30 +839,82 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None) -
     return "\n".join(lines) + "\n"
 
 
-def _assembly(solution: dict, pieces, piece_voxels, voxel, low) -> str:
+def _assembly(solution: dict, pieces, piece_voxels, voxel, low) -> tuple[str, dict]:
+    """The ``<assembly>`` text of a solution, and for each of its labels the piece's BurrTools
+    number (its slot: the problem's pieces in order, the copies of one sorted by transformation
+    and position, empty slots after them) and position ``(x, y, z)``: ``{label: (slot, xyz)}``."""
     by_piece: dict[str, list] = {}
     for label, cells in solution.items():
-        by_piece.setdefault(label.split("#")[0], []).append([tuple(c) for c in cells])
+        by_piece.setdefault(label.split("#")[0], []).append((label, [tuple(c) for c in cells]))
     tokens = []
+    slots = {}
+    slot = 0
     for piece, voxels in zip(pieces, piece_voxels):
         placed = []
-        for cells in by_piece.pop(piece.name, []):
+        for label, cells in by_piece.pop(piece.name, []):
             target = [tuple(a - b for a, b in zip(voxel(c), low)) for c in cells]
             t, (x, y, z) = _transformation(voxels, target)
-            placed.append((x, y, z, t))
+            placed.append((x, y, z, t, label))
         if len(placed) > piece.count[1]:
             raise PolyfitError(f"a solution uses piece {piece.name} {len(placed)} times, more than its count allows")
         placed.sort(key=lambda p: (p[3], p[0], p[1], p[2]))
-        tokens += [" ".join(str(n) for n in p) for p in placed]
+        for number, p in enumerate(placed):
+            slots[p[4]] = (slot + number, p[:3])
+        tokens += [" ".join(str(n) for n in p[:4]) for p in placed]
         tokens += [UNPLACED] * (piece.count[1] - len(placed))
+        slot += piece.count[1]
     if by_piece:
         raise PolyfitError(f"a solution names pieces that are not in the puzzle: {', '.join(sorted(by_piece))}")
-    return " ".join(tokens)
+    return " ".join(tokens), slots
 
 
-def xmpuzzle_bytes(board: Board, pieces, solutions=(), name: str | None = None) -> bytes:
+# BurrTools writes a removed piece this far out along the way it left (|coordinate| > 10000
+# marks it removed when the tree is read).
+REMOVED_AT = 20000
+
+
+def separation_lines(tree, places, directions, vector, indent: str = "", kind: str | None = None) -> list[str]:
+    """A tree of separations as BurrTools' ``<separation>`` XML: ``places[p]`` is piece
+    ``p``'s ``(BurrTools number, (x, y, z))`` in the assembly, ``vector`` turns a vector of
+    cells (the disassembler's offsets and directions) into ``(x, y, z)``. Each part lists its
+    pieces (by number), then one ``<state>`` per position of them (``<dx> <dy> <dz>``: where
+    each piece is, the assembly's place plus its offset) from the start to the removal, where
+    the removed pieces stand :data:`REMOVED_AT` out along their way; then the trees of the part
+    removed and of the part left (none for a part that is one piece or a group)."""
+    order = sorted(range(len(tree.pieces)), key=lambda k: places[tree.pieces[k]][0])
+    dim = len(directions[0])
+
+    def state(offsets, out=frozenset(), away=(0, 0, 0)):
+        where = []
+        for k in order:
+            p = tree.pieces[k]
+            moved = vector(offsets[k * dim:(k + 1) * dim])
+            gone = REMOVED_AT if p in out else 0
+            where.append(tuple(a + b + gone * c for a, b, c in zip(places[p][1], moved, away)))
+        pad = indent + "  "
+        return [f"{pad}<state>"] + [
+            f"{pad}  <d{axis}>{' '.join(str(w[i]) for w in where)}</d{axis}>" for i, axis in enumerate("xyz")
+        ] + [f"{pad}</state>"]
+
+    head = f'{indent}<separation type="{kind}">' if kind else f"{indent}<separation>"
+    numbers = " ".join(str(places[tree.pieces[k]][0]) for k in order)
+    lines = [head, f'{indent}  <pieces count="{len(order)}">{numbers}</pieces>']
+    for step in tree.steps:
+        lines += state(step.offsets)
+    last = tree.steps[-1]
+    sign = -1 if last.direction & 1 else 1
+    away = vector(tuple(sign * v for v in directions[last.direction >> 1]))
+    lines += state(last.offsets, frozenset(last.pieces), away)
+    for part, name in ((tree.removed, "removed"), (tree.left, "left")):
+        if part is not None:
+            lines += separation_lines(part, places, directions, vector, indent + "  ", name)
+    lines.append(f"{indent}</separation>")
+    return lines
+
+
+def xmpuzzle_bytes(board: Board, pieces, solutions=(), name: str | None = None, separations=()) -> bytes:
     """:func:`xmpuzzle_text`, gzip-compressed as BurrTools writes it."""
-    return gzip.compress(xmpuzzle_text(board, pieces, solutions, name).encode("utf-8"), mtime=0)
+    return gzip.compress(xmpuzzle_text(board, pieces, solutions, name, separations).encode("utf-8"), mtime=0)
 
 
 def sniff(head: bytes) -> bool:

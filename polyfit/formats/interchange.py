@@ -11,7 +11,7 @@ MagicaVoxel files hold cells only, so the pieces file is written beside them too
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from polyfit.errors import PolyfitError
@@ -31,6 +31,7 @@ class Source:
     pieces: list  # polyfit Pieces
     spec: str | None  # the pieces spec they came from ('soma'), None when the file held them
     solutions: list  # {label: cells}, for the formats that keep solutions (BurrTools)
+    separations: list = field(default_factory=list)  # per solution: (labels, tree, directions)
 
 
 def _art_rows(labels: dict, dim: int, empty: str = ".") -> list[str]:
@@ -152,7 +153,8 @@ def _xmpuzzle(source: Source, path: Path, force: bool) -> list[Path]:
     if source.board.lattice.segments:
         raise PolyfitError(f"{source.board.label} is drawn on the {source.board.lattice.name} lattice, "
                            "whose cells are segments: BurrTools has no such grid; write text art (.txt)")
-    write_output(path, burrtools.xmpuzzle_bytes(source.board, source.pieces, source.solutions), force)
+    write_output(path, burrtools.xmpuzzle_bytes(source.board, source.pieces, source.solutions,
+                                                  separations=source.separations), force)
     return [path]
 
 

@@ -114,8 +114,9 @@ def puzzle_body(data: dict) -> dict:
     pieces = data.get("pieces")
     if pieces is not None and not isinstance(pieces, str):
         raise BadRequest("'pieces' must be a piece spec such as 'pentominoes', as --pieces takes it")
-    if not isinstance(data.get("mirror", False), bool):
-        raise BadRequest("'mirror' must be true or false")
+    for name in ("mirror", "disassemble"):
+        if not isinstance(data.get(name, False), bool):
+            raise BadRequest(f"'{name}' must be true or false")
     for name in ("custom", "folder"):
         if data.get(name) is not None and not isinstance(data[name], str):
             raise BadRequest(f"'{name}' must be text")

@@ -111,6 +111,8 @@ def count(body: dict, folder: Path, report) -> dict:
     answer has the fields ``polyfit solve --count --json`` prints."""
     board, pieces, mirror = read_body(body, folder)
     puzzle = polyfit.Puzzle(board, pieces, mirror=mirror)
+    if body.get("disassemble"):
+        return disassembly_count(puzzle)
 
     def heard(progress) -> None:
         nodes = progress.counts.nodes
@@ -120,6 +122,14 @@ def count(body: dict, folder: Path, report) -> dict:
     run = puzzle.run(count=True, on_progress=heard)  # the engine chooses, as for solve --count
     run.finish()
     return run.summary()
+
+
+def disassembly_count(puzzle) -> dict:
+    """``polyfit solve --count --disassemble --json``: the counts, with ``assemblies``,
+    ``disassemblable`` (those that come apart), ``disassemblable_rotations`` and ``levels``."""
+    counts = puzzle.count(jobs=1, disassemble=True)
+    engine = puzzle.plan("solutions", "auto").backend
+    return polyfit_report.disassembly_json(polyfit_report.counts_json(puzzle, counts, engine), counts.disassembly)
 
 
 def estimate(body: dict, folder: Path, report) -> dict:
@@ -176,10 +186,21 @@ def solution_set_json(puzzle, solutions: list[dict], counts: dict) -> dict:
 
 
 def solutions(body: dict, folder: Path, report) -> dict:
-    """The first ``limit`` solutions, one per symmetry class (``all``: every copy)."""
+    """The first ``limit`` solutions, one per symmetry class (``all``: every copy). With
+    ``disassemble``: those that come apart, as ``polyfit solve --disassemble --output F.json``
+    writes them (``disassemblies``: each one's ``level`` and ``moves``; ``groups``)."""
     board, pieces, mirror = read_body(body, folder)
     puzzle = polyfit.Puzzle(board, pieces, mirror=mirror)
     limit = body.get("limit") or 100
+    if body.get("disassemble"):
+        if body.get("all"):
+            raise PolyfitError("'all' and 'disassemble' do not go together: the solutions that come apart are one per class")
+        found, taken_apart, groups = [], [], []
+        for solution, taken in puzzle.disassemblies(limit=limit):
+            found.append(solution.placements)
+            taken_apart.append(taken.to_json())
+            groups = taken.groups
+        return solution_set_json(puzzle, found, {"disassemblies": taken_apart, "groups": groups})
     found = [s.placements for s in puzzle.solutions(limit=limit, all=bool(body.get("all")))]
     return solution_set_json(puzzle, found, {})
 

@@ -94,7 +94,7 @@ async function api(method, path, body, signal) {
   return data;
 }
 const puzzleBody = (extra = {}) => ({ board: boardText(), pieces: design.pieces, mirror: design.mirror, dim: design.dim,
-                                      custom: design.custom, folder: design.folder, ...extra });
+                                      custom: design.custom, folder: design.folder, disassemble: $("disassemble").checked, ...extra });
 
 // A word in the bar at the top; an error goes in the box over the board instead, whole and
 // wrapped, until the next thing is said or it is closed.
@@ -111,7 +111,8 @@ function say(text, kind = "") {
 // Every result (the verdict of Check, Estimate or Count, the solutions) keeps the key of the
 // design it was computed for. When the design is another, the result is greyed and says so,
 // and solutions leave the board; an answer that comes back late is shown the same way.
-const designKey = () => JSON.stringify([boardText(false, false), design.pieces, design.mirror, design.dim, design.custom, design.folder]);
+const designKey = () => JSON.stringify([boardText(false, false), design.pieces, design.mirror, design.dim, design.custom, design.folder,
+                                         $("disassemble").checked]);
 let verdictKey = null;     // the design the verdict box speaks of
 let countKey = null;       // the design the progress bar and its line speak of
 let verdictSeq = 0;        // the latest Check or Estimate asked: an older answer is dropped
@@ -137,6 +138,9 @@ function refreshResults() {
   $("solutions-note").hidden = solutions === null || current;
   $("sol-index").textContent = current && list.length ? `${shown + 1} of ${list.length}${list.length >= 200 ? "+" : ""}` : "–";
   for (const id of ["prev", "next"]) $(id).disabled = !current || list.length < 2;
+  const taken = current && list.length ? solutions.disassemblies?.[shown] : null;
+  $("sol-level").hidden = !taken;
+  if (taken) $("sol-level").textContent = `level ${taken.level} · ${taken.moves.length} move${taken.moves.length === 1 ? "" : "s"} to take it apart`;
   for (const id of ["export-png", "export-glb"]) $(id).disabled = !current || !list.length;
   $("hide-solution").hidden = !currentSolution();
   $("show-drawing-note").hidden = !currentSolution();
@@ -585,8 +589,15 @@ async function count() {
       const facts = [["in all", fmt(r.total)]];
       if (design.dim === 3) facts.push(["up to rotation", fmt(r.distinct_rotations)]);
       facts.push(["symmetries", r.symmetries], ["search", `${fmt(r.nodes)} nodes, ${r.seconds.toFixed(2)} s`]);
-      const title = `${fmt(r.distinct)} distinct solution${r.distinct === 1 ? "" : "s"}`;
-      if (showVerdict(title, r.distinct === 1 ? "unique" : r.distinct ? "multiple" : "none", facts, key)) $("verdict").dataset.distinct = r.distinct;
+      let title = `${fmt(r.distinct)} distinct solution${r.distinct === 1 ? "" : "s"}`;
+      let found = r.distinct;
+      if (r.levels) {  // disassemble: the assemblies that come apart, by level
+        found = r.disassemblable;
+        title = `${fmt(r.disassemblable)} of ${fmt(r.assemblies)} assembl${r.assemblies === 1 ? "y comes" : "ies come"} apart`;
+        facts.unshift(["levels", Object.entries(r.levels).map(([level, n]) => `${level}: ${fmt(n)}`).join(", ") || "none"]);
+        if (r.unknown) facts.push(["unknown", `${fmt(r.unknown)} (the search met its cap on states)`]);
+      }
+      if (showVerdict(title, found === 1 ? "unique" : found ? "multiple" : "none", facts, key)) $("verdict").dataset.distinct = found;
       $("speed").textContent = `${fmt(r.nodes)} nodes in ${r.seconds.toFixed(2)} s` + (key !== designKey() ? " · for an earlier design" : "");
       break;
     }
@@ -622,7 +633,7 @@ async function solve() {
     showing = true;
     mergeColours(found.colours);
     if (key !== designKey()) say("these solutions are for an earlier design: the drawing changed while they were found");
-    else say(found.solutions.length ? "" : "no solution", found.solutions.length ? "" : "error");
+    else say(found.solutions.length ? "" : found.disassemblies ? "no solution comes apart" : "no solution", found.solutions.length ? "" : "error");
     showSolution();
   } catch (error) { if (seq === solveSeq) say(error.message, "error"); }
 }
@@ -765,6 +776,7 @@ function wire() {
   });
   $("pieces").onchange = () => { design.pieces = $("pieces").value.trim(); changed(); };
   $("mirror").onchange = () => { design.mirror = $("mirror").checked; changed(); };
+  $("disassemble").onchange = () => showSolution();
   $("custom-pieces").oninput = () => { design.custom = $("custom-pieces").value; clearTimeout(lintTimer); lintTimer = setTimeout(() => changed(), 400); };
   $("board-name").onchange = () => { design.name = $("board-name").value.trim(); changed(); };
   $("apply-text").onclick = applyText;
