@@ -220,12 +220,13 @@ class Puzzle(solve.Puzzle):
         ``disassemble=True`` also takes every distinct solution apart (``jobs`` processes) and
         puts in ``counts.disassembly``: ``assemblies``, ``disassemblable``,
         ``disassemblable_rotations`` (BurrTools' count with mirror solutions kept), ``levels``
-        ({level text: assemblies}) and ``unknown`` (``max_states`` reached)."""
+        ({level text: assemblies}) and ``unknown`` (``max_states`` reached); ``on_progress`` then
+        hears that tally so far after each assembly (each batch, with ``jobs``)."""
         if disassemble:
             from polyfit.longsearch import disassembly
 
             counts, counts.disassembly = disassembly.count(self, self.backend(backend), jobs or 1,
-                                                           max_states=max_states)
+                                                           max_states=max_states, on_progress=on_progress)
             return counts
         return self.run(count=True, backend=backend, jobs=jobs, on_progress=on_progress).finish()
 

@@ -390,3 +390,27 @@ def test_solve_disassemble_draws_the_solutions_that_come_apart(tmp_path):
 
     with Image.open(picture) as image:
         assert image.format == "PNG" and image.width > 50
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_disassembly_count_reports_its_progress(jobs):
+    from rich.console import Console
+
+    from polyfit.commands.progress import TallyBar
+
+    puzzle = polyfit.load(Path(__file__).resolve().parent.parent / "shapes/burrtools/SolidSixPieceBurrs.xmpuzzle")
+    heard = []
+    bar = TallyBar(console=Console(width=100, force_terminal=False))
+
+    def hear(tally):
+        heard.append((tally.assemblies, tally.disassemblable))
+        bar.show(tally)
+
+    counts = puzzle.count(jobs=jobs, disassemble=True, on_progress=hear)
+    bar.stop()
+    assert (counts.disassembly.assemblies, counts.disassembly.disassemblable) == (588, 179)  # BurrTools' counts
+    assert heard[-1] == (588, 179) and heard == sorted(heard) and len(heard) > 1  # growing, to the end
+    console = Console(width=100, record=True)
+    console.print(bar)
+    line = console.export_text()
+    assert "taking apart 588 assemblies, 179 come apart" in line

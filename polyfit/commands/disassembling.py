@@ -6,6 +6,7 @@ and :mod:`polyfit.report` words it; this parses and prints."""
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 from typing import Optional
 
@@ -54,7 +55,17 @@ def run(puzzle, asked: Disassembly, count: bool, limit, as_json: bool, search, f
     if files.animate is not None and puzzle.board.dim != 3:
         raise PolyfitError("disassembly animations are drawn for 3D puzzles (cubes)")
     if count:
-        counts = puzzle.count(search.backend, jobs=search.jobs or 1, disassemble=True, max_states=max_states)
+        bar = None
+        if not search.quiet and not as_json and sys.stderr.isatty():
+            from polyfit.commands.progress import TallyBar
+
+            bar = TallyBar()
+        try:
+            counts = puzzle.count(search.backend, jobs=search.jobs or 1, disassemble=True, max_states=max_states,
+                                  on_progress=None if bar is None else bar.show)
+        finally:
+            if bar is not None:
+                bar.stop()
         if as_json:
             engine = puzzle.plan("solutions", search.backend).backend
             typer.echo(json.dumps(report.disassembly_json(report.counts_json(puzzle, counts, engine), counts.disassembly)))

@@ -13,7 +13,7 @@ import time
 
 from rich.console import Console
 from rich.measure import Measurement
-from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn
+from rich.progress import BarColumn, Progress, ProgressColumn, SpinnerColumn, TextColumn
 from rich.table import Column, Table
 from rich.text import Text
 
@@ -147,6 +147,44 @@ class ProgressBar:
             remaining=remaining,
             reported=time.monotonic(),
         )
+
+    def stop(self) -> None:
+        if self._started and not self._stopped:
+            self._stopped = True
+            self._progress.stop()
+
+
+class TallyBar:
+    """The progress of ``--count --disassemble``: how many assemblies the search has met and
+    taken apart so far, how many come apart, and the time (how many there will be is not known
+    before the search ends, so there is no bar to fill)."""
+
+    def __init__(self, console: Console | None = None):
+        self._progress = Progress(
+            SpinnerColumn(),
+            text("[bold]taking apart"),
+            text("{task.fields[assemblies]} assemblies, {task.fields[apart]} come apart"),
+            TimeColumn("", left=False),
+            console=console or Console(stderr=True),
+            transient=True,
+        )
+        self._task = self._progress.add_task("disassembly", total=None, assemblies="0", apart="0",
+                                             elapsed=0.0, reported=time.monotonic())
+        self._began = time.monotonic()
+        self._started = self._stopped = False
+
+    def __rich__(self):
+        return self._progress.get_renderable()
+
+    def show(self, tally) -> None:
+        """Called with the tally so far after each assembly or batch (see
+        :meth:`polyfit.Puzzle.count`); the first call shows the line."""
+        if not self._started:
+            self._started = True
+            self._progress.start()
+        now = time.monotonic()
+        self._progress.update(self._task, assemblies=f"{tally.assemblies:,}", apart=f"{tally.disassemblable:,}",
+                              elapsed=now - self._began, reported=now)
 
     def stop(self) -> None:
         if self._started and not self._stopped:
