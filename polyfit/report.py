@@ -440,8 +440,11 @@ def family_atlas_text(found, rows) -> str:
     sets = found.sets
     many = sum(2 if s.mirror is not None else 1 for s in sets)
     label = found.puzzle.board.label
-    lines = [f"{label}: {plural(many, 'piece set')} with an assembly, in {plural(len(sets), 'row')} "
-             "(a set and its mirror image set share one)"]
+    paired = many > len(sets)  # some set has another set as its mirror image
+    head = f"{label}: {plural(many, 'piece set')} with an assembly"
+    if paired:
+        head += f", in {plural(len(sets), 'row')} (a set and its mirror image set share one)"
+    lines = [head]
     counted = f"{plural(found.assemblies, 'assembly', 'assemblies')} ({found.assemblies_rotations} up to rotation alone)"
     if found.disassembled:
         total = found.total
@@ -455,12 +458,13 @@ def family_atlas_text(found, rows) -> str:
             lines.append(f"{plural(found.total.unknown, 'assembly', 'assemblies')} reached the state cap: level unknown")
     if not rows:
         return "\n".join(lines)
-    header = ["pieces", "mirror image", "assemblies"]
+    header = ["pieces", "mirror image", "assemblies"] if paired else ["pieces", "assemblies"]
     if found.disassembled:
         header += ["come apart", "levels"]
     table = []
     for s in rows:
-        line = [piece_set_text(s.pieces), piece_set_text(s.mirror), f"{s.assemblies} ({s.assemblies_rotations})"]
+        line = [piece_set_text(s.pieces), piece_set_text(s.mirror)] if paired else [piece_set_text(s.pieces)]
+        line.append(f"{s.assemblies} ({s.assemblies_rotations})")
         if found.disassembled:
             line += [f"{s.disassemblable} ({s.disassemblable_rotations})",
                      ", ".join(f"{level}: {n}" for level, n in s.levels.items()) or "-"]
@@ -498,10 +502,7 @@ def calendar_atlas_text(found, rows) -> str:
 
         counts = [t.solutions for t in targets]
         lines.append(f"fewest solutions: {which(min(counts))}; most: {which(max(counts))}")
-    counted = f"{plural(found.solutions, 'solution', spec=',')} leave a target"
-    if found.other:
-        counted += f", {found.other:,} leave cells that make no target; {found.solutions + found.other:,} in all"
-    lines.append(counted)
+    lines.append(f"{plural(found.solutions, 'solution', spec=',')} in all")
     if rows:
         lines += _table(["target", "solutions"], [[t.name, t.solutions] for t in rows])
     return "\n".join(lines)
@@ -509,5 +510,5 @@ def calendar_atlas_text(found, rows) -> str:
 
 def calendar_atlas_json(found, rows) -> dict:
     return {"board": found.puzzle.board.label, "leave": found.leave.text, "count": len(found.targets),
-            "unsolved": [t.name for t in found.unsolved], "solutions": found.solutions, "other": found.other,
-            "total": found.solutions + found.other, "targets": [t.to_json() for t in rows]}
+            "unsolved": [t.name for t in found.unsolved], "solutions": found.solutions,
+            "targets": [t.to_json() for t in rows]}

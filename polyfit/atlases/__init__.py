@@ -30,18 +30,22 @@ def atlas(source, pieces=None, *, disassemble: bool = False, jobs: int | None = 
     from polyfit import api
 
     if isinstance(source, api.Puzzle):
-        puzzle = source
-    elif isinstance(source, api.Board):
-        puzzle = api.Puzzle(source, pieces, plugins=plugins)
-    elif isinstance(source, (str, os.PathLike)):
-        puzzle = api.load(source, pieces, plugins=plugins, select=select)
+        board, chosen, puzzle = source.board, source.pieces, source
+    elif isinstance(source, (api.Board, str, os.PathLike)):
+        board = source if isinstance(source, api.Board) else api.read_board(source, plugins=plugins, select=select)
+        if pieces is None:
+            chosen = api.board_pieces(board, plugins=plugins)
+        else:
+            chosen = api.pieces(pieces, plugins=plugins) if isinstance(pieces, str) else list(pieces)
+        puzzle = None
     else:
         raise PolyfitError(f"an atlas is made of a board file, a Board or a Puzzle, not {type(source).__name__}")
-    targets = targets_of(puzzle.board)
+    targets = targets_of(board)
     if targets is not None:
         if disassemble:
             raise PolyfitError("disassembly maps piece families; a calendar board ('; leave:') counts its targets")
-        return calendar_atlas(puzzle, targets, jobs=jobs, backend=backend)
+        return calendar_atlas(board, chosen, targets, jobs=jobs, backend=backend, plugins=plugins)
+    puzzle = puzzle or api.Puzzle(board, chosen, plugins=plugins)
     if not is_family(puzzle) and puzzle.board.optional:
         raise PolyfitError(
             f"{puzzle.board.label}: the board has '+' cells but no '; leave:' line to say which stay uncovered "

@@ -11,10 +11,14 @@ A board says it is a calendar with ``+`` cells (the cells that may stay uncovere
 
 ``; names:`` names the ``+`` cells in reading order (rows top to bottom, each left to right; 3D:
 bottom layer first), one name per cell separated by spaces; without it a cell is named by its
-place (``r0c5``). The board is solved once with the ``+`` cells optional, and each solution
-counted for the set of cells it leaves uncovered: a target when the ``; leave:`` line names it
-(every placement of the pieces counts: the board's labels make symmetric solutions different
-puzzles), ``other`` when not (two months, say).
+place (``r0c5``).
+
+Every target is counted in one run: the board is solved once with each group's cells left to a
+piece of its own, a single cell that may lie on that group's cells only and is used as many times
+as the group leaves cells (BurrTools would call it a hole). Every cell is then covered by a piece
+or by such a hole, so the search prunes as well as for one target, and each solution is counted
+for the target its holes show. Every placement counts (the run yields the symmetric copies too):
+the board's labels make symmetric solutions different puzzles.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import itertools
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from polyfit.errors import ParseError, PolyfitError
 from polyfit.limits import check, number_problem
@@ -105,6 +109,10 @@ def targets_of(board) -> Targets | None:
             used |= set(members)
             how_many = _count(match.group(1), path, line, at, len(members))
             groups.append((how_many, tuple(cells[k] for k in sorted(members))))
+        spare = [names[k] for k in range(len(cells)) if k not in used]
+        if spare:
+            raise ParseError(path, line, column, f"'+' cell {spare[0]} is in no group: a target covers it, so draw it "
+                             "with '#' (or add it to a group)")
     found = Targets(tuple(groups), dict(zip(cells, names)), text.strip())
     check("targets", found.count, path)
     return found
@@ -177,20 +185,19 @@ class Target:
 @dataclass
 class CalendarAtlas:
     """Every target of a calendar board (``targets``, in the order of :meth:`Targets.every`)
-    with its solutions; ``other``: solutions that leave cells no target names; ``counts``: the
-    run's."""
+    with its solutions; ``pieces``: the board's pieces (``puzzle`` has a hole piece per group
+    besides); ``counts`` and ``plan``: the run's."""
 
     puzzle: object
+    pieces: list
     leave: Targets
     targets: list[Target]
-    other: int
     counts: object
     plan: object = None
     kind: str = field(default="calendar", init=False)
 
     @property
     def solutions(self) -> int:
-        """Solutions that leave a target."""
         return sum(t.solutions for t in self.targets)
 
     @property
@@ -209,34 +216,59 @@ class CalendarAtlas:
         return rows if limit is None else rows[:limit]
 
 
-def calendar_atlas(puzzle, targets: Targets, *, jobs: int | None = None, backend="auto") -> CalendarAtlas:
-    """Run ``puzzle`` once (:meth:`polyfit.Puzzle.run`, every solution with its symmetric
-    copies, ``jobs`` processes) and count the solutions by the cells they leave uncovered."""
-    optional = sorted(puzzle.board.optional)
-    bit = {c: 1 << k for k, c in enumerate(optional)}
-    covers = []  # each placement's optional cells, as a mask
-    for placement in puzzle.placements:
-        mask = 0
-        for c in placement.cells:
-            mask |= bit.get(c, 0)
-        covers.append(mask)
-    every = (1 << len(optional)) - 1
+def holes(board, pieces, targets: Targets) -> tuple[object, list]:
+    """The board with every cell to be covered and each group's cells open to a piece of its
+    own (a single cell, as many copies as the group leaves uncovered), and those pieces."""
+    from polyfit.puzzle.pieces import Piece
+
+    lattice = board.lattice
+    names = {p.name for p in pieces}
+    made, allowed = [], {}
+    for k, (how_many, cells) in enumerate(targets.groups, start=1):
+        name = f"+{k}"
+        while name in names:
+            name = "+" + name
+        hole = Piece(name, (cells[0],), count=(how_many, how_many), lattice=lattice)
+        shapes = set(hole.orientations())
+        odd = [c for c in cells if lattice.normalize((c,)) not in shapes]
+        if odd:
+            raise PolyfitError(f"{board.label}: on the {lattice.name} lattice cell {targets.names[odd[0]]} is not "
+                               f"of the kind of cell {targets.names[cells[0]]}; keep a group to one kind of cell")
+        made.append(hole)
+        allowed[name] = {(c,) for c in cells}
+    area = len(board.cells) - sum(k for k, _ in targets.groups)
+    low, high = (sum(p.size * p.count[end] for p in pieces) for end in (0, 1))
+    if not low <= area <= high:
+        have = f"{low}" if low == high else f"{low} to {high}"
+        raise PolyfitError(f"{board.label}: a target leaves {area} of the {len(board.cells)} cells to the pieces, "
+                           f"but they cover {have}")
+    return replace(board, optional=frozenset(), allowed={**board.allowed, **allowed}), made
+
+
+def calendar_atlas(board, pieces, targets: Targets, *, jobs: int | None = None, backend="auto",
+                   plugins=None) -> CalendarAtlas:
+    """Solve the board once with a hole piece per group (:func:`holes`; :meth:`polyfit.Puzzle.run`,
+    every solution with its symmetric copies, ``jobs`` processes) and count the solutions by
+    the target their holes show."""
+    from polyfit.api import Puzzle
+
+    covered, made = holes(board, pieces, targets)
+    puzzle = Puzzle(covered, list(pieces) + made, plugins=plugins)
+    group_of = {len(pieces) + k: k for k in range(len(made))}
+    placements = puzzle.placements
     left = Counter()
     run = puzzle.run(all=True, jobs=jobs, backend=backend)
     try:
         for solution in run:
-            covered = 0
+            shown = [[] for _ in made]
             for i in solution.indices:
-                covered |= covers[i]
-            left[every & ~covered] += 1
+                group = group_of.get(placements[i].piece)
+                if group is not None:
+                    shown[group].append(placements[i].cells[0])
+            left[tuple(c for cells in shown for c in sorted(cells))] += 1
     finally:
         run.close()
-    found = {target: Target(target, targets.name(target)) for target in targets.every()}
-    other = 0
-    for mask, n in left.items():
-        target = targets.target({c for c in optional if mask & bit[c]})
-        if target is None:
-            other += n
-        else:
-            found[target].solutions += n
-    return CalendarAtlas(puzzle, targets, list(found.values()), other, run.counts, run.plan)
+    found = [Target(target, targets.name(target), left.pop(target, 0)) for target in targets.every()]
+    if left:  # every hole lies on its group's cells: each solution shows a target
+        raise AssertionError(f"solutions that show no target: {sorted(left)[:3]}")
+    return CalendarAtlas(puzzle, list(pieces), targets, found, run.counts, run.plan)
