@@ -414,3 +414,13 @@ def test_jobs_split_a_calendar_the_same_way():
     two = polyfit.atlas(WEEK, "tetrominoes", jobs=2)
     assert [(t.name, t.solutions) for t in one.targets] == [(t.name, t.solutions) for t in two.targets]
     assert two.counts.total == one.counts.total
+
+
+def test_the_docs_python_example_runs(monkeypatch, capsys):
+    text = (ROOT / "docs" / "atlas.md").read_text()
+    code = text.split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(ROOT)
+    exec(compile(code, "docs/atlas.md", "exec"), {})
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "{'A': 1, 'G': 1, 'J': 1, 'S': 2, 'Y': 1} None 1 {'1.2': 1}"
+    assert lines[-1] == "[('Wed', 1), ('Fri', 1), ('Thu', 2), ('Mon', 5), ('Tue', 5), ('Sat', 5), ('Sun', 5)]"

@@ -2,7 +2,7 @@
 times, grouped by the multiset of pieces it uses.
 
 Mirror images. In 3D a reflection maps a piece to its mirror piece, which may be another piece
-of the family (BurrTools' SolidSix has five such pairs), so an assembly and its mirror image may
+of the family (BurrTools' SolidSix has six such pairs), so an assembly and its mirror image may
 use two different piece sets, M and its mirror set M'. BurrTools counts them as one assembly
 (without ``-m``) or as two (``-m``, "up to rotation alone"). A row of the atlas is therefore a
 piece set *together with its mirror set*: ``pieces`` is one of them (the one whose pieces come
