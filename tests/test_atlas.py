@@ -352,27 +352,18 @@ def test_a_calendar_on_triangles_equals_a_run_per_target():
         assert target.solutions == polyfit.Puzzle(rest, found.pieces).count(jobs=1).total, target.name
 
 
-def test_plus_cells_in_no_group_and_areas_that_cannot_match(tmp_path):
+@pytest.mark.parametrize("text, message", [
+    ("; names: a b c d\n; leave: 1 of a..b\n++++\n###.\n", "'+' cell c is in no group"),
+    ("; leave: 1\n++++\n####\n", "a target leaves 7 of the 8 cells to the pieces, but they cover 6"),
+    ("+##\n###\n", "no '; leave:' line"),
+    ("; leave: 1\n###\n###\n", "mark the cells that may stay uncovered with '+'"),
+    ("; names: a b\n++#\n###\n", "'; names:' names the cells a '; leave:' line leaves uncovered"),
+])
+def test_boards_that_are_no_calendar_say_why(tmp_path, text, message):
     board = tmp_path / "b.txt"
-    board.write_text("; pieces: trominoes\n; names: a b c d\n; leave: 1 of a..b\n++++\n###.\n")
+    board.write_text("; pieces: trominoes\n" + text)
     result = cli("atlas", board)
-    assert result.exit_code == 2 and "'+' cell c is in no group" in result.output
-    board.write_text("; pieces: trominoes\n; leave: 1\n++++\n####\n")
-    result = cli("atlas", board)
-    assert result.exit_code == 2 and "a target leaves 7 of the 8 cells to the pieces, but they cover 6" in result.output
-
-
-def test_plus_cells_without_leave_and_leave_without_plus(tmp_path):
-    board = tmp_path / "b.txt"
-    board.write_text("; pieces: trominoes\n+##\n###\n")
-    result = cli("atlas", board)
-    assert result.exit_code == 2 and "no '; leave:' line" in result.output
-    board.write_text("; pieces: trominoes\n; leave: 1\n###\n###\n")
-    result = cli("atlas", board)
-    assert result.exit_code == 2 and "mark the cells that may stay uncovered with '+'" in result.output
-    board.write_text("; pieces: trominoes\n; names: a b\n++#\n###\n")
-    result = cli("atlas", board)
-    assert result.exit_code == 2 and "'; names:' names the cells a '; leave:' line leaves uncovered" in result.output
+    assert result.exit_code == 2 and message in result.output, result.output
 
 
 def test_calendar_text_and_json_on_the_command_line():
