@@ -113,10 +113,11 @@ class FamilyAtlas:
         return sum(s.assemblies_rotations for s in self.sets)
 
     def rows(self, sort: str | None = None, unique: bool = False, limit: int | None = None) -> list[PieceSet]:
-        """The sets, sorted: ``"count"`` fewest assemblies first (those that come apart, when
-        taken apart), ``"level"`` highest level first (taken apart only), ``"name"`` in the
-        puzzle's piece order; default ``level`` when taken apart, else ``count``. ``unique``:
-        only sets with one assembly (one that comes apart); ``limit``: at most that many."""
+        """The sets, sorted: ``"count"`` fewest assemblies first (taken apart: fewest that come
+        apart, sets of which none does last), ``"level"`` highest level first (taken apart
+        only), ``"name"`` in the puzzle's piece order; default ``level`` when taken apart, else
+        ``count``. ``unique``: only sets with one assembly (one that comes apart); ``limit``:
+        at most that many."""
         sort = sort or ("level" if self.disassembled else "count")
         if sort not in SORTS:
             raise PolyfitError(f"unknown sort {sort!r}: the sorts are {', '.join(SORTS)}")
@@ -181,6 +182,7 @@ def family_atlas(puzzle, *, disassemble: bool = False, jobs: int | None = None, 
                 row.disassembly.add(tally)
                 total.add(tally)
     finally:
+        taken.close()  # the processes taking assemblies apart, then the search
         run.close()
     return FamilyAtlas(puzzle, sorted(rows.values(), key=lambda s: s.order), run.counts, total, run.plan)
 
