@@ -415,3 +415,48 @@ def test_the_docs_python_example_runs(monkeypatch, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "{'A': 1, 'G': 1, 'J': 1, 'S': 2, 'Y': 1} None 1 {'1.2': 1}"
     assert lines[-1] == "[('Wed', 1), ('Fri', 1), ('Thu', 2), ('Mon', 5), ('Tue', 5), ('Sat', 5), ('Sun', 5)]"
+
+
+def _children(pid: int) -> set[int]:
+    kids = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            kids.update(int(k) for k in (task / "children").read_text().split())
+        except OSError:  # the thread ended
+            pass
+    return kids
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads child processes from /proc")
+def test_ctrl_c_while_searching_and_taking_apart_leaves_no_process():
+    """Ctrl-C with the search's processes and the disassembly's both running: exit 130, the
+    message, and every child process gone when the command has exited."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "polyfit", "atlas", str(SOLIDSIX), "--disassemble", "--jobs", "2"],
+        cwd=str(ROOT.parent), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        seen: set[int] = set()
+        deadline = time.monotonic() + 60
+        while len(seen) < 4 and proc.poll() is None and time.monotonic() < deadline:
+            seen = _children(proc.pid)  # 2 searching, then 2 more taking apart
+            time.sleep(0.02)
+        assert len(seen) >= 4, f"never saw both pools running (children: {seen}, exit: {proc.poll()})"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130 and out == ""
+    assert err == "interrupted: an atlas is shown when its run is complete\n", err
+    deadline = time.monotonic() + 5
+    while any(Path(f"/proc/{k}").exists() for k in seen) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [k for k in seen if Path(f"/proc/{k}").exists()]
+    assert not left, f"child processes outlived the command: {left}"
