@@ -13,7 +13,6 @@ import typer
 
 from polyfit import report
 from polyfit.commands import EXIT_INTERRUPTED, guarded
-from polyfit.commands import disassembling
 
 
 def add_commands(app: typer.Typer, ctx) -> None:
@@ -24,7 +23,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
         pieces: Optional[str] = typer.Option(None, "--pieces", "-p", help="Piece set(s), as solve takes them. Default: the board's own."),
         problem: Optional[str] = typer.Option(None, "--problem", help="A BurrTools .xmpuzzle's problem: its number (from 1) or name."),
         disassemble: bool = typer.Option(False, "--disassemble", help="Take every assembly apart: per piece set, those that come apart and their levels (BurrTools' rules)."),
-        max_states: Optional[int] = disassembling.MAX_STATES,
+        max_states: Optional[int] = typer.Option(None, "--max-states", min=1, help="With --disassemble: give up on an assembly after N states (its level is then unknown)."),
         sort: Optional[str] = typer.Option(None, "--sort", help="count: fewest first (assemblies that come apart with --disassemble; a calendar's hard days); level: highest level first (the default with --disassemble); name: in the file's order."),
         unique: bool = typer.Option(False, "--unique", help="Only piece sets with one assembly (one that comes apart, with --disassemble), or targets with one solution."),
         limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Show at most N rows (the totals count them all)."),
