@@ -21,6 +21,7 @@ __version__ = "0.1.0"
 
 # Every public name and the module that defines it.
 _NAMES = {
+    "atlas": "polyfit.atlases",
     "Puzzle": "polyfit.api",
     "Run": "polyfit.api",
     "Solution": "polyfit.api",

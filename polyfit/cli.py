@@ -98,9 +98,9 @@ class BuiltinCommands:
 
     @hookimpl
     def register_commands(self, app):
-        from polyfit.commands import check, convert, gallery, generate, hint, info, jobs, kit, render, solve, xc
+        from polyfit.commands import atlas, check, convert, gallery, generate, hint, info, jobs, kit, render, solve, xc
 
-        for family in (solve, check, hint, generate, jobs, xc, info, render, kit, gallery, convert):
+        for family in (solve, check, hint, generate, atlas, jobs, xc, info, render, kit, gallery, convert):
             family.add_commands(app, self.ctx)
 
 

@@ -34,6 +34,7 @@ LIMITS = {
     "items": (1_000_000, "items", "the items of an exact cover problem"),
     "options": (5_000_000, "options", "the options of an exact cover problem"),
     "number": (2**31 - 1, "", "the largest number in a file or a count"),
+    "targets": (1_000_000, "targets", "the targets a calendar board's '; leave:' line names"),
     "request-bytes": (512 * 1024, "bytes", "the body of a request to polyfit studio"),
 }
 

@@ -392,3 +392,123 @@ def piece_sets_json(entries) -> dict:
     """What ``polyfit pieces --json`` prints: each set's name, size and summary."""
     return {"sets": {name: {"pieces": size, "summary": summary} for name, size, summary in entries}}
 
+
+# -- atlases --------------------------------------------------------------------------------------
+
+
+def atlas_text(found, rows, matching: int | None = None, unique: bool = False) -> str:
+    """``polyfit atlas``: the totals, then a family's piece sets or a calendar's targets
+    (``rows``, as ``found.rows()`` sorted and filtered them); ``matching``: how many rows the
+    filter (``unique``) let through before a limit cut them to ``rows``."""
+    text = family_atlas_text(found, rows) if found.kind == "family" else calendar_atlas_text(found, rows)
+    return "\n".join([text, *_shown(found, rows, len(rows) if matching is None else matching, unique)])
+
+
+def _shown(found, rows, matching: int, unique: bool) -> list[str]:
+    """What the rows shown are of all: the filter and the limit in words."""
+    every = len(found.sets) if found.kind == "family" else len(found.targets)
+    noun = "row" if found.kind == "family" else "target"
+    lines = []
+    if unique:
+        what = "one solution" if found.kind != "family" else (
+            "one assembly that comes apart" if found.disassembled else "one assembly")
+        lines.append(f"{matching} of {plural(every, noun)} with {what}")
+        every = matching
+    if len(rows) < every:
+        lines.append(f"({len(rows)} of {every} shown)")
+    return lines
+
+
+def atlas_json(found, rows) -> dict:
+    """``polyfit atlas --json``: the totals and ``sets`` (a family) or ``targets`` (a calendar)."""
+    return family_atlas_json(found, rows) if found.kind == "family" else calendar_atlas_json(found, rows)
+
+
+def piece_set_text(pieces: dict | None) -> str:
+    """A piece set in words: each name as often as it is used (``D G I I S Y``), ``I x4`` past 3."""
+    if pieces is None:
+        return "itself"
+    return " ".join(" ".join([name] * n) if n <= 3 else f"{name} x{n}" for name, n in pieces.items())
+
+
+def _table(header, lines) -> list[str]:
+    widths = [max(len(str(row[k])) for row in [header, *lines]) for k in range(len(header))]
+    return ["  ".join(f"{str(cell):<{w}}" for cell, w in zip(row, widths)).rstrip() for row in [header, *lines]]
+
+
+def family_atlas_text(found, rows) -> str:
+    sets = found.sets
+    many = sum(2 if s.mirror is not None else 1 for s in sets)
+    label = found.puzzle.board.label
+    paired = many > len(sets)  # some set has another set as its mirror image
+    head = f"{label}: {plural(many, 'piece set')} with an assembly"
+    if paired:
+        head += f", in {plural(len(sets), 'row')} (a set and its mirror image set share one)"
+    lines = [head]
+    counted = f"{plural(found.assemblies, 'assembly', 'assemblies')} ({found.assemblies_rotations} up to rotation alone)"
+    if found.disassembled:
+        total = found.total
+        counted += f", {total.disassemblable} come apart ({total.disassemblable_rotations} up to rotation alone)"
+    lines.append(counted)
+    if found.disassembled:
+        levels = found.total.sorted_levels()
+        if levels:
+            lines.append("levels: " + ", ".join(f"{level}: {n}" for level, n in levels.items()))
+        if found.total.unknown:
+            lines.append(f"{plural(found.total.unknown, 'assembly', 'assemblies')} reached the state cap: level unknown")
+    if not rows:
+        return "\n".join(lines)
+    header = ["pieces", "mirror image", "assemblies"] if paired else ["pieces", "assemblies"]
+    if found.disassembled:
+        header += ["come apart", "levels"]
+    table = []
+    for s in rows:
+        line = [piece_set_text(s.pieces), piece_set_text(s.mirror)] if paired else [piece_set_text(s.pieces)]
+        line.append(f"{s.assemblies} ({s.assemblies_rotations})")
+        if found.disassembled:
+            line += [f"{s.disassemblable} ({s.disassemblable_rotations})",
+                     ", ".join(f"{level}: {n}" for level, n in s.levels.items()) or "-"]
+        table.append(line)
+    lines.append("counts: up to rotation and reflection (up to rotation alone)")
+    lines += _table(header, table)
+    return "\n".join(lines)
+
+
+def family_atlas_json(found, rows) -> dict:
+    sets = found.sets
+    data = {"board": found.puzzle.board.label, "piece_sets": sum(2 if s.mirror is not None else 1 for s in sets),
+            "rows": len(sets), "assemblies": found.assemblies, "assemblies_rotations": found.assemblies_rotations}
+    if found.disassembled:
+        data = disassembly_json(data, found.total)
+    data["sets"] = [s.to_json() for s in rows]
+    return data
+
+
+def calendar_atlas_text(found, rows) -> str:
+    targets = found.targets
+    unsolved = found.unsolved
+    label = found.puzzle.board.label
+    head = f"{label}: {plural(len(targets), 'target')} (leave {found.leave.text})"
+    if not unsolved:
+        head += ", every one with a solution" if len(targets) > 1 else ", with a solution"
+    else:
+        names = ", ".join(t.name for t in unsolved[:10]) + (", ..." if len(unsolved) > 10 else "")
+        head += f", {len(unsolved)} without a solution: {names}"
+    lines = [head]
+    if targets:
+        def which(n):  # the targets with n solutions, a few by name
+            named = [t.name for t in targets if t.solutions == n]
+            return f"{n} ({', '.join(named[:4])}{', ...' if len(named) > 4 else ''})"
+
+        counts = [t.solutions for t in targets]
+        lines.append(f"fewest solutions: {which(min(counts))}; most: {which(max(counts))}")
+    lines.append(f"{plural(found.solutions, 'solution', spec=',')} in all")
+    if rows:
+        lines += _table(["target", "solutions"], [[t.name, t.solutions] for t in rows])
+    return "\n".join(lines)
+
+
+def calendar_atlas_json(found, rows) -> dict:
+    return {"board": found.puzzle.board.label, "leave": found.leave.text, "count": len(found.targets),
+            "unsolved": [t.name for t in found.unsolved], "solutions": found.solutions,
+            "targets": [t.to_json() for t in rows]}

@@ -207,10 +207,11 @@ class Tally:
 
     def sorted_levels(self) -> dict:
         """The levels, easiest first (by each number in turn)."""
-        return dict(sorted(self.levels.items(), key=lambda kv: _level_key(kv[0])))
+        return dict(sorted(self.levels.items(), key=lambda kv: level_key(kv[0])))
 
 
-def _level_key(level: str):
+def level_key(level: str) -> tuple:
+    """A level text as numbers to compare: ``"5.2.2"`` is (5, 2, 2); ``"unknown"`` above all."""
     if level == "unknown":
         return (float("inf"),)
     return tuple(int(n) for n in level.split("."))
@@ -275,30 +276,19 @@ def _work_setup(parent, puzzle, engine, max_states, max_bytes) -> None:
     _WORKER["taker"] = disassembler(puzzle, engine, max_states, max_bytes)
 
 
-def _work(batch) -> Tally:
-    total = Tally()
-    for placements in batch:
-        total.add(tally_one(_WORKER["puzzle"], placements, _WORKER["taker"]))
-    return total
+def _work(batch) -> list[Tally]:
+    return [tally_one(_WORKER["puzzle"], placements, _WORKER["taker"]) for placements in batch]
 
 
-def count(puzzle, backend, jobs: int = 1, engine: str = "auto", max_states=None, max_bytes=None,
-          on_progress=None):
-    """Take every distinct solution of ``puzzle`` apart (found by ``backend``); returns the
-    search's counts and the :class:`Tally`. ``jobs`` > 1 takes assemblies apart in that many
-    processes while the search goes on; ``on_progress(tally)`` hears each batch done."""
-    from polyfit.puzzle.solve import Counts
-
-    counts = Counts()
-    tally = Tally()
-    solutions = (found.placements for found in puzzle.search(backend, counts) if found.canonical)
+def tallies(puzzle, solutions, jobs: int = 1, engine: str = "auto", max_states=None, max_bytes=None):
+    """Each of ``solutions`` (distinct solutions as placement indices, from any search of
+    ``puzzle``) with its :class:`Tally`, as ``(placements, tally)`` in their order. ``jobs`` > 1
+    takes them apart in that many processes while ``solutions`` is still being produced."""
     if jobs <= 1:
         taker = disassembler(puzzle, engine, max_states, max_bytes)
         for placements in solutions:
-            tally.add(tally_one(puzzle, placements, taker))
-            if on_progress is not None:
-                on_progress(tally)
-        return counts, tally
+            yield placements, tally_one(puzzle, placements, taker)
+        return
     import multiprocessing
 
     context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
@@ -308,14 +298,31 @@ def count(puzzle, backend, jobs: int = 1, engine: str = "auto", max_states=None,
         for placements in solutions:
             batch.append(placements)
             if len(batch) >= size:
-                pending.append(pool.apply_async(_work, (batch,)))
+                pending.append((batch, pool.apply_async(_work, (batch,))))
                 batch = []
+            while pending and pending[0][1].ready():  # hand on what is done, in order
+                done, job = pending.pop(0)
+                yield from zip(done, job.get())
         if batch:
-            pending.append(pool.apply_async(_work, (batch,)))
-        for job in pending:
-            tally.add(job.get())
-            if on_progress is not None:
-                on_progress(tally)
+            pending.append((batch, pool.apply_async(_work, (batch,))))
+        for done, job in pending:
+            yield from zip(done, job.get())
+
+
+def count(puzzle, backend, jobs: int = 1, engine: str = "auto", max_states=None, max_bytes=None,
+          on_progress=None):
+    """Take every distinct solution of ``puzzle`` apart (found by ``backend``); returns the
+    search's counts and the :class:`Tally`. ``jobs`` > 1 takes assemblies apart in that many
+    processes while the search goes on; ``on_progress(tally)`` hears each assembly done."""
+    from polyfit.puzzle.solve import Counts
+
+    counts = Counts()
+    tally = Tally()
+    solutions = (found.placements for found in puzzle.search(backend, counts) if found.canonical)
+    for _, one in tallies(puzzle, solutions, jobs, engine, max_states, max_bytes):
+        tally.add(one)
+        if on_progress is not None:
+            on_progress(tally)
     return counts, tally
 
 
