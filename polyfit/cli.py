@@ -16,7 +16,7 @@ import typer
 from polyfit import __version__
 from polyfit.errors import PolyfitError
 from polyfit.hookspecs import hookimpl
-from polyfit.plugins import get_plugin_manager
+from polyfit.plugins import DEFAULT_PLUGINS, get_plugin_manager
 from polyfit.registry import Registry
 from polyfit.commands import EXIT_INTERRUPTED, EXIT_USAGE
 
@@ -104,6 +104,9 @@ class BuiltinCommands:
             family.add_commands(app, self.ctx)
 
 
+BUILT_IN = {"polyfit.commands", *DEFAULT_PLUGINS}
+
+
 def add_plugin_commands(app: typer.Typer, ctx: Context) -> None:
     """Let each plugin add its commands, noting which it added; a failing plugin is reported."""
     impls = ctx.pm.hook.register_commands.get_hookimpls()  # registration order, the core's first
@@ -112,6 +115,8 @@ def add_plugin_commands(app: typer.Typer, ctx: Context) -> None:
         try:
             impl.function(app=app)
         except (Exception, SystemExit) as exc:
+            if impl.plugin_name in BUILT_IN:
+                raise  # polyfit's own bug: a command must not vanish with only a warning
             ctx.problems.append(f"plugin {impl.plugin_name!r} failed in register_commands: {exc!r}")
             continue
         after = {c.name or c.callback.__name__ for c in app.registered_commands}

@@ -70,6 +70,21 @@ def test_version(app):
     assert result.exit_code == 0 and __version__ in result.output
 
 
+def test_a_built_in_command_that_fails_to_register_is_an_error_not_a_warning(monkeypatch):
+    # A plugin's failing command is reported (test_plugin_failures); polyfit's own must not
+    # vanish from the command line with a warning nobody sees.
+    from polyfit.cli import build_app
+    from polyfit.commands import atlas
+    from polyfit.plugins import get_plugin_manager
+
+    def broken(app, ctx):
+        raise AttributeError("module 'polyfit.commands.disassembling' has no attribute 'MAX_STATES'")
+
+    monkeypatch.setattr(atlas, "add_commands", broken)
+    with pytest.raises(AttributeError, match="MAX_STATES"):
+        build_app(get_plugin_manager(load_entrypoints=False))
+
+
 def test_every_command_has_help_with_an_example(app):
     for command in ("solve", "pieces", "backends", "plugins", "xc", "export-dlx"):
         result = run(app, command, "--help")
