@@ -32,6 +32,13 @@ from polyfit.limits import check, limit
 class Placement:
     piece: int  # index into the puzzle's piece list
     cells: tuple[Cell, ...]  # sorted
+    # The piece's colours on those cells, in order (BurrTools colours), or () when it has none:
+    # a piece turned so that other colours fall on the same cells is another placement.
+    colours: tuple = ()
+    # Which of the piece's orientations (polyfit.puzzle.orientations) at which corner (the least
+    # coordinates), when the generator on squares and cubes made it; -1 otherwise.
+    orientation: int = field(default=-1, compare=False, repr=False)
+    corner: tuple = field(default=(), compare=False, repr=False)
 
 
 @dataclass
@@ -52,17 +59,21 @@ class PlacementResult:
     stats: PlacementStats = field(default_factory=PlacementStats)
 
 
-def generate(board_cells, pieces, counts=None) -> list[Placement]:
+def generate(board_cells, pieces, counts=None, colours=None) -> list[Placement]:
     """All placements, in a fixed order: by piece, orientation, then position (none for a piece
-    whose count allows no more copies).
+    whose count allows no more copies). ``colours`` (:class:`polyfit.puzzle.colours.Colours`):
+    coloured pieces go only where the colour rule allows, in each colouring of their cells.
 
     A shape fits at shift ``s`` when every cell ``c`` of it lands on the board: ``s`` is in
     ``board - c`` for each ``c``, so the fitting shifts are the intersection of a few sets (each
-    built once per cell offset)."""
+    built once per cell offset). On squares and cubes the sets are the bits of one integer each
+    (:class:`BoxBits`), and the placements are counted against the limit before they are made."""
+    lattice = lattices.of(pieces[0]) if pieces else None
+    if lattice is not None and lattice.name in ("square", "cubic"):
+        return _generate_on_grid(board_cells, pieces, counts, colours)
     board = set(board_cells)
     landing: dict = {}  # cell offset c -> {b - c for b on the board}
     result = []
-    lattice = lattices.of(pieces[0]) if pieces else None
     every_shift = lattice is None or lattice.all_translations
     most = limit("placements")
     for index, piece in enumerate(pieces):
@@ -82,6 +93,105 @@ def generate(board_cells, pieces, counts=None) -> list[Placement]:
             for shift in sorted(fits):
                 placed = tuple(tuple(x + s for x, s in zip(c, shift)) for c in shape)
                 result.append(Placement(index, placed))
+    return result
+
+
+class BoxBits:
+    """The cells of a board as the bits of one integer, laid out in its box with ``pad`` spare
+    places after each row (and layer), so that moving a shape by a bit shift never wraps a
+    cell around to the next row. The corners where a shape fits are then one AND of shifted
+    copies of the board per cell of the shape, at the speed of integer arithmetic."""
+
+    def __init__(self, cells, pad):
+        dim = len(cells[0])
+        self.low = [min(c[i] for c in cells) for i in range(dim)]
+        self.size = [max(c[i] for c in cells) - self.low[i] + 1 for i in range(dim)]
+        widths = [self.size[i] + pad[i] for i in range(dim)]
+        strides = [1] * dim
+        for i in range(dim - 2, -1, -1):
+            strides[i] = strides[i + 1] * widths[i + 1]
+        self.strides = strides
+        bits = bytearray(strides[0] * self.size[0] // 8 + 1)
+        for c in cells:
+            k = sum((c[i] - self.low[i]) * strides[i] for i in range(dim))
+            bits[k >> 3] |= 1 << (k & 7)
+        self.board = int.from_bytes(bits, "little")
+
+    def fits(self, shape) -> int:
+        """The corners (as bits) where the normalized ``shape`` lies on the board."""
+        board = self.board
+        strides = self.strides
+        found = -1  # every corner (the corner itself need not be a cell of the shape)
+        for c in shape:
+            found &= board >> sum(a * b for a, b in zip(c, strides))
+            if not found:
+                break
+        return found
+
+    def corners(self, found: int) -> list[tuple]:
+        """The cells of the set bits of ``found``, in increasing order."""
+        text = bin(found)[:1:-1]  # bit k is text[k]
+        low, strides = self.low, self.strides
+        result = []
+        k = text.find("1")
+        if len(strides) == 3:
+            (a, b, c), (s0, s1, _) = low, strides
+            while k >= 0:
+                z, rest = divmod(k, s0)
+                y, x = divmod(rest, s1)
+                result.append((z + a, y + b, x + c))
+                k = text.find("1", k + 1)
+        else:
+            (a, b), (s0, _) = low, strides
+            while k >= 0:
+                y, x = divmod(k, s0)
+                result.append((y + a, x + b))
+                k = text.find("1", k + 1)
+        return result
+
+
+def _generate_on_grid(board_cells, pieces, counts, colours) -> list[Placement]:
+    from polyfit.puzzle.orientations import oriented
+
+    board_cells = list(board_cells)
+    dim = len(board_cells[0])
+    used = [i for i in range(len(pieces)) if counts is None or counts[i][1] > 0]
+    forms = {i: oriented(pieces[i].cells, pieces[i].mirror, colours.of(pieces[i]) if colours else ()) for i in used}
+    size = [max(c[k] for c in board_cells) - min(c[k] for c in board_cells) + 1 for k in range(dim)]
+    pad = [0] * dim
+    for form in forms.values():
+        for extent in form.extents:
+            if all(e <= s for e, s in zip(extent, size)):
+                pad = [max(p, e - 1) for p, e in zip(pad, extent)]
+    box = BoxBits(board_cells, pad)
+    most = limit("placements")
+    fitting: dict = {}  # shape -> corners (as bits)
+    total = 0
+    result = []
+    for index in used:
+        form = forms[index]
+        for number, (shape, extent) in enumerate(zip(form.shapes, form.extents)):
+            found = fitting.get(shape)
+            if found is None:
+                found = fitting[shape] = 0 if any(e > s for e, s in zip(extent, size)) else box.fits(shape)
+            total += found.bit_count()
+            if total > most:
+                check("placements", total, "the pieces on this board (and more to come)")
+    for index in used:
+        form = forms[index]
+        for number, (shape, colouring) in enumerate(zip(form.shapes, form.colourings)):
+            corners = box.corners(fitting[shape])
+            keep = colours.keeps(colouring) if colouring else None
+            for corner in corners:
+                if dim == 3:
+                    a, b, c = corner
+                    placed = tuple([(z + a, y + b, x + c) for z, y, x in shape])
+                else:
+                    a, b = corner
+                    placed = tuple([(y + a, x + b) for y, x in shape])
+                if keep is not None and not keep(placed):
+                    continue
+                result.append(Placement(index, placed, colouring, number, corner))
     return result
 
 
@@ -421,23 +531,24 @@ def prune_parity(board_cells, pieces, placements, stats: PlacementStats, counts)
     of one piece are taken together (the totals of k copies), not one by one."""
     lattice = lattices.of(pieces[0])
     target = colour_difference(board_cells, lattice)
-    difference = {p: colour_difference(p.cells, lattice) for p in placements}
+    difference = _differences(placements, lattice)
     used = [i for i, (_, hi) in enumerate(counts) if hi > 0]
+    indices = list(range(len(placements)))
     while True:
         possible = [set() for _ in pieces]
-        for p in placements:
-            possible[p.piece].add(difference[p])
+        for k in indices:
+            possible[placements[k].piece].add(difference[k])
         if any(not possible[i] for i in used):
-            return placements  # a piece that fits nowhere is left for the search to report
+            return [placements[k] for k in indices]  # a piece that fits nowhere is left for the search to report
         # For piece i: the totals of all the other copies, its own other copies included.
         sets = {i: Totals.of(possible[i]) for i in used}
         others_of = dict(zip(used, _totals_without_each([sets[i].times(counts[i][1]) for i in used])))
         for i in used:
             others_of[i] = others_of[i] + sets[i].times(counts[i][1] - 1)
-        kept = [p for p in placements if target - difference[p] in others_of[p.piece]]
-        if len(kept) == len(placements):
-            return kept
-        stats.pruned_parity += len(placements) - len(kept)
+        kept = [k for k in indices if target - difference[k] in others_of[placements[k].piece]]
+        if len(kept) == len(indices):
+            return [placements[k] for k in indices]
+        stats.pruned_parity += len(indices) - len(kept)
         if not kept:
             reachable = (sets[used[0]] + others_of[used[0]]).values()
             stats.impossible = (
@@ -445,8 +556,29 @@ def prune_parity(board_cells, pieces, placements, stats: PlacementStats, counts)
                 f"(difference {target}), but no placement of the pieces adds up to that"
                 + (f"; they can make differences {_brief(reachable)}" if reachable else "")
             )
-            return kept
-        placements = kept
+            return []
+        indices = kept
+
+
+def _differences(placements, lattice) -> list[int]:
+    """Each placement's colour difference. On squares and cubes moving a shape by a corner
+    whose coordinates add up to an odd number swaps the checkerboard's colours, so one sum per
+    orientation does for all its placements."""
+    if lattice.name not in ("square", "cubic"):
+        return [colour_difference(p.cells, lattice) for p in placements]
+    known: dict = {}  # (piece, orientation, colours) -> difference at an even corner
+    result = []
+    for p in placements:
+        if p.orientation < 0:
+            result.append(colour_difference(p.cells, lattice))
+            continue
+        sign = 1 - 2 * (sum(p.corner) & 1)
+        key = (p.piece, p.orientation)
+        base = known.get(key)
+        if base is None:
+            base = known[key] = colour_difference(p.cells, lattice) * sign
+        result.append(base * sign)
+    return result
 
 
 def _brief(values) -> str:
@@ -465,14 +597,14 @@ def _brief(values) -> str:
     return f"{len(values)} values from {first} to {last}{steps}, not every one between"
 
 
-def place(board_cells, pieces, prune: bool = True, counts=None, optional=frozenset()) -> PlacementResult:
+def place(board_cells, pieces, prune: bool = True, counts=None, optional=frozenset(), colours=None) -> PlacementResult:
     """Generate the placements and prune them by area and parity.
 
     ``counts`` are the pieces' ``(lo, hi)`` (default: each exactly once); ``optional`` the
-    cells that may stay empty."""
+    cells that may stay empty; ``colours`` the colour rules of a BurrTools puzzle."""
     counts = list(counts) if counts is not None else [(1, 1)] * len(pieces)
     stats = PlacementStats()
-    placements = generate(board_cells, pieces, counts)
+    placements = generate(board_cells, pieces, counts, colours)
     stats.generated = len(placements)
     if prune and placements:
         placements = prune_area(board_cells, pieces, placements, stats, counts, optional)
