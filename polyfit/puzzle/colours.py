@@ -35,27 +35,6 @@ class Colours:
         return (not self.rules or piece_colour == 0 or board_colour == 0
                 or (piece_colour, board_colour) in self.pairs)
 
-    def keeps(self, colouring: tuple):
-        """A test of placed cells (in the order of ``colouring``) for the rule, or None when a
-        piece of these colours may go anywhere."""
-        board_colours = set(self.cells.values())
-        checks = []
-        for k, p in enumerate(colouring):
-            banned = frozenset(r for r in board_colours if not self.allows(p, r))
-            if banned:
-                checks.append((k, banned))
-        if not checks:
-            return None
-        cells = self.cells
-
-        def keep(placed) -> bool:
-            for k, banned in checks:
-                if cells.get(placed[k], 0) in banned:
-                    return False
-            return True
-
-        return keep
-
     def keeps_board(self, sym) -> bool:
         """Does the board symmetry ``sym`` map every cell to a cell of its colour?"""
         cells = self.cells

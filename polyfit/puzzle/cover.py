@@ -370,10 +370,11 @@ def build_cover(
     if break_symmetry:
         choose_breaker(cover, pieces, counts)
     first_point = len(used) + len(cell_item)
+    items_of = _CellItems(cell_item)
     for index, placement in enumerate(placements):
         if placement.piece == cover.breaker and index not in cover.orbit_sizes:
             continue
-        option = (piece_item[placement.piece],) + tuple(cell_item[c] for c in placement.cells)
+        option = (piece_item[placement.piece], *items_of(placement))
         if crossed is not None:
             held = crossed.held[index]
             if held is None:
@@ -382,3 +383,36 @@ def build_cover(
         problem.options.append(option)
         cover.option_placement.append(index)
     return cover
+
+
+class _CellItems:
+    """The items of a placement's cells, in the order of its cells. A placement that knows its
+    shape and corner gets them by adding its corner's number (in the box of the cells) to its
+    shape's, with no cell made or hashed."""
+
+    def __init__(self, cell_item: dict):
+        self.cell_item = cell_item
+        cells = list(cell_item)
+        dim = len(cells[0]) if cells else 0
+        self.low = [min(c[i] for c in cells) for i in range(dim)]
+        size = [max(c[i] for c in cells) - self.low[i] + 1 for i in range(dim)]
+        self.strides = [1] * dim
+        for i in range(dim - 2, -1, -1):
+            self.strides[i] = self.strides[i + 1] * size[i + 1]
+        self.table = [-1] * (self.strides[0] * size[0] if dim else 0)
+        for c, item in cell_item.items():
+            self.table[self._number(c)] = item
+        self.offsets: dict = {}  # (piece, orientation) -> its shape's cells as numbers
+
+    def _number(self, cell) -> int:
+        return sum((a - b) * s for a, b, s in zip(cell, self.low, self.strides))
+
+    def __call__(self, placement) -> list[int]:
+        if placement.shape is None:
+            return [self.cell_item[c] for c in placement.cells]
+        key = placement.piece, placement.orientation
+        offsets = self.offsets.get(key)
+        if offsets is None:
+            offsets = self.offsets[key] = [sum(a * s for a, s in zip(c, self.strides)) for c in placement.shape]
+        base, table = self._number(placement.corner), self.table
+        return [table[base + k] for k in offsets]

@@ -44,6 +44,16 @@ class Oriented:
     index: dict = field(compare=False)  # (shape, colouring) -> orientation number
 
 
+def moved(cells, g, offset=None) -> list:
+    """The cells under the transform ``g`` (a signed permutation of the coordinates), then
+    moved by ``offset``: the same as ``g.apply`` with the offset added, without a call per cell."""
+    if len(g.perm) == 3:
+        (p, q, r), (a, b, c), (u, v, w) = g.perm, g.signs, offset or (0, 0, 0)
+        return [(a * x[p] + u, b * x[q] + v, c * x[r] + w) for x in cells]
+    (p, q), (a, b), (u, v) = g.perm, g.signs, offset or (0, 0)
+    return [(a * x[p] + u, b * x[q] + v) for x in cells]
+
+
 def normal(cells, colours=()) -> tuple[tuple, tuple]:
     """Cells (with their colours) translated so each coordinate's least value is 0 and sorted."""
     dim = len(cells[0])
@@ -68,7 +78,7 @@ def oriented(cells: tuple, mirror: bool, colours: tuple = ()) -> Oriented:
     number = group(dim)[1]
     found: dict = {}
     for g in lattice_group(dim, mirror):
-        key = normal(g.apply(cells), colours)
+        key = normal(moved(cells, g), colours)
         if key not in found:
             found[key] = number[g]
     keys = sorted(found)
@@ -86,6 +96,6 @@ def turned(cells: tuple, colours: tuple, target: Oriented) -> tuple:
     """For each transform of the whole group (by number): which orientation of ``target`` (the
     orientations of a piece) it turns this piece into, or -1."""
     transforms = group(len(cells[0]))[0]
-    return tuple(target.index.get(normal(g.apply(cells), colours), -1) for g in transforms)
+    return tuple(target.index.get(normal(moved(cells, g), colours), -1) for g in transforms)
 
 

@@ -28,17 +28,56 @@ from polyfit.lattices.grid import Cell
 from polyfit.limits import check, limit
 
 
-@dataclass(frozen=True)
 class Placement:
-    piece: int  # index into the puzzle's piece list
-    cells: tuple[Cell, ...]  # sorted
-    # The piece's colours on those cells, in order (BurrTools colours), or () when it has none:
-    # a piece turned so that other colours fall on the same cells is another placement.
-    colours: tuple = ()
-    # Which of the piece's orientations (polyfit.puzzle.orientations) at which corner (the least
-    # coordinates), when the generator on squares and cubes made it; -1 otherwise.
-    orientation: int = field(default=-1, compare=False, repr=False)
-    corner: tuple = field(default=(), compare=False, repr=False)
+    """One orientation of one piece at one position: ``piece`` (an index into the puzzle's
+    piece list) and its ``cells`` (sorted); ``colours``: the piece's colours on those cells, in
+    order (BurrTools colours), or () when it has none: a piece turned so that other colours
+    fall on the same cells is another placement. Two placements are equal when these are.
+
+    A placement the generator made on squares and cubes also knows which of the piece's
+    orientations (:mod:`polyfit.puzzle.orientations`) it is, its ``shape`` (normalized cells)
+    and its ``corner`` (least coordinates): its cells are made from them on first use, so that
+    set-up does no work per cell for placements nothing asks about. Otherwise ``orientation``
+    is -1."""
+
+    __slots__ = ("piece", "colours", "orientation", "corner", "shape", "_cells")
+
+    def __init__(self, piece: int, cells=None, colours: tuple = (), orientation: int = -1, corner: tuple = (),
+                 shape: tuple | None = None):
+        self.piece = piece
+        self._cells = cells
+        self.colours = colours
+        self.orientation = orientation
+        self.corner = corner
+        self.shape = shape
+
+    @property
+    def cells(self) -> tuple[Cell, ...]:
+        cells = self._cells
+        if cells is None:
+            if len(self.corner) == 3:
+                a, b, c = self.corner
+                cells = tuple([(z + a, y + b, x + c) for z, y, x in self.shape])
+            else:
+                a, b = self.corner
+                cells = tuple([(y + a, x + b) for y, x in self.shape])
+            self._cells = cells
+        return cells
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Placement):
+            return NotImplemented
+        return self.piece == other.piece and self.cells == other.cells and self.colours == other.colours
+
+    def __hash__(self) -> int:
+        return hash((self.piece, self.cells, self.colours))
+
+    def __repr__(self) -> str:
+        colours = f", colours={self.colours!r}" if self.colours else ""
+        return f"Placement(piece={self.piece!r}, cells={self.cells!r}{colours})"
+
+    def __reduce__(self):
+        return (Placement, (self.piece, self.cells, self.colours, self.orientation, self.corner, self.shape))
 
 
 @dataclass
@@ -111,11 +150,21 @@ class BoxBits:
         for i in range(dim - 2, -1, -1):
             strides[i] = strides[i + 1] * widths[i + 1]
         self.strides = strides
-        bits = bytearray(strides[0] * self.size[0] // 8 + 1)
+        self.board = self.mask(cells)
+
+    def mask(self, cells) -> int:
+        """Cells as bits (those outside the box are left out)."""
+        low, size, strides = self.low, self.size, self.strides
+        bits = bytearray(strides[0] * size[0] // 8 + 1)
         for c in cells:
-            k = sum((c[i] - self.low[i]) * strides[i] for i in range(dim))
-            bits[k >> 3] |= 1 << (k & 7)
-        self.board = int.from_bytes(bits, "little")
+            k = 0
+            for a, b, n, s in zip(c, low, size, strides):
+                if not 0 <= a - b < n:
+                    break
+                k += (a - b) * s
+            else:
+                bits[k >> 3] |= 1 << (k & 7)
+        return int.from_bytes(bits, "little")
 
     def fits(self, shape) -> int:
         """The corners (as bits) where the normalized ``shape`` lies on the board."""
@@ -128,25 +177,32 @@ class BoxBits:
                 break
         return found
 
-    def corners(self, found: int) -> list[tuple]:
-        """The cells of the set bits of ``found``, in increasing order."""
+    @staticmethod
+    def positions(found: int) -> list[int]:
+        """The numbers of the set bits of ``found``, in increasing order."""
         text = bin(found)[:1:-1]  # bit k is text[k]
-        low, strides = self.low, self.strides
         result = []
         k = text.find("1")
+        while k >= 0:
+            result.append(k)
+            k = text.find("1", k + 1)
+        return result
+
+    def corners(self, found: int) -> list[tuple]:
+        """The cells of the set bits of ``found``, in increasing order."""
+        low, strides = self.low, self.strides
+        result = []
         if len(strides) == 3:
             (a, b, c), (s0, s1, _) = low, strides
-            while k >= 0:
+            for k in self.positions(found):
                 z, rest = divmod(k, s0)
                 y, x = divmod(rest, s1)
                 result.append((z + a, y + b, x + c))
-                k = text.find("1", k + 1)
         else:
             (a, b), (s0, _) = low, strides
-            while k >= 0:
+            for k in self.positions(found):
                 y, x = divmod(k, s0)
                 result.append((y + a, x + b))
-                k = text.find("1", k + 1)
         return result
 
 
@@ -166,33 +222,44 @@ def _generate_on_grid(board_cells, pieces, counts, colours) -> list[Placement]:
     box = BoxBits(board_cells, pad)
     most = limit("placements")
     fitting: dict = {}  # shape -> corners (as bits)
+    banned: dict = {}  # piece colour -> the board cells it may not cover (as bits)
+    found = {}  # (piece, orientation) -> corners (as bits)
     total = 0
-    result = []
     for index in used:
         form = forms[index]
-        for number, (shape, extent) in enumerate(zip(form.shapes, form.extents)):
-            found = fitting.get(shape)
-            if found is None:
-                found = fitting[shape] = 0 if any(e > s for e, s in zip(extent, size)) else box.fits(shape)
-            total += found.bit_count()
+        for number, (shape, colouring, extent) in enumerate(zip(form.shapes, form.colourings, form.extents)):
+            corners = fitting.get(shape)
+            if corners is None:
+                corners = fitting[shape] = 0 if any(e > s for e, s in zip(extent, size)) else box.fits(shape)
+            if corners and colouring:
+                corners = _keep_colours(box, shape, colouring, corners, colours, banned)
+            found[index, number] = corners
+            total += corners.bit_count()
             if total > most:
                 check("placements", total, "the pieces on this board (and more to come)")
-    for index in used:
+    result = []
+    for (index, number), corners in found.items():
         form = forms[index]
-        for number, (shape, colouring) in enumerate(zip(form.shapes, form.colourings)):
-            corners = box.corners(fitting[shape])
-            keep = colours.keeps(colouring) if colouring else None
-            for corner in corners:
-                if dim == 3:
-                    a, b, c = corner
-                    placed = tuple([(z + a, y + b, x + c) for z, y, x in shape])
-                else:
-                    a, b = corner
-                    placed = tuple([(y + a, x + b) for y, x in shape])
-                if keep is not None and not keep(placed):
-                    continue
-                result.append(Placement(index, placed, colouring, number, corner))
+        shape, colouring = form.shapes[number], form.colourings[number]
+        result += [Placement(index, None, colouring, number, corner, shape) for corner in box.corners(corners)]
     return result
+
+
+def _keep_colours(box: BoxBits, shape, colouring, corners: int, colours, banned: dict) -> int:
+    """The corners where no voxel of this colouring of a shape lies on a board cell of a colour
+    the rule keeps it off (the cells a colour may not cover are one mask per colour)."""
+    strides = box.strides
+    for c, p in zip(shape, colouring):
+        if not p:
+            continue
+        mask = banned.get(p)
+        if mask is None:
+            mask = banned[p] = box.mask(cell for cell, r in colours.cells.items() if not colours.allows(p, r))
+        if mask:
+            corners &= ~(mask >> sum(a * b for a, b in zip(c, strides)))
+            if not corners:
+                break
+    return corners
 
 
 def reachable_areas(sizes, counts) -> int:
@@ -330,6 +397,7 @@ class BitGrid:
         for i in range(dim - 2, -1, -1):
             strides[i] = strides[i + 1] * size[i + 1]
         self.strides = strides
+        self.low = low
         self.bit = {
             c: 1 << sum((c[i] - low[i]) * strides[i] for i in range(dim)) for c in cells
         }
@@ -408,8 +476,20 @@ def _whole_board_regions(board_cells, optional, makeable, lattice=None):
     everything = grid.mask(board_cells)
     must = everything & ~grid.mask(c for c in optional if c in grid.bit)
 
+    shapes: dict = {}  # (piece, orientation) -> its cells as bits at corner ``low``
+
+    def cells_of(placement) -> int:
+        if placement.orientation < 0:
+            return grid.mask(placement.cells)
+        shift = sum((a - b) * s for a, b, s in zip(placement.corner, grid.low, grid.strides))
+        key = placement.piece, placement.orientation
+        shape = shapes.get(key)
+        if shape is None:
+            shape = shapes[key] = grid.mask(placement.cells) >> shift
+        return shape << shift
+
     def fits(placement) -> bool:
-        rest = everything & ~grid.mask(placement.cells)
+        rest = everything & ~cells_of(placement)
         ok = makeable[placement.piece]
         return all(reaches(ok, (r & must).bit_count(), r.bit_count()) for r in grid.regions(rest))
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from polyfit.lattices import base as lattices
 from polyfit.lattices.grid import Cell, Transform
+from polyfit.puzzle.orientations import moved, normal, oriented
 
 
 @dataclass(frozen=True)
@@ -57,8 +58,8 @@ def board_symmetries(cells, lattice=None) -> list[Symmetry]:
 
 def _box_symmetries(cells, lattice) -> list[Symmetry]:
     """On squares and cubes a symmetry maps the cells' box onto itself: only the transforms
-    that permute equal sides are tried, each moved back onto the box and checked cell by cell
-    (stopping at the first cell that lands off the board)."""
+    that permute equal sides are tried, each moved back onto the box and its image checked
+    against the cells (a set look-up per cell, no sorting)."""
     dim = len(cells[0])
     low = [min(c[i] for c in cells) for i in range(dim)]
     high = [max(c[i] for c in cells) for i in range(dim)]
@@ -71,18 +72,9 @@ def _box_symmetries(cells, lattice) -> list[Symmetry]:
         # Coordinate k of an image is signs[k] * cell[perm[k]]: its least value over the box.
         least = [low[p] if s > 0 else -high[p] for p, s in zip(g.perm, g.signs)]
         offset = tuple(a - b for a, b in zip(low, least))
-        if board.issuperset(_moved(cells, g, offset)):
+        if board.issuperset(moved(cells, g, offset)):
             result.append(Symmetry(g, offset))
     return result
-
-
-def _moved(cells, g, offset) -> list:
-    """The cells under ``g`` then ``offset`` (on squares and cubes: a signed permutation)."""
-    if len(offset) == 3:
-        (p, q, r), (a, b, c), (u, v, w) = g.perm, g.signs, offset
-        return [(a * x[p] + u, b * x[q] + v, c * x[r] + w) for x in cells]
-    (p, q), (a, b), (u, v) = g.perm, g.signs, offset
-    return [(a * x[p] + u, b * x[q] + v) for x in cells]
 
 
 def puzzle_symmetries(board_cells, pieces, colours=None) -> list[Symmetry]:
@@ -95,18 +87,16 @@ def puzzle_symmetries(board_cells, pieces, colours=None) -> list[Symmetry]:
     counts = [getattr(p, "count", (1, 1)) for p in pieces]
     lattice = lattices.of(pieces[0])
     if lattice.name in ("square", "cubic"):
-        from polyfit.puzzle.orientations import normal, oriented
 
         painted = [colours.of(p) if colours else () for p in pieces]
         # (A Piece's cells are normalized, and its colours in their order; other shapes' may not be.)
         cells = [tuple(p.cells) if k else normal(p.cells)[0] for p, k in zip(pieces, painted)]
         shapes = [oriented(c, p.mirror, k).index for c, p, k in zip(cells, pieces, painted)]
-        zero = (0,) * len(cells[0][0])
 
         def image_of(i, transform):
             if transform.is_proper or pieces[i].mirror:  # one of the piece's own orientations
                 return next(iter(shapes[i]))
-            return normal(_moved(cells[i], transform, zero), painted[i])
+            return normal(moved(cells[i], transform), painted[i])
     else:
         shapes = [set(p.orientations()) for p in pieces]
 
