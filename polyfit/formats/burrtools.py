@@ -296,10 +296,12 @@ def _shape(node: Node, path, index: int) -> Shape:
             colour_at[match.start() - digits - 1] = int(colour)
             digits += len(colour)
     voxels = {}
+    sy = size[1]
     for state in "#+":
+        plain = (state, 0)
         position = states.find(state)
         while position >= 0:
-            voxels[(position % sx, position // sx % size[1], position // sxy)] = (state, colour_at.get(position, 0))
+            voxels[position % sx, position // sx % sy, position // sxy] = (state, colour_at[position]) if position in colour_at else plain
             position = states.find(state, position + 1)
     hotspot = tuple(int(node.attrs.get(k, "0")) if re.fullmatch(r"-?[0-9]{1,6}", node.attrs.get(k, "0")) else 0 for k in ("hx", "hy", "hz"))
     weight = _number(node, "weight", path, 0, 2**31 - 1, default=1)
@@ -382,7 +384,7 @@ def parse_puzzle(data: bytes, path="<bytes>") -> XmPuzzle:
 
 def _flat(shapes) -> bool:
     """Do the shapes (and each of them) lie in one z layer?"""
-    return all(len({z for _, _, z in s.voxels}) <= 1 for s in shapes)
+    return all(s.size[2] == 1 or len({z for _, _, z in s.voxels}) <= 1 for s in shapes)
 
 
 def _cell(voxel, flat: bool):
@@ -440,12 +442,17 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
     if not used:
         raise ParseError(path, problem.line, problem.column, f"problem {number} has no pieces")
     flat = _flat([result] + used)
-    filled = [_cell(v, flat) for v in result.cells("#")]
-    variable = [_cell(v, flat) for v in result.cells("+")]
-    if not filled and not variable:
+    # (A result may have a million voxels: one pass each, no call per voxel.)
+    if flat:
+        every = [(y, x) for x, y, _ in result.voxels]
+    else:
+        every = [(z, y, x) for x, y, z in result.voxels]
+    if not every:
         raise ParseError(path, result.line, result.column, f"problem {number}'s result (shape {problem.result}) has no voxels")
-    every = filled + variable
-    offset = tuple(min(c[i] for c in every) for i in range(len(every[0])))
+    offset = tuple(min([c[i] for c in every]) for i in range(len(every[0])))
+    if any(offset):
+        every = [tuple([a - b for a, b in zip(c, offset)]) for c in every]
+    variable = frozenset(c for c, (state, _) in zip(every, result.voxels.values()) if state == "+")
 
     def shift(cell):
         return tuple(a - b for a, b in zip(cell, offset))
@@ -473,7 +480,7 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
         if len(every) - least > problem.max_holes and len(variable) > problem.max_holes and least != most:
             raise ParseError(path, problem.line, problem.column, f"problem {number} limits the holes to {problem.max_holes} (maxHoles): polyfit cannot limit them")
     colours = _colours(puzzle, problem, result, pieces, lambda voxel: shift(_cell(voxel, flat)), flat)
-    cells = tuple(sorted(shift(c) for c in every))
+    cells = tuple(sorted(every))
     allowed = {} if colours is None else AllowedPlacements(cells, [p for _, p in pieces], colours)
     name = problem.name or result.name or f"{Path(path).stem} problem {number}"
     board = Board(
@@ -481,7 +488,7 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
         name,
         {"name": name, "source": f"{Path(path).name}, problem {number}"},
         path,
-        frozenset(shift(c) for c in variable),
+        variable,
         pieces=tuple(p for _, p in pieces),
         allowed=allowed,
         motion=tuple((puzzle.shapes[shape_id].weight, _groups(problem, shape_id), shape_id,
