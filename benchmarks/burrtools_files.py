@@ -22,6 +22,11 @@ counts, big pieces and big boxes where the kind has them:
   2 times each.
 - ``frame-40``: the twelve edges of a 40x40x40 cube (456 voxels in a box of 64,000), in 8
   corner pieces.
+- ``soma-marked-corner``, ``soma-two-coloured-t``, ``soma-coloured-mirror-pair``: the Soma cube
+  with colours and no colour rule, which BurrTools counts all the same: one corner of the cube
+  marked (only the 6 symmetries fixing it remain), one arm of the T marked (the T turned end
+  for end is another placement), the mirror pieces A and B of two colours (no longer each
+  other's mirror image).
 - ``umlaut``: a small puzzle written as BurrTools writes it on a Western machine: plain XML
   in latin-1, with a designer's name with an umlaut in its comment and a problem name.
 
@@ -253,6 +258,25 @@ def frame_40():
     return simple(shapes, piece(cells, name="Frame"), "Frame")
 
 
+SOMA = {  # the Soma pieces as (x, y, z) cells
+    "V": [(0, 0, 0), (1, 0, 0), (0, 1, 0)],
+    "L": [(0, 0, 0), (1, 0, 0), (2, 0, 0), (0, 1, 0)],
+    "T": [(0, 0, 0), (1, 0, 0), (2, 0, 0), (1, 1, 0)],
+    "Z": [(0, 0, 0), (1, 0, 0), (1, 1, 0), (2, 1, 0)],
+    "A": [(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 1, 1)],
+    "B": [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 0, 1)],
+    "P": [(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)],
+}
+
+
+def soma(name: str, piece_colours=None, cube_colours=None) -> str:
+    """The Soma cube with some colours and no rule (an empty bitmap): colours that restrict no
+    placement still count, as in BurrTools. ``piece_colours``: name -> {cell: colour}."""
+    shapes = [Shape({c: ("#", (piece_colours or {}).get(n, {}).get(c, 0)) for c in cells}, n) for n, cells in SOMA.items()]
+    cube = Shape({c: ("#", (cube_colours or {}).get(c, 0)) for c in box(3, 3, 3)}, name)
+    return simple(shapes, cube, name, 2)
+
+
 def umlaut() -> bytes:
     shapes, result = dissected(box(3, 3, 3), 6, 19, name="Würfel")
     text = simple(shapes, result, "Würfel für Jürgen", comment="Entworfen von Jürgen Müller, Köln")
@@ -271,6 +295,11 @@ def files() -> dict[str, bytes]:
         "cube-16-colours": cube_16_colours(),
         "counts": counts(),
         "frame-40": frame_40(),
+        # Colours that restrict nothing, as BurrTools counts them:
+        "soma-marked-corner": soma("A marked corner", cube_colours={(0, 0, 0): 1}),
+        "soma-two-coloured-t": soma("A two-coloured T", piece_colours={"T": {(0, 0, 0): 1}}),
+        "soma-coloured-mirror-pair": soma("Mirror pieces of two colours", piece_colours={
+            "A": {c: 1 for c in SOMA["A"]}, "B": {c: 2 for c in SOMA["B"]}}),
     }
     result = {f"{name}.xmpuzzle": gzip.compress(text.encode("ascii"), mtime=0) for name, text in made.items()}
     result["umlaut.xmpuzzle"] = umlaut()  # plain XML, as BurrTools writes it uncompressed
