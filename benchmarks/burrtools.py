@@ -1,6 +1,7 @@
 """polyfit against BurrTools on BurrTools' own files, side by side in one run.
 
-    python benchmarks/burrtools.py [--burrtools PATH/TO/burrTxt2] [--repeat 3] [--mirror] [FILE.xmpuzzle ...]
+    python benchmarks/burrtools.py [--burrtools PATH/TO/burrTxt2] [--repeat 3] [--mirror]
+                                   [--before PYTHON] [FILE.xmpuzzle ...]
 
 BurrTools (Andreas Röver and others, GPL-2) is the solver most puzzle designers use. Its
 command-line solver burrTxt2 is not shipped with polyfit: give its path, or let this script
@@ -24,12 +25,15 @@ The target: where BurrTools needs 0.3 s of CPU or more, polyfit needs no more; e
 polyfit answers in 0.3 s of wall time or less. The last column says whether it does. polyfit's
 modules are compiled to bytecode first (as an installed package's are), so that no run pays
 for compiling them.
+
+``--before PYTHON``: also time the polyfit that another environment's Python runs (an older
+version, say), in the same rounds, and print its CPU seconds beside (its counts are not
+checked: an older polyfit may count colours differently).
 """
 
 from __future__ import annotations
 
 import argparse
-import compileall
 import json
 import re
 import resource
@@ -82,11 +86,11 @@ def run_burrtools(binary: Path, puzzle: Path, *flags: str) -> tuple[float, int]:
         return seconds, int(found.group(1))
 
 
-def run_polyfit(puzzle: Path) -> tuple[float, float, dict]:
+def run_polyfit(puzzle: Path, python: str = sys.executable) -> tuple[float, float, dict]:
     """CPU seconds, wall seconds and the JSON summary of ``polyfit solve --count --jobs 1``
     (an ``error`` instead when polyfit refuses the file)."""
     before, start = child_cpu(), time.perf_counter()
-    result = subprocess.run([sys.executable, "-m", "polyfit", "solve", str(puzzle), "--count", "--jobs", "1",
+    result = subprocess.run([python, "-m", "polyfit", "solve", str(puzzle), "--count", "--jobs", "1",
                              "--json"], capture_output=True, text=True, cwd=OUTSIDE, timeout=1800)
     wall, seconds = time.perf_counter() - start, child_cpu() - before
     if result.returncode != 0:
@@ -104,12 +108,11 @@ def find_burrtools(given: str | None) -> Path:
     return Path(built.stdout.strip().splitlines()[-1])
 
 
-def compile_polyfit() -> None:
+def compile_polyfit(python: str = sys.executable) -> None:
     """Bytecode for every polyfit module, as ``pip install`` writes it, so that runs under
     ``PYTHONDONTWRITEBYTECODE`` do not compile the package each time."""
-    import polyfit
-
-    compileall.compile_dir(Path(polyfit.__file__).parent, quiet=1)
+    code = "import compileall, pathlib, polyfit; compileall.compile_dir(pathlib.Path(polyfit.__file__).parent, quiet=1)"
+    subprocess.run([python, "-c", code], check=True, cwd=OUTSIDE, capture_output=True)
 
 
 def default_files() -> list[Path]:
@@ -128,17 +131,24 @@ def main() -> None:
     parser.add_argument("--burrtools", help="path to burrTxt2 (default: build it with ../shared/burrtools/build.sh)")
     parser.add_argument("--repeat", type=int, default=3, help="rounds (default 3)")
     parser.add_argument("--mirror", action="store_true", help="also count with burrTxt2 -m once per file")
+    parser.add_argument("--before", help="a Python whose polyfit to time too (another environment)")
     args = parser.parse_args()
-    files = args.files or default_files()
+    files = [f.resolve() for f in args.files] or default_files()
     binary = find_burrtools(args.burrtools)
     compile_polyfit()
-    times = {f: {"burrtools": [], "polyfit": [], "wall": [], "search": [], "ratio": []} for f in files}
+    if args.before:
+        compile_polyfit(args.before)
+    times = {f: {"burrtools": [], "polyfit": [], "wall": [], "search": [], "ratio": [], "before": []} for f in files}
     wrong = []
     for round_number in range(args.repeat):
         for f in files:
             bt, bt_count = run_burrtools(binary, f)
             pf, wall, summary = run_polyfit(f)
             entry = times[f]
+            if args.before:
+                old, _, old_summary = run_polyfit(f, args.before)
+                entry["before"].append(old)
+                entry["before count"] = old_summary["distinct"]
             if "error" in summary:
                 wrong.append(f"{f.name}: polyfit refuses it: {summary['error']}")
             elif bt_count != summary["distinct"]:
@@ -159,13 +169,19 @@ def main() -> None:
                 wrong.append(f"{f.name}: BurrTools -m counts {mirrored}, polyfit's distinct_rotations is {rotations}")
             times[f]["mirrored"] = mirrored
     median = statistics.median
-    print("| file | BurrTools count | polyfit distinct | BurrTools CPU | polyfit CPU | polyfit wall | polyfit search | polyfit / BurrTools | target met |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    before = "| polyfit before (count) " if args.before else ""
+    print(f"| file | BurrTools count | polyfit distinct | BurrTools CPU {before}| polyfit CPU | polyfit wall "
+          "| polyfit search | polyfit / BurrTools | target met |")
+    print("|---" * (10 if args.before else 9) + "|")
     for f, entry in times.items():
         bt, pf, wall = median(entry["burrtools"]), median(entry["polyfit"]), median(entry["wall"])
         distinct = entry["summary"]["distinct"]
         shown = "error" if distinct is None else f"{distinct:,}"
-        print(f"| {f.stem} | {entry['count']:,} | {shown} | {bt:.2f} s | {pf:.2f} s "
+        old = ""
+        if args.before:
+            count = entry["before count"]
+            old = f"| {median(entry['before']):.2f} s ({'error' if count is None else f'{count:,}'}) "
+        print(f"| {f.stem} | {entry['count']:,} | {shown} | {bt:.2f} s {old}| {pf:.2f} s "
               f"| {wall:.2f} s | {median(entry['search']):.3f} s | {median(entry['ratio']):.2f} | {verdict(bt, pf, wall)} |")
     for line in dict.fromkeys(wrong):
         print(f"COUNTS DIFFER: {line}", file=sys.stderr)
