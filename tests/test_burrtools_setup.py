@@ -240,3 +240,53 @@ def test_symmetry_tables_by_orientation_are_the_tables_by_cells(puzzle):
         broken = polyfit.Puzzle(board, pieces).count()
         whole = puzzle.count()
         assert (broken.distinct, broken.distinct_rotations, broken.total) == (whole.distinct, whole.distinct_rotations, whole.total)
+
+
+@settings(max_examples=40, deadline=None)
+@given(puzzles())
+def test_the_c_classifier_answers_as_the_python_one(puzzle):
+    """Each solution found is canonical (or not) and mirror-symmetric (or not) alike in C and
+    in Python, with the breaker's stabilizers and without a breaker."""
+    from helpers import native
+
+    native("dlx-c")  # the C extensions built (required under POLYFIT_REQUIRE_C=1)
+    from polyfit.puzzle import cover as cover_module
+
+    if cover_module._classify is None:
+        pytest.skip("the C classifier did not build")
+    cells, pieces = puzzle
+    if not cells or not pieces:
+        return
+    for break_symmetry in (True, False):
+        try:
+            made = polyfit.Puzzle(polyfit.Board(tuple(cells)), pieces, break_symmetry=break_symmetry)
+        except polyfit.PolyfitError:
+            return
+        if len(made.placements) > 400:
+            return
+        cover = made.cover
+        for found in itertools.islice(made.search(made.backend("dlx-c"), polyfit.Counts()), 200):
+            searched = found.placements[: len(found.placements) - len(cover.fixed)]
+            assert cover.classify(searched, native=True) == cover.classify(searched, native=False)
+            assert cover.mirror_symmetric(searched, native=True) == cover.mirror_symmetric(searched, native=False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 12).flatmap(lambda n: st.tuples(
+    st.just(n),
+    st.lists(st.permutations(range(n)), max_size=5),
+    st.sets(st.integers(0, n - 1), min_size=1).map(lambda s: tuple(sorted(s, reverse=True))),
+)))
+def test_the_c_classifier_on_any_tables(case):
+    from array import array
+
+    from polyfit.puzzle import cover as cover_module
+
+    if cover_module._classify is None:
+        pytest.skip("the C classifier did not build")
+    n, tables, solution = case
+    packed = array("i", [i for table in tables for i in table])
+    key = sorted(solution)
+    images = [sorted(table[i] for i in solution) for table in tables]
+    assert cover_module._classify.canonical(solution, packed, n) == all(image >= key for image in images)
+    assert cover_module._classify.symmetric(solution, packed, n) == any(image == key for image in images)

@@ -28,10 +28,16 @@ Links"). A placement passing through a point a pre-placed piece passes through i
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 
 from polyfit.lattices import base as lattices
 from polyfit.xc.problem import ExactCoverProblem
+
+try:
+    from polyfit.puzzle import _classify
+except ImportError:  # the C extension did not build: Cover.classify's Python loop does the work
+    _classify = None
 from polyfit.puzzle.placements import Placement
 from polyfit.puzzle.symmetry import Symmetry
 
@@ -233,31 +239,42 @@ class Cover:
     def map_placement(self, sym: Symmetry, index: int) -> int:
         return self.table(sym)[index]
 
-    def _tables_of(self, anchor: int | None) -> tuple[list, list]:
+    def _tables_of(self, anchor: int | None) -> tuple:
         """The tables of the symmetries a solution is compared under (the group but the identity,
         or the stabilizer of its breaker placement ``anchor``), and of the reflections among
-        them: looked up once, not per solution."""
+        them, as lists and packed for the C classifier: made once, not per solution."""
         tables = self._solution_tables.get(anchor)
         if tables is None:
             syms = self.symmetries[1:] if anchor is None else self.stabilizers.get(anchor, [])
             candidates = self.symmetries if anchor is None else syms
-            tables = ([self.table(sym) for sym in syms],
-                      [self.table(sym) for sym in candidates if not sym.is_proper])
+            compared = [self.table(sym) for sym in syms]
+            reflections = [self.table(sym) for sym in candidates if not sym.is_proper]
+            tables = (compared, reflections, _packed(compared), _packed(reflections))
             self._solution_tables[anchor] = tables
         return tables
 
     def _anchor(self, solution) -> int | None:
         if self.breaker is None:
             return None
-        return next(i for i in solution if self.placements[i].piece == self.breaker)
+        breaker, placements = self.breaker, self.placements
+        for i in solution:
+            if placements[i].piece == breaker:
+                return i
+        raise ValueError("a solution without its breaker piece")
 
-    def classify(self, solution: tuple[int, ...]) -> tuple[bool, int]:
-        """For a solution (placement indices): is it canonical, and how many does it stand for."""
+    def classify(self, solution: tuple[int, ...], native: bool | None = None) -> tuple[bool, int]:
+        """For a solution (placement indices): is it canonical, and how many does it stand for.
+        ``native``: the C twin (the default when it built) or the Python loop."""
         anchor = self._anchor(solution)
         weight = 1 if anchor is None else self.orbit_sizes[anchor]
+        tables, _, packed, _ = self._tables_of(anchor)
+        if not tables:
+            return True, weight
+        if (_classify is not None) if native is None else native:
+            return _classify.canonical(tuple(solution), packed, len(self.placements)), weight
         key = sorted(solution)
         least = key[0]
-        for table in self._tables_of(anchor)[0]:
+        for table in tables:
             image = [table[i] for i in solution]
             low = min(image)
             # An image whose least placement is smaller sorts first: no need to sort it.
@@ -265,12 +282,17 @@ class Cover:
                 return False, weight
         return True, weight
 
-    def mirror_symmetric(self, solution: tuple[int, ...]) -> bool:
+    def mirror_symmetric(self, solution: tuple[int, ...], native: bool | None = None) -> bool:
         """Does some reflection in the group map this solution onto itself?"""
-        key = frozenset(solution)
         # With a breaker, a symmetry of the solution fixes its breaker placement: only the
         # stabilizer's reflections can.
-        for table in self._tables_of(self._anchor(solution))[1]:
+        _, reflections, _, packed = self._tables_of(self._anchor(solution))
+        if not reflections:
+            return False
+        if (_classify is not None) if native is None else native:
+            return _classify.symmetric(tuple(solution), packed, len(self.placements))
+        key = frozenset(solution)
+        for table in reflections:
             if frozenset([table[i] for i in solution]) == key:
                 return True
         return False
@@ -285,6 +307,14 @@ class Cover:
                 seen.add(key)
                 result.append(mapped)
         return result
+
+
+def _packed(tables: list) -> array:
+    """Tables one after another, as the int32 buffer the C classifier reads."""
+    packed = array("i")
+    for table in tables:
+        packed.extend(table)
+    return packed
 
 
 def _orbits(symmetries, indices, tables):
