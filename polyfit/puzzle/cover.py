@@ -435,7 +435,10 @@ class _CellItems:
         self.offsets: dict = {}  # (piece, orientation) -> its shape's cells as numbers
 
     def _number(self, cell) -> int:
-        return sum((a - b) * s for a, b, s in zip(cell, self.low, self.strides))
+        number = 0
+        for a, b, s in zip(cell, self.low, self.strides):
+            number += (a - b) * s
+        return number
 
     def __call__(self, placement) -> list[int]:
         if placement.shape is None:
@@ -444,5 +447,6 @@ class _CellItems:
         offsets = self.offsets.get(key)
         if offsets is None:
             offsets = self.offsets[key] = [sum(a * s for a, s in zip(c, self.strides)) for c in placement.shape]
-        base, table = self._number(placement.corner), self.table
+        base = self._number(placement.corner)
+        table = self.table
         return [table[base + k] for k in offsets]

@@ -57,17 +57,35 @@ def moved(cells, g, offset=None) -> list:
 def normal(cells, colours=()) -> tuple[tuple, tuple]:
     """Cells (with their colours) translated so each coordinate's least value is 0 and sorted."""
     dim = len(cells[0])
-    low = [min(c[i] for c in cells) for i in range(dim)]
+    low = [min([c[i] for c in cells]) for i in range(dim)]
     if dim == 3:
         a, b, d = low
         moved = [(z - a, y - b, x - d) for z, y, x in cells]
     else:
         a, b = low
         moved = [(y - a, x - b) for y, x in cells]
+    return _sorted(moved, colours)
+
+
+def _sorted(cells: list, colours) -> tuple[tuple, tuple]:
     if not colours:
-        return tuple(sorted(moved)), ()
-    pairs = sorted(zip(moved, colours))
-    return tuple(c for c, _ in pairs), tuple(k for _, k in pairs)
+        cells.sort()
+        return tuple(cells), ()
+    pairs = sorted(zip(cells, colours))
+    return tuple([c for c, _ in pairs]), tuple([k for _, k in pairs])
+
+
+def highest(cells) -> list[int]:
+    return [max([c[i] for c in cells]) for i in range(len(cells[0]))]
+
+
+def turn(cells, colours, g, high=None) -> tuple[tuple, tuple]:
+    """:func:`normal` of the transform ``g`` of normalized ``cells`` (whose greatest
+    coordinates are ``high``): the image's least coordinates are known from them (0 along a
+    plus sign, minus the greatest along a minus sign), so the image is made in place."""
+    high = high or highest(cells)
+    offset = [0 if s > 0 else high[p] for p, s in zip(g.perm, g.signs)]
+    return _sorted(moved(cells, g, offset), colours)
 
 
 @cache
@@ -76,9 +94,10 @@ def oriented(cells: tuple, mirror: bool, colours: tuple = ()) -> Oriented:
     under the rotations of its lattice, and the reflections too when ``mirror``."""
     dim = len(cells[0])
     number = group(dim)[1]
+    high = highest(cells)
     found: dict = {}
     for g in lattice_group(dim, mirror):
-        key = normal(moved(cells, g), colours)
+        key = turn(cells, colours, g, high)
         if key not in found:
             found[key] = number[g]
     keys = sorted(found)
@@ -96,6 +115,7 @@ def turned(cells: tuple, colours: tuple, target: Oriented) -> tuple:
     """For each transform of the whole group (by number): which orientation of ``target`` (the
     orientations of a piece) it turns this piece into, or -1."""
     transforms = group(len(cells[0]))[0]
-    return tuple(target.index.get(normal(moved(cells, g), colours), -1) for g in transforms)
+    high = highest(cells)
+    return tuple([target.index.get(turn(cells, colours, g, high), -1) for g in transforms])
 
 

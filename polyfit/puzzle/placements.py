@@ -170,9 +170,14 @@ class BoxBits:
         """The corners (as bits) where the normalized ``shape`` lies on the board."""
         board = self.board
         strides = self.strides
+        if len(strides) == 3:
+            s0, s1, _ = strides
+            offsets = [z * s0 + y * s1 + x for z, y, x in shape]
+        else:
+            offsets = [y * strides[0] + x for y, x in shape]
         found = -1  # every corner (the corner itself need not be a cell of the shape)
-        for c in shape:
-            found &= board >> sum(a * b for a, b in zip(c, strides))
+        for offset in offsets:
+            found &= board >> offset
             if not found:
                 break
         return found
@@ -646,19 +651,25 @@ def _differences(placements, lattice) -> list[int]:
     orientation does for all its placements."""
     if lattice.name not in ("square", "cubic"):
         return [colour_difference(p.cells, lattice) for p in placements]
-    known: dict = {}  # (piece, orientation, colours) -> difference at an even corner
+    known: dict = {}  # (piece, orientation) -> its difference at a corner of even sum
     result = []
     for p in placements:
         if p.orientation < 0:
-            result.append(colour_difference(p.cells, lattice))
+            result.append(_checkerboard(p.cells))
             continue
         sign = 1 - 2 * (sum(p.corner) & 1)
         key = (p.piece, p.orientation)
         base = known.get(key)
         if base is None:
-            base = known[key] = colour_difference(p.cells, lattice) * sign
+            base = known[key] = _checkerboard(p.cells) * sign
         result.append(base * sign)
     return result
+
+
+def _checkerboard(cells) -> int:
+    """:func:`colour_difference` on squares and cubes: dark cells (coordinates adding up to an
+    even number) less light ones."""
+    return len(cells) - 2 * sum([sum(c) & 1 for c in cells])
 
 
 def _brief(values) -> str:

@@ -189,11 +189,13 @@ class Puzzle:
         start = time.perf_counter()
         try:
             if self.impossible is None:
+                placement_of = cover.option_placement
                 for options in backend.solutions(problem, counts.search):
                     if order is not None:
                         options = [order[k] for k in options]
-                    placements = tuple(cover.option_placement[k] for k in (*forced, *options))
-                    yield self.classify(placements, counts)
+                    if forced:
+                        options = (*forced, *options)
+                    yield self.classify(tuple([placement_of[k] for k in options]), counts)
             counts.complete = True
         finally:
             counts.seconds = time.perf_counter() - start
@@ -209,7 +211,7 @@ class Puzzle:
             # solutions onto themselves.
             split = cover.has_reflections and not cover.mirror_symmetric(placements)
             counts.distinct_rotations += 2 if split else 1
-        return Found(placements + tuple(cover.fixed), canonical, weight)
+        return Found(placements + tuple(cover.fixed) if cover.fixed else placements, canonical, weight)
 
     def count(self, backend, seed: int | None = None) -> Counts:
         counts = Counts()

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from polyfit.lattices import base as lattices
 from polyfit.lattices.grid import Cell, Transform
-from polyfit.puzzle.orientations import moved, normal, oriented
+from polyfit.puzzle.orientations import moved, normal, oriented, turn
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ def puzzle_symmetries(board_cells, pieces, colours=None) -> list[Symmetry]:
         def image_of(i, transform):
             if transform.is_proper or pieces[i].mirror:  # one of the piece's own orientations
                 return next(iter(shapes[i]))
-            return normal(moved(cells[i], transform), painted[i])
+            return turn(cells[i], painted[i], transform)
     else:
         shapes = [set(p.orientations()) for p in pieces]
 
