@@ -37,6 +37,7 @@ from __future__ import annotations
 import gzip
 import re
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from xml.parsers import expat
@@ -492,7 +493,7 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
         pieces=tuple(p for _, p in pieces),
         allowed=allowed,
         motion=tuple((puzzle.shapes[shape_id].weight, _groups(problem, shape_id), shape_id,
-                      {} if flat else orientation_numbers(piece)) for shape_id, piece in pieces),
+                      {} if flat else _OrientationNumbers(piece)) for shape_id, piece in pieces),
         colours=colours,
     )
     return board, Layout(flat, offset, pieces)
@@ -629,6 +630,31 @@ def orientation_numbers(piece: Piece) -> dict:
         shape = tuple(sorted((v[2] - low[2], v[1] - low[1], v[0] - low[0]) for v in turned))
         numbers.setdefault(shape, t)
     return numbers
+
+
+class _OrientationNumbers(Mapping):
+    """:func:`orientation_numbers` of a piece, worked out on first use: only taking apart an
+    assembly with copies of the piece asks for them, and counting should not pay for them."""
+
+    __slots__ = ("_piece", "_numbers")
+
+    def __init__(self, piece: Piece):
+        self._piece = piece
+        self._numbers = None
+
+    def _table(self) -> dict:
+        if self._numbers is None:
+            self._numbers = orientation_numbers(self._piece)
+        return self._numbers
+
+    def __getitem__(self, shape):
+        return self._table()[shape]
+
+    def __iter__(self):
+        return iter(self._table())
+
+    def __len__(self) -> int:
+        return len(self._table())
 
 
 # -- writing ------------------------------------------------------------------------------------
