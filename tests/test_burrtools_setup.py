@@ -290,3 +290,69 @@ def test_the_c_classifier_on_any_tables(case):
     images = [sorted(table[i] for i in solution) for table in tables]
     assert cover_module._classify.canonical(solution, packed, n) == all(image >= key for image in images)
     assert cover_module._classify.symmetric(solution, packed, n) == any(image == key for image in images)
+
+
+# -- area pruning's flood fill in C against the Python one -------------------------------------
+
+
+def regions_module():
+    from helpers import native
+
+    native("dlx-c")  # the C extensions built (required under POLYFIT_REQUIRE_C=1)
+    if placement_module._regions is None:
+        pytest.skip("the C flood fill did not build")
+    return placement_module._regions
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(2, 3).flatmap(lambda dim: st.tuples(
+    st.lists(st.integers(1, 6), min_size=dim, max_size=dim),
+    st.randoms(use_true_random=False),
+    st.integers(0, 2**40),
+)))
+def test_the_c_flood_fill_finds_the_regions_the_python_one_finds(case):
+    """Any cells of a box left free, any of them to be filled, any areas makeable: the C test
+    says yes exactly when every region the Python flood fill finds has a makeable area between
+    its cells to fill and all its cells."""
+    regions = regions_module()
+    sizes, rng, areas = case
+    box = list(itertools.product(*(range(n) for n in sizes)))
+    grid = placement_module.BitGrid(box)
+    free = grid.mask(c for c in box if rng.random() < 0.6)
+    must = free & grid.mask(c for c in box if rng.random() < 0.8)
+    expected = all(placement_module.reaches(areas, (r & must).bit_count(), r.bit_count()) for r in grid.regions(free))
+    size = (grid.mask(box).bit_length() + 7) // 8
+    found = regions.fits(free.to_bytes(size, "little"), must.to_bytes(size, "little"), tuple(grid.strides),
+                         areas.to_bytes((areas.bit_length() + 7) // 8, "little"))
+    assert found == expected
+
+
+def test_the_c_flood_fill_refuses_bad_strides():
+    regions = regions_module()
+    with pytest.raises(ValueError, match="positive"):
+        regions.fits(b"\x01", b"", (0,), b"\x02")
+    with pytest.raises(ValueError, match="strides"):
+        regions.fits(b"\x01", b"", (), b"\x02")
+
+
+@settings(max_examples=60, deadline=None)
+@given(puzzles(), st.randoms(use_true_random=False))
+def test_area_pruning_in_c_keeps_what_the_python_pruning_keeps(puzzle, rng):
+    regions_module()
+    cells, pieces = puzzle
+    if not cells or not pieces:
+        return
+    optional = frozenset(c for c in cells if rng.random() < 0.2)
+    made = generate(cells, pieces)
+    counts = [p.count for p in pieces]
+    kept = {}
+    for native in (True, False):
+        stats = placement_module.PlacementStats()
+        saved = placement_module._regions
+        try:
+            if not native:
+                placement_module._regions = None
+            kept[native] = [(p.piece, p.cells) for p in placement_module.prune_area(cells, pieces, made, stats, counts, optional)]
+        finally:
+            placement_module._regions = saved
+    assert kept[True] == kept[False]

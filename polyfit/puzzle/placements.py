@@ -27,6 +27,11 @@ from polyfit.lattices import base as lattices
 from polyfit.lattices.grid import Cell
 from polyfit.limits import check, limit
 
+try:
+    from polyfit.puzzle import _regions
+except ImportError:  # the C extension did not build: the Python flood fill does the work
+    _regions = None
+
 
 class Placement:
     """One orientation of one piece at one position: ``piece`` (an index into the puzzle's
@@ -461,7 +466,10 @@ def prune_area(board_cells, pieces, placements, stats: PlacementStats, counts, o
         others = [(0, hi - 1) if j == i else (0, hi) for j, (_, hi) in enumerate(counts)]
         makeable[i] = reachable_areas(sizes, others)
     lattice = lattices.of(pieces[0])
-    if BitGrid.size(board_cells, lattice) <= WHOLE_BOARD_BITS:
+    bits = BitGrid.size(board_cells, lattice)
+    if native_regions(lattice, (bits // 64 + len(board_cells)) * len(placements)):
+        fits = _whole_board_regions(board_cells, optional, makeable, lattice, native=True)
+    elif bits <= WHOLE_BOARD_BITS:
         fits = _whole_board_regions(board_cells, optional, makeable, lattice)
     else:
         fits = _LocalRegions(board_cells, optional, makeable, max(sizes), lattice)
@@ -476,7 +484,20 @@ def prune_area(board_cells, pieces, placements, stats: PlacementStats, counts, o
 WHOLE_BOARD_BITS = 8192
 
 
-def _whole_board_regions(board_cells, optional, makeable, lattice=None):
+# The C flood fill (polyfit/puzzle/_regions.c) fills the whole board for every placement when
+# that costs at most about this many steps (words of the board's bits plus its cells, times the
+# placements: a few tens of milliseconds); larger problems are filled around each placement.
+NATIVE_STEPS = 50_000_000
+
+
+def native_regions(lattice, steps: int) -> bool:
+    """Does the C flood fill do area pruning: built, on a lattice whose neighbours are one
+    stride away along an axis (squares, cubes), and within :data:`NATIVE_STEPS`?"""
+    return (_regions is not None and steps <= NATIVE_STEPS and lattice is not None
+            and all(applies is None and sum(map(abs, offset)) == 1 for offset, applies in lattice.flood_steps()))
+
+
+def _whole_board_regions(board_cells, optional, makeable, lattice=None, native=False):
     grid = BitGrid(board_cells, lattice)
     everything = grid.mask(board_cells)
     must = everything & ~grid.mask(c for c in optional if c in grid.bit)
@@ -498,7 +519,17 @@ def _whole_board_regions(board_cells, optional, makeable, lattice=None):
         ok = makeable[placement.piece]
         return all(reaches(ok, (r & must).bit_count(), r.bit_count()) for r in grid.regions(rest))
 
-    return fits
+    if not native or grid.steps:
+        return fits
+    size = (everything.bit_length() + 7) // 8
+    must_bytes, strides = must.to_bytes(size, "little"), tuple(grid.strides)
+    ok_bytes = {piece: areas.to_bytes((areas.bit_length() + 7) // 8, "little") for piece, areas in makeable.items()}
+
+    def fits_in_c(placement) -> bool:
+        rest = everything & ~cells_of(placement)
+        return _regions.fits(rest.to_bytes(size, "little"), must_bytes, strides, ok_bytes[placement.piece])
+
+    return fits_in_c
 
 
 class _LocalRegions:
