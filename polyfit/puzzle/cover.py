@@ -104,6 +104,8 @@ class PlacementKeys:
 
     def __init__(self, placements: list[Placement], pieces=None, painted=None):
         self.pieces, self.painted = pieces, painted
+        self._forms = None  # each piece's orientations (polyfit.puzzle.orientations.oriented)
+        self._turns: dict = {}  # (piece, its image) -> orientations.turned of them
         grid = pieces is not None and pieces and lattices.of(pieces[0]).name in ("square", "cubic")
         self.placements = placements
         # (piece, orientation) -> the indices of its placements and their corners; and
@@ -167,7 +169,9 @@ class PlacementKeys:
         from polyfit.puzzle.orientations import group, oriented, turned
 
         pieces, painted = self.pieces, self.painted
-        forms = [oriented(p.cells, p.mirror, k) for p, k in zip(pieces, painted)]
+        if self._forms is None:  # once for every symmetry: the key of each is the piece's cells
+            self._forms = [oriented(p.cells, p.mirror, k) for p, k in zip(pieces, painted)]
+        forms, turns = self._forms, self._turns
         transform, offset, piece_map = sym.transform, sym.offset, sym.piece_map
         strides, low = self.strides, self.low
         _, numbers, products = group(len(low))
@@ -180,7 +184,6 @@ class PlacementKeys:
             factor[p] = strides[k] * s
         minus = [(p, strides[k]) for k, (p, s) in enumerate(zip(transform.perm, transform.signs)) if s < 0]
         constant = sum((a - b) * c for a, b, c in zip(offset, low, strides))
-        turns = {}
         for (i, o), (indices, corners) in self.groups.items():
             j = piece_map[i]
             turn = turns.get((i, j))
@@ -446,7 +449,11 @@ class _CellItems:
         key = placement.piece, placement.orientation
         offsets = self.offsets.get(key)
         if offsets is None:
-            offsets = self.offsets[key] = [sum(a * s for a, s in zip(c, self.strides)) for c in placement.shape]
+            if len(self.strides) == 3:
+                s0, s1, s2 = self.strides
+                offsets = self.offsets[key] = [z * s0 + y * s1 + x * s2 for z, y, x in placement.shape]
+            else:
+                offsets = self.offsets[key] = [sum(a * s for a, s in zip(c, self.strides)) for c in placement.shape]
         base = self._number(placement.corner)
         table = self.table
         return [table[base + k] for k in offsets]
