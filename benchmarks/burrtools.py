@@ -19,7 +19,9 @@ the child): ``burrTxt2 -R -c`` (its placement reduction on, count only, no disas
 ``distinct_rotations``. Each round runs both on every file, so a change in the machine's load
 hits both sides of a ratio alike. Times are medians over the rounds; ratios (polyfit /
 BurrTools) are medians of each round's own ratio. polyfit's wall time is reported too (start-up
-included), and its search time alone (the rest is start-up and set-up).
+included), its search time alone, and its set-up alone in a process of its own (reading the
+file and making the puzzle: placements, pruning, colours, symmetries, the exact cover problem
+and its reduction; CPU seconds, start-up left out).
 
 The target: where BurrTools needs 0.3 s of CPU or more, polyfit needs no more; elsewhere
 polyfit answers in 0.3 s of wall time or less. The last column says whether it does. polyfit's
@@ -98,6 +100,28 @@ def run_polyfit(puzzle: Path, python: str = sys.executable) -> tuple[float, floa
     return seconds, wall, json.loads(result.stdout)
 
 
+# Set-up alone, in a process of its own: reading the file (a second time: the first imports the
+# readers) and making the puzzle (placements, pruning, colours, symmetries, the exact cover
+# problem and its reduction), in CPU seconds.
+SETUP = """
+import json, sys, time
+import polyfit
+polyfit.read_board(sys.argv[1])  # once untimed: the readers' plugins are imported on first use
+start = time.process_time()
+board = polyfit.read_board(sys.argv[1])
+polyfit.Puzzle(board)
+print(json.dumps({"setup": time.process_time() - start}))
+"""
+
+
+def run_setup(puzzle: Path, python: str = sys.executable) -> float | None:
+    """CPU seconds polyfit takes to read ``puzzle`` and make it ready to search (None when it
+    refuses the file)."""
+    result = subprocess.run([python, "-c", SETUP, str(puzzle)], capture_output=True, text=True, cwd=OUTSIDE,
+                            timeout=1800)
+    return json.loads(result.stdout)["setup"] if result.returncode == 0 else None
+
+
 def find_burrtools(given: str | None) -> Path:
     if given:
         return Path(given)
@@ -138,17 +162,20 @@ def main() -> None:
     compile_polyfit()
     if args.before:
         compile_polyfit(args.before)
-    times = {f: {"burrtools": [], "polyfit": [], "wall": [], "search": [], "ratio": [], "before": []} for f in files}
+    times = {f: {"burrtools": [], "polyfit": [], "wall": [], "search": [], "ratio": [], "before": [],
+                 "setup": [], "before setup": []} for f in files}
     wrong = []
     for round_number in range(args.repeat):
         for f in files:
             bt, bt_count = run_burrtools(binary, f)
             pf, wall, summary = run_polyfit(f)
             entry = times[f]
+            entry["setup"].append(run_setup(f))
             if args.before:
                 old, _, old_summary = run_polyfit(f, args.before)
                 entry["before"].append(old)
                 entry["before count"] = old_summary["distinct"]
+                entry["before setup"].append(run_setup(f, args.before))
             if "error" in summary:
                 wrong.append(f"{f.name}: polyfit refuses it: {summary['error']}")
             elif bt_count != summary["distinct"]:
@@ -169,10 +196,15 @@ def main() -> None:
                 wrong.append(f"{f.name}: BurrTools -m counts {mirrored}, polyfit's distinct_rotations is {rotations}")
             times[f]["mirrored"] = mirrored
     median = statistics.median
-    before = "| polyfit before (count) " if args.before else ""
-    print(f"| file | BurrTools count | polyfit distinct | BurrTools CPU {before}| polyfit CPU | polyfit wall "
-          "| polyfit search | polyfit / BurrTools | target met |")
-    print("|---" * (10 if args.before else 9) + "|")
+
+    def seconds(values, digits=2) -> str:
+        known = [v for v in values if v is not None]
+        return f"{median(known):.{digits}f} s" if len(known) == len(values) and known else "error"
+
+    before = "| set-up before | polyfit before (count) " if args.before else ""
+    print(f"| file | BurrTools count | polyfit distinct | BurrTools CPU {before}| polyfit set-up | polyfit CPU "
+          "| polyfit wall | polyfit search | polyfit / BurrTools | target met |")
+    print("|---" * (12 if args.before else 10) + "|")
     for f, entry in times.items():
         bt, pf, wall = median(entry["burrtools"]), median(entry["polyfit"]), median(entry["wall"])
         distinct = entry["summary"]["distinct"]
@@ -180,9 +212,11 @@ def main() -> None:
         old = ""
         if args.before:
             count = entry["before count"]
-            old = f"| {median(entry['before']):.2f} s ({'error' if count is None else f'{count:,}'}) "
-        print(f"| {f.stem} | {entry['count']:,} | {shown} | {bt:.2f} s {old}| {pf:.2f} s "
-              f"| {wall:.2f} s | {median(entry['search']):.3f} s | {median(entry['ratio']):.2f} | {verdict(bt, pf, wall)} |")
+            old = (f"| {seconds(entry['before setup'])} "
+                   f"| {median(entry['before']):.2f} s ({'error' if count is None else f'{count:,}'}) ")
+        print(f"| {f.stem} | {entry['count']:,} | {shown} | {bt:.2f} s {old}| {seconds(entry['setup'], 3)} "
+              f"| {pf:.2f} s | {wall:.2f} s | {median(entry['search']):.3f} s | {median(entry['ratio']):.2f} "
+              f"| {verdict(bt, pf, wall)} |")
     for line in dict.fromkeys(wrong):
         print(f"COUNTS DIFFER: {line}", file=sys.stderr)
     if wrong:
