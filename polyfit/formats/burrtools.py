@@ -37,7 +37,6 @@ from __future__ import annotations
 import gzip
 import re
 import zlib
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from xml.parsers import expat
@@ -47,7 +46,7 @@ from polyfit.files import read_bytes
 from polyfit.hookspecs import hookimpl
 from polyfit.limits import check, limit, number_problem
 from polyfit.puzzle.board import Board
-from polyfit.puzzle.colours import AllowedPlacements, Colours
+from polyfit.puzzle.colours import AllowedPlacements, Colours, OnFirstUse
 from polyfit.puzzle.orientations import normal
 from polyfit.puzzle.pieces import Piece
 
@@ -632,29 +631,15 @@ def orientation_numbers(piece: Piece) -> dict:
     return numbers
 
 
-class _OrientationNumbers(Mapping):
+class _OrientationNumbers(OnFirstUse):
     """:func:`orientation_numbers` of a piece, worked out on first use: only taking apart an
     assembly with copies of the piece asks for them, and counting should not pay for them."""
 
-    __slots__ = ("_piece", "_numbers")
-
     def __init__(self, piece: Piece):
         self._piece = piece
-        self._numbers = None
 
-    def _table(self) -> dict:
-        if self._numbers is None:
-            self._numbers = orientation_numbers(self._piece)
-        return self._numbers
-
-    def __getitem__(self, shape):
-        return self._table()[shape]
-
-    def __iter__(self):
-        return iter(self._table())
-
-    def __len__(self) -> int:
-        return len(self._table())
+    def _make(self) -> dict:
+        return orientation_numbers(self._piece)
 
 
 # -- writing ------------------------------------------------------------------------------------

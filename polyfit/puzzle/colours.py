@@ -41,32 +41,22 @@ class Colours:
         return all(cells.get(sym(c)) == colour for c, colour in cells.items())
 
 
-class AllowedPlacements(Mapping):
-    """``Board.allowed`` of a coloured board: piece name -> the cells of each placement the
-    colour rule allows, for the pieces the rule restricts. Worked out on first use: a solve
-    does not need it (placement generation applies the rule itself)."""
+class OnFirstUse(Mapping):
+    """A table worked out (by ``_make``) the first time something looks into it: what reading
+    a file need not pay for unless it is asked."""
 
-    def __init__(self, cells, pieces, colours: Colours):
-        self._cells, self._pieces, self._colours = tuple(cells), tuple(pieces), colours
-        self._table: dict | None = None
+    _table: dict | None = None
+
+    def _make(self) -> dict:
+        raise NotImplementedError
 
     def _work(self) -> dict:
         if self._table is None:
-            from polyfit.puzzle.placements import generate
-
-            table = {}
-            for piece in self._pieces:
-                if not self._colours.of(piece):
-                    continue
-                allowed = {p.cells for p in generate(self._cells, [piece], None, self._colours)}
-                every = {p.cells for p in generate(self._cells, [piece])}
-                if allowed != every:
-                    table[piece.name] = frozenset(allowed)
-            self._table = table
+            self._table = self._make()
         return self._table
 
-    def __getitem__(self, name):
-        return self._work()[name]
+    def __getitem__(self, key):
+        return self._work()[key]
 
     def __iter__(self):
         return iter(self._work())
@@ -76,3 +66,26 @@ class AllowedPlacements(Mapping):
 
     def __repr__(self) -> str:
         return repr(self._work())
+
+
+class AllowedPlacements(OnFirstUse):
+    """``Board.allowed`` of a coloured board: piece name -> the cells of each placement the
+    colour rule allows, for the pieces the rule restricts. Worked out on first use: a solve
+    does not need it (placement generation applies the rule itself)."""
+
+    def __init__(self, cells, pieces, colours: Colours):
+        self._cells, self._pieces, self._colours = tuple(cells), tuple(pieces), colours
+        self._table: dict | None = None
+
+    def _make(self) -> dict:
+        from polyfit.puzzle.placements import generate
+
+        table = {}
+        for piece in self._pieces:
+            if not self._colours.of(piece):
+                continue
+            allowed = {p.cells for p in generate(self._cells, [piece], None, self._colours)}
+            every = {p.cells for p in generate(self._cells, [piece])}
+            if allowed != every:
+                table[piece.name] = frozenset(allowed)
+        return table
