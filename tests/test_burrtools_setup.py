@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import gzip
 import itertools
+import subprocess
+import sys
 import tracemalloc
 
 import pytest
@@ -356,3 +358,14 @@ def test_area_pruning_in_c_keeps_what_the_python_pruning_keeps(puzzle, rng):
         finally:
             placement_module._regions = saved
     assert kept[True] == kept[False]
+
+
+def test_a_count_on_one_process_imports_no_multiprocessing(tmp_path):
+    """Start-up: a serial count does without the process pool's module (0.03 s to import)."""
+    result = subprocess.run([sys.executable, "-X", "importtime", "-m", "polyfit", "solve",
+                             str(FILES / "soma-marked-corner.xmpuzzle"), "--count", "--jobs", "1"],
+                            capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "1920 distinct solutions" in result.stdout
+    imported = [line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")]
+    assert "polyfit.api" in imported and "multiprocessing" not in imported
