@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import itertools
+import os
 import subprocess
 import sys
 import tracemalloc
@@ -302,6 +303,8 @@ def regions_module():
 
     native("dlx-c")  # the C extensions built (required under POLYFIT_REQUIRE_C=1)
     if placement_module._regions is None:
+        if os.environ.get("POLYFIT_REQUIRE_C") == "1":
+            pytest.fail("polyfit.puzzle._regions is required (POLYFIT_REQUIRE_C=1) but did not build")
         pytest.skip("the C flood fill did not build")
     return placement_module._regions
 
