@@ -1,20 +1,36 @@
 """polyfit against BurrTools on BurrTools' own files, side by side in one run.
 
-    python benchmarks/burrtools.py [--burrtools PATH/TO/burrTxt2] [--repeat 5] [FILE.xmpuzzle ...]
+    python benchmarks/burrtools.py [--burrtools PATH/TO/burrTxt2] [--repeat 3] [--mirror]
+                                   [--before PYTHON] [FILE.xmpuzzle ...]
 
 BurrTools (Andreas Röver and others, GPL-2) is the solver most puzzle designers use. Its
 command-line solver burrTxt2 is not shipped with polyfit: give its path, or let this script
 build it with ``../shared/burrtools/build.sh`` beside the project when that exists. The files
-default to ``../shared/burrtools/puz/*.xmpuzzle`` (the 6x10 pentominoes, the Soma cube, the
-Bedlam cube and SolidSixPieceBurrs), else polyfit's own ``shapes/burrtools/``.
+default to every ``.xmpuzzle`` in ``../shared/burrtools/puz/`` (the 6x10 pentominoes, the Soma
+cube, the Bedlam cube and SolidSixPieceBurrs) and in ``benchmarks/data/burrtools/`` (one of
+each kind designers make: colours, optional voxels, piece counts, big pieces, big boxes; see
+``benchmarks/burrtools_files.py``).
 
 Both programs read the same ``.xmpuzzle`` file and count its first problem, as whole
 processes, timed in CPU seconds (user + system, from the operating system's accounting of
 the child): ``burrTxt2 -R -c`` (its placement reduction on, count only, no disassembly) and
-``polyfit solve FILE --count --jobs 1``. BurrTools' count is polyfit's ``distinct``. Each round
-runs both on every file, so a change in the machine's load hits both sides of a ratio alike.
-Times are medians over the rounds; ratios (polyfit / BurrTools) are medians of each round's
-own ratio. polyfit's wall time is reported too (start-up included).
+``polyfit solve FILE --count --jobs 1``. BurrTools' count is polyfit's ``distinct``; with
+``--mirror`` BurrTools also counts once with ``-m`` (mirror images kept), which is polyfit's
+``distinct_rotations``. Each round runs both on every file, so a change in the machine's load
+hits both sides of a ratio alike. Times are medians over the rounds; ratios (polyfit /
+BurrTools) are medians of each round's own ratio. polyfit's wall time is reported too (start-up
+included), its search time alone, and its set-up alone in a process of its own (reading the
+file and making the puzzle: placements, pruning, colours, symmetries, the exact cover problem
+and its reduction; CPU seconds, start-up left out).
+
+The target: where BurrTools needs 0.3 s of CPU or more, polyfit needs no more; elsewhere
+polyfit answers in 0.3 s of wall time or less. The last column says whether it does. polyfit's
+modules are compiled to bytecode first (as an installed package's are), so that no run pays
+for compiling them.
+
+``--before PYTHON``: also time the polyfit that another environment's Python runs (an older
+version, say), in the same rounds, and print its CPU seconds beside (its counts are not
+checked: an older polyfit may count colours differently).
 """
 
 from __future__ import annotations
@@ -32,10 +48,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared" / "burrtools"
+# ../shared/burrtools beside the checkout (or beside a folder of worktrees holding it)
+SHARED = next((p / "shared" / "burrtools" for p in ROOT.parents if (p / "shared" / "burrtools").is_dir()),
+              ROOT.parent / "shared" / "burrtools")
+OURS = ROOT / "benchmarks" / "data" / "burrtools"
 # Child processes run here, never in the repository root, where ``python -m polyfit`` would find
 # the source tree (without its compiled backends) instead of the installed package.
 OUTSIDE = Path(__file__).resolve().parent
+TARGET = 0.3  # seconds: BurrTools' CPU above which polyfit must match it, else polyfit's wall
 
 
 def child_cpu() -> float:
@@ -43,7 +63,7 @@ def child_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run_burrtools(binary: Path, puzzle: Path) -> tuple[float, int]:
+def run_burrtools(binary: Path, puzzle: Path, *flags: str) -> tuple[float, int]:
     """CPU seconds and assemblies of ``burrTxt2 -R -c``. It polls its standard input and stops
     at end of file, so the input is a pipe held open until it is done; it writes the count into
     FILE.xmpuzzlettt beside a copy of the file."""
@@ -51,7 +71,7 @@ def run_burrtools(binary: Path, puzzle: Path) -> tuple[float, int]:
         copy = Path(folder) / "p.xmpuzzle"
         shutil.copy(puzzle, copy)
         before = child_cpu()
-        process = subprocess.Popen([str(binary), "-R", "-c", str(copy)], stdin=subprocess.PIPE,
+        process = subprocess.Popen([str(binary), "-R", "-c", *flags, str(copy)], stdin=subprocess.PIPE,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=folder)
         try:
             process.wait(timeout=1800)
@@ -68,15 +88,38 @@ def run_burrtools(binary: Path, puzzle: Path) -> tuple[float, int]:
         return seconds, int(found.group(1))
 
 
-def run_polyfit(puzzle: Path) -> tuple[float, float, int]:
-    """CPU seconds, wall seconds and the distinct count of ``polyfit solve --count --jobs 1``."""
+def run_polyfit(puzzle: Path, python: str = sys.executable) -> tuple[float, float, dict]:
+    """CPU seconds, wall seconds and the JSON summary of ``polyfit solve --count --jobs 1``
+    (an ``error`` instead when polyfit refuses the file)."""
     before, start = child_cpu(), time.perf_counter()
-    result = subprocess.run([sys.executable, "-m", "polyfit", "solve", str(puzzle), "--count", "--jobs", "1",
+    result = subprocess.run([python, "-m", "polyfit", "solve", str(puzzle), "--count", "--jobs", "1",
                              "--json"], capture_output=True, text=True, cwd=OUTSIDE, timeout=1800)
     wall, seconds = time.perf_counter() - start, child_cpu() - before
     if result.returncode != 0:
-        raise SystemExit(f"polyfit failed on {puzzle}: {result.stderr.strip()}")
-    return seconds, wall, json.loads(result.stdout)["distinct"]
+        return seconds, wall, {"error": result.stderr.strip(), "distinct": None, "distinct_rotations": None, "seconds": 0.0}
+    return seconds, wall, json.loads(result.stdout)
+
+
+# Set-up alone, in a process of its own: reading the file (a second time: the first imports the
+# readers) and making the puzzle (placements, pruning, colours, symmetries, the exact cover
+# problem and its reduction), in CPU seconds.
+SETUP = """
+import json, sys, time
+import polyfit
+polyfit.read_board(sys.argv[1])  # once untimed: the readers' plugins are imported on first use
+start = time.process_time()
+board = polyfit.read_board(sys.argv[1])
+polyfit.Puzzle(board)
+print(json.dumps({"setup": time.process_time() - start}))
+"""
+
+
+def run_setup(puzzle: Path, python: str = sys.executable) -> float | None:
+    """CPU seconds polyfit takes to read ``puzzle`` and make it ready to search (None when it
+    refuses the file)."""
+    result = subprocess.run([python, "-c", SETUP, str(puzzle)], capture_output=True, text=True, cwd=OUTSIDE,
+                            timeout=1800)
+    return json.loads(result.stdout)["setup"] if result.returncode == 0 else None
 
 
 def find_burrtools(given: str | None) -> Path:
@@ -89,34 +132,95 @@ def find_burrtools(given: str | None) -> Path:
     return Path(built.stdout.strip().splitlines()[-1])
 
 
+def compile_polyfit(python: str = sys.executable) -> None:
+    """Bytecode for every polyfit module, as ``pip install`` writes it, so that runs under
+    ``PYTHONDONTWRITEBYTECODE`` do not compile the package each time."""
+    code = "import compileall, pathlib, polyfit; compileall.compile_dir(pathlib.Path(polyfit.__file__).parent, quiet=1)"
+    subprocess.run([python, "-c", code], check=True, cwd=OUTSIDE, capture_output=True)
+
+
+def default_files() -> list[Path]:
+    return sorted((SHARED / "puz").glob("*.xmpuzzle")) + sorted(OURS.glob("*.xmpuzzle"))
+
+
+def verdict(bt: float, pf: float, wall: float) -> str:
+    if bt >= TARGET:
+        return "yes" if pf <= bt else "no"
+    return "yes" if wall <= TARGET else "no"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="*", type=Path)
     parser.add_argument("--burrtools", help="path to burrTxt2 (default: build it with ../shared/burrtools/build.sh)")
-    parser.add_argument("--repeat", type=int, default=5, help="rounds (default 5)")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds (default 3)")
+    parser.add_argument("--mirror", action="store_true", help="also count with burrTxt2 -m once per file")
+    parser.add_argument("--before", help="a Python whose polyfit to time too (another environment)")
     args = parser.parse_args()
-    files = args.files or sorted((SHARED / "puz").glob("*.xmpuzzle")) or sorted((ROOT / "shapes/burrtools").glob("*.xmpuzzle"))
+    files = [f.resolve() for f in args.files] or default_files()
     binary = find_burrtools(args.burrtools)
-    times = {f: {"burrtools": [], "polyfit": [], "wall": [], "ratio": []} for f in files}
+    compile_polyfit()
+    if args.before:
+        compile_polyfit(args.before)
+    times = {f: {"burrtools": [], "polyfit": [], "wall": [], "search": [], "ratio": [], "before": [],
+                 "setup": [], "before setup": []} for f in files}
+    wrong = []
     for round_number in range(args.repeat):
         for f in files:
             bt, bt_count = run_burrtools(binary, f)
-            pf, wall, pf_count = run_polyfit(f)
-            if bt_count != pf_count:
-                raise SystemExit(f"{f.name}: BurrTools counts {bt_count}, polyfit {pf_count}")
+            pf, wall, summary = run_polyfit(f)
             entry = times[f]
+            entry["setup"].append(run_setup(f))
+            if args.before:
+                old, _, old_summary = run_polyfit(f, args.before)
+                entry["before"].append(old)
+                entry["before count"] = old_summary["distinct"]
+                entry["before setup"].append(run_setup(f, args.before))
+            if "error" in summary:
+                wrong.append(f"{f.name}: polyfit refuses it: {summary['error']}")
+            elif bt_count != summary["distinct"]:
+                wrong.append(f"{f.name}: BurrTools counts {bt_count}, polyfit {summary['distinct']}")
             entry["burrtools"].append(bt)
             entry["polyfit"].append(pf)
             entry["wall"].append(wall)
+            entry["search"].append(summary["seconds"])
             entry["ratio"].append(pf / max(bt, 0.005))
-            entry["count"] = pf_count
+            entry["count"] = bt_count
+            entry["summary"] = summary
         print(f"round {round_number + 1} of {args.repeat} done", file=sys.stderr)
-    print(f"| puzzle | distinct | BurrTools CPU | polyfit CPU | polyfit wall | polyfit / BurrTools |")
-    print("|---|---|---|---|---|---|")
+    if args.mirror:
+        for f in files:
+            _, mirrored = run_burrtools(binary, f, "-m")
+            rotations = times[f]["summary"]["distinct_rotations"]
+            if mirrored != rotations:
+                wrong.append(f"{f.name}: BurrTools -m counts {mirrored}, polyfit's distinct_rotations is {rotations}")
+            times[f]["mirrored"] = mirrored
+    median = statistics.median
+
+    def seconds(values, digits=2) -> str:
+        known = [v for v in values if v is not None]
+        return f"{median(known):.{digits}f} s" if len(known) == len(values) and known else "error"
+
+    before = "| set-up before | polyfit before (count) " if args.before else ""
+    print(f"| file | BurrTools count | polyfit distinct | BurrTools CPU {before}| polyfit set-up | polyfit CPU "
+          "| polyfit wall | polyfit search | polyfit / BurrTools | target met |")
+    print("|---" * (12 if args.before else 10) + "|")
     for f, entry in times.items():
-        median = statistics.median
-        print(f"| {f.stem} | {entry['count']} | {median(entry['burrtools']):.2f} s | {median(entry['polyfit']):.2f} s "
-              f"| {median(entry['wall']):.2f} s | {median(entry['ratio']):.2f} |")
+        bt, pf, wall = median(entry["burrtools"]), median(entry["polyfit"]), median(entry["wall"])
+        distinct = entry["summary"]["distinct"]
+        shown = "error" if distinct is None else f"{distinct:,}"
+        old = ""
+        if args.before:
+            count = entry["before count"]
+            old = (f"| {seconds(entry['before setup'])} "
+                   f"| {median(entry['before']):.2f} s ({'error' if count is None else f'{count:,}'}) ")
+        print(f"| {f.stem} | {entry['count']:,} | {shown} | {bt:.2f} s {old}| {seconds(entry['setup'], 3)} "
+              f"| {pf:.2f} s | {wall:.2f} s | {median(entry['search']):.3f} s | {median(entry['ratio']):.2f} "
+              f"| {verdict(bt, pf, wall)} |")
+    for line in dict.fromkeys(wrong):
+        print(f"COUNTS DIFFER: {line}", file=sys.stderr)
+    if wrong:
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":

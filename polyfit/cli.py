@@ -53,8 +53,10 @@ class Context:
             return resolve_pieces(spec, self.registry.piece_set_builders(), base)
 
 
-def build_app(pm=None) -> typer.Typer:
-    """Build the CLI from a plugin manager (a fresh one by default), so tests can make their own."""
+def build_app(pm=None, argv=None) -> typer.Typer:
+    """Build the CLI from a plugin manager (a fresh one by default), so tests can make their own.
+    With ``argv`` (the arguments it will run), only the family of the built-in command they
+    name is imported (start-up pays for one command, not all); every family otherwise."""
     if pm is None:
         pm = get_plugin_manager()
     ctx = Context(pm)
@@ -85,23 +87,50 @@ def build_app(pm=None) -> typer.Typer:
         """
 
     if pm.get_plugin("polyfit.commands") is None:
-        pm.register(BuiltinCommands(ctx), "polyfit.commands")
+        pm.register(BuiltinCommands(ctx, families_for(argv)), "polyfit.commands")
     add_plugin_commands(app, ctx)
     return app
+
+
+# Each built-in command and the family (module of polyfit.commands) that adds it, in the order
+# of ``polyfit --help``.
+FAMILIES = {
+    "solve": "solve", "check": "check", "hint": "hint", "generate": "generate", "atlas": "atlas",
+    "estimate": "jobs", "split": "jobs", "run-job": "jobs", "merge": "jobs",
+    "xc": "xc", "export-dlx": "xc", "pieces": "info", "backends": "info", "plugins": "info",
+    "render": "render", "kit": "kit", "gallery": "gallery", "convert": "convert",
+}
+
+
+def families_for(argv) -> list[str]:
+    """The families to import for these arguments: the one of the command they name (its
+    first word that is not an option), or all of them (no command, ``--help``, a plugin's
+    command, a misspelt one)."""
+    every = list(dict.fromkeys(FAMILIES.values()))
+    if argv is None:
+        return every
+    words = iter(argv)
+    for word in words:
+        if word == "--plugins-dir":
+            next(words, None)
+        elif not word.startswith("-"):
+            return [FAMILIES[word]] if word in FAMILIES else every
+    return every
 
 
 class BuiltinCommands:
     """The built-in commands, added through the same ``register_commands`` hook as a plugin's."""
 
-    def __init__(self, ctx: Context):
+    def __init__(self, ctx: Context, families=None):
         self.ctx = ctx
+        self.families = families or families_for(None)
 
     @hookimpl
     def register_commands(self, app):
-        from polyfit.commands import atlas, check, convert, gallery, generate, hint, info, jobs, kit, render, solve, xc
+        import importlib
 
-        for family in (solve, check, hint, generate, atlas, jobs, xc, info, render, kit, gallery, convert):
-            family.add_commands(app, self.ctx)
+        for name in self.families:
+            importlib.import_module(f"polyfit.commands.{name}").add_commands(app, self.ctx)
 
 
 BUILT_IN = {"polyfit.commands", *DEFAULT_PLUGINS}
@@ -168,7 +197,8 @@ def show_warning(message, category, filename, lineno, file=None, line=None):
 def main():
     warnings.showwarning = show_warning
     try:
-        app = build_app(get_plugin_manager(plugins_dir=plugins_dir_from(sys.argv[1:])))
+        pm = get_plugin_manager(plugins_dir=plugins_dir_from(sys.argv[1:]))
+        app = build_app(pm, sys.argv[1:])
     except KeyboardInterrupt:  # while the plugins and the commands load
         typer.echo("polyfit: interrupted", err=True)
         sys.exit(EXIT_INTERRUPTED)

@@ -42,6 +42,10 @@ MEMO_FLOOR = 5_000  # ... and at least this many states (about 25 ms)
 PARALLEL_SECONDS = 0.1  # from about this predicted time, a count runs on every core
 WATCHED_SECONDS = 0.7  # a count this long shows a progress bar even on one process
 PROBES = 64  # random probes of the search tree for a prediction (a few milliseconds)
+# With this many options or fewer, a search visits at most 2**options nodes (each node is a set
+# of disjoint options): that bound is the prediction, and no probe is made (on a big box with
+# few pieces, probes scanning a thousand items each cost more than the search).
+FEW_OPTIONS = 10
 
 
 @dataclass(frozen=True)
@@ -82,7 +86,8 @@ def node_rate(backend) -> float:
 
 def predict(puzzle, backend) -> Prediction:
     """The cost of one search of ``puzzle`` on ``backend``, from :data:`PROBES` random probes
-    (kept on the puzzle: several decisions ask)."""
+    (kept on the puzzle: several decisions ask), or from the bound ``2**options`` when there
+    are :data:`FEW_OPTIONS` or fewer (1,024 nodes: under :data:`MEMO_SECONDS`)."""
     from polyfit.xc.estimate import estimate
 
     key = getattr(backend, "name", "")
@@ -93,6 +98,8 @@ def predict(puzzle, backend) -> Prediction:
         problem = puzzle.cover.problem
         if puzzle.impossible is not None or not problem.options:
             nodes = solutions = 0.0
+        elif len(problem.options) <= FEW_OPTIONS:
+            nodes = solutions = float(2 ** len(problem.options))
         else:
             found = estimate(problem, PROBES, seed=1)
             # The upper end of the 95% range: a long search taken for short costs far more

@@ -12,8 +12,6 @@ import errno
 import json
 import os
 import re
-import shutil
-import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -129,6 +127,8 @@ def _new_temporary(path: Path) -> tuple[int, Path]:
 
 def _copy_exclusively(tmp: Path, path: Path) -> None:
     """Where hard links are not offered: create ``path`` exclusively and copy into it."""
+    import shutil  # here, not at the top: every start of the command line imports this module
+
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
     try:
         with os.fdopen(fd, "wb") as target, open(tmp, "rb") as source:
@@ -191,6 +191,9 @@ def output_file(path, force: bool = False):
     name in a private temporary directory beside ``path``; when the block ends without an
     error, the file written there is put at ``path`` as :func:`write_output` puts its bytes,
     and the directory goes, with anything else left in it."""
+    import shutil
+    import tempfile  # here, not at the top: every start of the command line imports this module
+
     path = Path(path)
     try:
         staging = Path(tempfile.mkdtemp(prefix=f".{path.name[:64]}.", suffix=".part", dir=path.parent))

@@ -40,7 +40,7 @@ import pytest
 from helpers import ROOT
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-COPIED = ["shapes", "plugins", "tests/data"]  # what the examples may read, copied for each block
+COPIED = ["shapes", "plugins", "tests/data", "benchmarks/data"]  # what the examples may read, copied for each block
 ELISION = "..."
 MARK = re.compile(r"<!--\s*docs-test:\s*(slow|skip)\b\s*(.*?)\s*-->")
 SECONDS = r"\d+(?:\.\d+)? ?s\b"  # a time in seconds: 0.7s, 1.30 s

@@ -70,6 +70,31 @@ def test_the_model_predicts_more_for_a_bigger_search():
     assert engine.predict(big, backend).seconds > engine.predict(big, big.backend("bitset-c")).seconds
 
 
+def test_a_search_of_few_options_is_bounded_without_probes(monkeypatch):
+    """Six keys in a big box leave six options over a thousand items: 64 probes scanning every
+    item at every step cost more than the search. With ``FEW_OPTIONS`` or fewer, the prediction
+    is the bound ``2**options`` and no probe is made; the count is unchanged."""
+    import polyfit.xc.estimate
+
+    puzzle = polyfit.Puzzle(polyfit.read_board(ROOT / "benchmarks" / "data" / "burrtools" / "keys-in-a-box.xmpuzzle"))
+    options = len(puzzle.cover.problem.options)
+    assert 0 < options <= engine.FEW_OPTIONS
+
+    def no_probes(*args, **kwargs):
+        raise AssertionError("probed a search of few options")
+
+    monkeypatch.setattr(polyfit.xc.estimate, "estimate", no_probes)
+    backend = puzzle.backend("bitset-python")
+    prediction = engine.predict(puzzle, backend)
+    assert prediction.nodes == 2**options and prediction.seconds < engine.MEMO_SECONDS
+    assert puzzle.count(jobs=1).distinct == 1
+
+    many = polyfit.Puzzle(box(3, 20), "pentominoes")
+    assert len(many.cover.problem.options) > engine.FEW_OPTIONS
+    with pytest.raises(AssertionError, match="probed"):
+        engine.predict(many, backend)
+
+
 def test_a_puzzle_keeps_the_registry_it_was_loaded_with():
     """``polyfit.load(path, plugins=reg).count(...)`` used the global registry: a backend only
     ``reg`` has was unknown."""

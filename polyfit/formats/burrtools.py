@@ -17,14 +17,18 @@ with pieces that may be turned over (a flat piece turned in space is its mirror 
 plane); others are 3D, and pieces are never mirrored, as in BurrTools. Cells are
 ``(y, x)`` in 2D and ``(z, y, x)`` in 3D.
 
-Colour rules become restrictions on where a coloured piece may go: each of its placements
-whose voxels all keep the rule (a piece voxel of colour p on a result voxel of colour r is
-allowed when either is neutral, 0, or the ``<bitmap>`` pairs them) is kept in
-:attr:`Board.allowed`, and only the board's symmetries that map allowed placements onto allowed
-placements count solutions as the same.
+Colours are part of the shapes, as in BurrTools (:mod:`polyfit.puzzle.colours`): a coloured
+piece goes only where its voxels keep the rule (a piece voxel of colour p on a result voxel of
+colour r is allowed when either is neutral, 0, or the ``<bitmap>`` pairs them), a piece turned
+so that other colours fall on the same cells is another placement, and only the symmetries
+that keep the colours count solutions as the same. :attr:`Board.colours` holds them;
+:attr:`Board.allowed` tells, on first use, the placements the rule allows for each piece it
+restricts.
 
 The XML is read with expat, refusing any ``<!DOCTYPE`` (so no entity can expand), and gzip is
-decompressed only up to polyfit's ``file-bytes`` limit. Every problem is a
+decompressed only up to polyfit's ``file-bytes`` limit; a file that is not UTF-8 and names no
+encoding is latin-1, as BurrTools writes it. A shape's cells are counted against the ``cells``
+limit before any is made. Every problem is a
 :class:`~polyfit.errors.ParseError` naming the line and column (of the decompressed XML).
 """
 
@@ -42,6 +46,8 @@ from polyfit.files import read_bytes
 from polyfit.hookspecs import hookimpl
 from polyfit.limits import check, limit, number_problem
 from polyfit.puzzle.board import Board
+from polyfit.puzzle.colours import AllowedPlacements, Colours, OnFirstUse
+from polyfit.puzzle.orientations import normal
 from polyfit.puzzle.pieces import Piece
 
 SUFFIX = ".xmpuzzle"
@@ -134,10 +140,27 @@ def _decompress(data: bytes, path) -> bytes:
     return bytes(out)
 
 
+_DECLARED_ENCODING = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*<\?xml[^>]*\bencoding\s*=")
+
+
+def _encoding(data: bytes) -> str | None:
+    """BurrTools writes its strings' bytes as they are, under a declaration that names no
+    encoding: on a Western machine a name with an umlaut is latin-1, which is not UTF-8. Such
+    a file is read as latin-1 (every byte a character), as BurrTools reads it; a file that
+    names its encoding, or is UTF-8, is read as it says."""
+    if data.isascii() or _DECLARED_ENCODING.match(data):
+        return None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "ISO-8859-1"
+    return None
+
+
 def _xml_tree(data: bytes, path) -> Node:
     if data[:2] == b"\x1f\x8b":
         data = _decompress(data, path)
-    parser = expat.ParserCreate()
+    parser = expat.ParserCreate(_encoding(data))
     stack: list[Node] = []
     root: list[Node] = []
 
@@ -238,43 +261,49 @@ def _number(node: Node, key: str, path, low=0, high=None, default=None) -> int:
     return int(text)
 
 
-_VOXEL = re.compile(r"([_#+])([0-9]*)")
+_NOT_VOXEL = re.compile(r"[^_#+0-9]")
+_COLOUR = re.compile(r"[0-9]+")
+_NO_DIGITS = str.maketrans("", "", "0123456789")
 
 
 def _shape(node: Node, path, index: int) -> Shape:
+    """A ``<voxel>`` shape. Its cells are counted, and checked against the ``cells`` limit,
+    before any is made: a small gzip file can declare a box of millions of voxels."""
     size = tuple(_number(node, axis, path, 1, 10_000) for axis in "xyz")
     _number(node, "type", path, 0, 0)
     volume = size[0] * size[1] * size[2]
-    check("box", volume, f"{path}:{node.line}:{node.column}: shape {index}")
-    text = re.sub(r"\s+", "", node.text)
-    voxels = {}
-    position = 0
-    at = 0
-    for match in _VOXEL.finditer(text):
-        if match.start() != at:
-            break
-        at = match.end()
-        state, colour = match.group(1), match.group(2)
-        if colour and (len(colour) > 3 or int(colour) > 63):
-            raise ParseError(path, node.line, node.column, f"shape {index}: colour {colour[:10]} is over BurrTools' 63")
-        if position >= volume:
-            position += 1
-            continue
-        if state != "_":
-            x = position % size[0]
-            y = position // size[0] % size[1]
-            z = position // (size[0] * size[1])
-            voxels[(x, y, z)] = (state, int(colour or 0))
-        position += 1
-    if at != len(text):
-        bad = text[at]
-        raise ParseError(path, node.line, node.column, f"shape {index}: unexpected {bad!r} in its voxels (they are '_', '#' or '+', each with an optional colour number)")
-    if position != volume:
+    where = f"{path}:{node.line}:{node.column}: shape {index}"
+    check("box", volume, where)
+    text = "".join(node.text.split())
+    bad = _NOT_VOXEL.search(text) or (re.match("[0-9]", text) if text else None)
+    if bad:
+        raise ParseError(path, node.line, node.column, f"shape {index}: unexpected {bad.group()[0]!r} in its voxels (they are '_', '#' or '+', each with an optional colour number)")
+    states = text.translate(_NO_DIGITS) if _COLOUR.search(text) else text
+    if len(states) != volume:
         raise ParseError(
             path, node.line, node.column,
-            f"shape {index}: its voxel string has {plural(position, 'voxel')}, but x*y*z = "
+            f"shape {index}: its voxel string has {plural(len(states), 'voxel')}, but x*y*z = "
             f"{size[0]}*{size[1]}*{size[2]} = {volume}",
         )
+    check("cells", states.count("#") + states.count("+"), where)
+    sx, sxy = size[0], size[0] * size[1]
+    colour_at = {}
+    if states is not text:
+        digits = 0  # digits before the match: the voxel before it is at its start less them, less one
+        for match in _COLOUR.finditer(text):
+            colour = match.group()
+            if len(colour) > 3 or int(colour) > 63:
+                raise ParseError(path, node.line, node.column, f"shape {index}: colour {colour[:10]} is over BurrTools' 63")
+            colour_at[match.start() - digits - 1] = int(colour)
+            digits += len(colour)
+    voxels = {}
+    sy = size[1]
+    for state in "#+":
+        plain = (state, 0)
+        position = states.find(state)
+        while position >= 0:
+            voxels[position % sx, position // sx % sy, position // sxy] = (state, colour_at[position]) if position in colour_at else plain
+            position = states.find(state, position + 1)
     hotspot = tuple(int(node.attrs.get(k, "0")) if re.fullmatch(r"-?[0-9]{1,6}", node.attrs.get(k, "0")) else 0 for k in ("hx", "hy", "hz"))
     weight = _number(node, "weight", path, 0, 2**31 - 1, default=1)
     return Shape(size, voxels, node.attrs.get("name", ""), hotspot, node.line, node.column, weight)
@@ -451,7 +480,7 @@ def parse_puzzle(data: bytes, path="<bytes>") -> XmPuzzle:
 
 def _flat(shapes) -> bool:
     """Do the shapes (and each of them) lie in one z layer?"""
-    return all(len({z for _, _, z in s.voxels}) <= 1 for s in shapes)
+    return all(s.size[2] == 1 or len({z for _, _, z in s.voxels}) <= 1 for s in shapes)
 
 
 def _cell(voxel, flat: bool):
@@ -459,32 +488,20 @@ def _cell(voxel, flat: bool):
     return (y, x) if flat else (z, y, x)
 
 
-def _colour_rule(puzzle: XmPuzzle, problem: Problem):
-    """BurrTools' rule: a piece voxel of colour p may go on a result voxel of colour r when
-    either is 0 (neutral) or the bitmap has the pair (both numbered from 0 there)."""
-    return lambda p, r: p == 0 or r == 0 or (p - 1, r - 1) in problem.pairs
-
-
-def _allowed(shape: Shape, result: dict, rule, cell_of) -> frozenset | None:
-    """The placements (sorted board cells) of a coloured piece that keep the colour rule, or
-    None when its colours restrict nothing."""
-    voxels = [(v, colour) for v, (state, colour) in shape.voxels.items() if state == "#"]
-    if not any(colour for _, colour in voxels):
+def _colours(puzzle: XmPuzzle, problem: Problem, result: Shape, pieces, cell_of, flat: bool) -> Colours | None:
+    """The colours of the problem's goal and pieces (board cells and piece cells) and its rule
+    (the bitmap numbers colours from 0, :class:`Colours` from 1), or None when nothing is
+    coloured. BurrTools ignores the rule when the file defines no colours."""
+    board = {cell_of(v): colour for v, (_, colour) in result.voxels.items() if colour}
+    painted = {}
+    for shape_id, piece in pieces:
+        voxels = [(_cell(v, flat), colour) for v, (state, colour) in puzzle.shapes[shape_id].voxels.items() if state == "#"]
+        if any(colour for _, colour in voxels):
+            painted[piece.name] = normal([c for c, _ in voxels], [k for _, k in voxels])[1]  # in the order of piece.cells
+    if not board and not painted:
         return None
-    allowed, every = set(), set()
-    for matrix in ROTATIONS[:PROPER]:
-        turned = [(rotate(matrix, v), colour) for v, colour in voxels]
-        first = turned[0][0]
-        for anchor in result:
-            shift = tuple(a - b for a, b in zip(anchor, first))
-            placed = [(tuple(a + b for a, b in zip(v, shift)), colour) for v, colour in turned]
-            if not all(v in result for v, _ in placed):
-                continue
-            cells = tuple(sorted(cell_of(v) for v, _ in placed))
-            every.add(cells)
-            if all(rule(colour, result[v]) for v, colour in placed):
-                allowed.add(cells)
-    return None if allowed == every else frozenset(allowed)
+    pairs = frozenset((p + 1, r + 1) for p, r in problem.pairs)
+    return Colours(board, painted, pairs, rules=puzzle.colours > 0)
 
 
 def _names(puzzle: XmPuzzle, problem: Problem) -> dict[int, str]:
@@ -521,12 +538,17 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
     if not used:
         raise ParseError(path, problem.line, problem.column, f"problem {number} has no pieces")
     flat = _flat([result] + used)
-    filled = [_cell(v, flat) for v in result.cells("#")]
-    variable = [_cell(v, flat) for v in result.cells("+")]
-    if not filled and not variable:
+    # (A result may have a million voxels: one pass each, no call per voxel.)
+    if flat:
+        every = [(y, x) for x, y, _ in result.voxels]
+    else:
+        every = [(z, y, x) for x, y, z in result.voxels]
+    if not every:
         raise ParseError(path, result.line, result.column, f"problem {number}'s result (shape {problem.result}) has no voxels")
-    every = filled + variable
-    offset = tuple(min(c[i] for c in every) for i in range(len(every[0])))
+    offset = tuple(min([c[i] for c in every]) for i in range(len(every[0])))
+    if any(offset):
+        every = [tuple([a - b for a, b in zip(c, offset)]) for c in every]
+    variable = frozenset(c for c, (state, _) in zip(every, result.voxels.values()) if state == "+")
 
     def shift(cell):
         return tuple(a - b for a, b in zip(cell, offset))
@@ -553,29 +575,21 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
         least = sum(p.size * p.count[0] for _, p in pieces)
         if len(every) - least > problem.max_holes and len(variable) > problem.max_holes and least != most:
             raise ParseError(path, problem.line, problem.column, f"problem {number} limits the holes to {problem.max_holes} (maxHoles): polyfit cannot limit them")
-    allowed = {}
-    if puzzle.colours:
-        rule = _colour_rule(puzzle, problem)
-        result_colours = {v: colour for v, (_, colour) in result.voxels.items()}
-
-        def cell_of(voxel):
-            return shift(_cell(voxel, flat))
-
-        for shape_id, piece in pieces:
-            places = _allowed(puzzle.shapes[shape_id], result_colours, rule, cell_of)
-            if places is not None:
-                allowed[piece.name] = places
+    colours = _colours(puzzle, problem, result, pieces, lambda voxel: shift(_cell(voxel, flat)), flat)
+    cells = tuple(sorted(every))
+    allowed = {} if colours is None else AllowedPlacements(cells, [p for _, p in pieces], colours)
     name = problem.name or result.name or f"{Path(path).stem} problem {number}"
     board = Board(
-        tuple(sorted(shift(c) for c in every)),
+        cells,
         name,
         {"name": name, "source": f"{Path(path).name}, problem {number}"},
         path,
-        frozenset(shift(c) for c in variable),
+        variable,
         pieces=tuple(p for _, p in pieces),
         allowed=allowed,
         motion=tuple((puzzle.shapes[shape_id].weight, _groups(problem, shape_id), shape_id,
-                      {} if flat else orientation_numbers(piece)) for shape_id, piece in pieces),
+                      {} if flat else _OrientationNumbers(piece)) for shape_id, piece in pieces),
+        colours=colours,
     )
     return board, Layout(flat, offset, pieces)
 
@@ -711,6 +725,17 @@ def orientation_numbers(piece: Piece) -> dict:
         shape = tuple(sorted((v[2] - low[2], v[1] - low[1], v[0] - low[0]) for v in turned))
         numbers.setdefault(shape, t)
     return numbers
+
+
+class _OrientationNumbers(OnFirstUse):
+    """:func:`orientation_numbers` of a piece, worked out on first use: only taking apart an
+    assembly with copies of the piece asks for them, and counting should not pay for them."""
+
+    def __init__(self, piece: Piece):
+        self._piece = piece
+
+    def _make(self) -> dict:
+        return orientation_numbers(self._piece)
 
 
 # -- writing ------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ half of which are proper rotations. The groups are built by closing two generati
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 Cell = tuple[int, ...]
 Shape = tuple[Cell, ...]
@@ -43,9 +43,9 @@ class Transform:
             signs[p] = s
         return Transform(tuple(perm), tuple(signs))
 
-    @property
+    @cached_property
     def is_proper(self) -> bool:
-        """True for a rotation, False for a reflection (determinant -1)."""
+        """True for a rotation, False for a reflection (determinant -1); worked out once."""
         sign = 1
         for s in self.signs:
             sign *= s

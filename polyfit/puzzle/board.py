@@ -42,6 +42,9 @@ class Board:
     # number BurrTools files the group counts under; ``numbers`` BurrTools' transformation
     # number of each orientation (its order of a piece's copies). Empty: weight 1, no groups.
     motion: tuple = field(default=(), compare=False, hash=False, repr=False)
+    # BurrTools colours of the cells and pieces, and their rule (polyfit.puzzle.colours.Colours);
+    # when given, they decide the placements and symmetries and ``allowed`` only reports them.
+    colours: object = field(default=None, compare=False, hash=False, repr=False)
 
     def __post_init__(self):
         where = self.path or self.name or "the board"

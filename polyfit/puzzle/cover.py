@@ -28,10 +28,16 @@ Links"). A placement passing through a point a pre-placed piece passes through i
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 
 from polyfit.lattices import base as lattices
 from polyfit.xc.problem import ExactCoverProblem
+
+try:
+    from polyfit.puzzle import _classify
+except ImportError:  # the C extension did not build: Cover.classify's Python loop does the work
+    _classify = None
 from polyfit.puzzle.placements import Placement
 from polyfit.puzzle.symmetry import Symmetry
 
@@ -86,35 +92,117 @@ def image(sym: Symmetry, placement: Placement) -> Placement:
 
 
 class PlacementKeys:
-    """The placements as (piece, cell mask) keys, to map them all through a symmetry quickly.
+    """The placements as keys, to map them all through a symmetry quickly.
 
-    Cell ``i`` (in sorted order) is bit ``i`` of a mask; a symmetry maps a placement by mapping
-    its piece and adding up the bits its cells go to, with no tuples built or sorted.
+    A placement the generator made on squares or cubes is its piece, orientation and corner
+    (:mod:`polyfit.puzzle.orientations`): a symmetry sends it to the orientation its transform
+    makes of that one (looked up once per orientation) at the transformed corner, with no
+    cell touched. Any other placement (pre-placed ones, other lattices) is its piece and a
+    cell mask: cell ``i`` (in sorted order) is bit ``i``, and a symmetry maps the placement by
+    adding up the bits its cells go to.
     """
 
-    def __init__(self, placements: list[Placement]):
-        self.cells = sorted({c for p in placements for c in p.cells})
+    def __init__(self, placements: list[Placement], pieces=None, painted=None):
+        self.pieces, self.painted = pieces, painted
+        self._forms = None  # each piece's orientations (polyfit.puzzle.orientations.oriented)
+        self._turns: dict = {}  # (piece, its image) -> orientations.turned of them
+        grid = pieces is not None and pieces and lattices.of(pieces[0]).name in ("square", "cubic")
+        self.placements = placements
+        # (piece, orientation) -> the indices of its placements and their corners; and
+        # (piece, orientation) -> {corner as a number: index}, corners numbered in a box.
+        self.groups: dict = {}
+        others = []
+        for k, p in enumerate(placements):
+            if grid and p.orientation >= 0:
+                group = self.groups.get((p.piece, p.orientation))
+                if group is None:
+                    group = self.groups[p.piece, p.orientation] = ([], [])
+                group[0].append(k)
+                group[1].append(p.corner)
+            else:
+                others.append(k)
+        self.numbered: dict = {}
+        if self.groups:
+            corners = [c for _, group in self.groups.values() for c in group]
+            dim = len(corners[0])
+            self.low = [min(c[i] for c in corners) for i in range(dim)]
+            sizes = [max(c[i] for c in corners) - self.low[i] + 1 for i in range(dim)]
+            self.strides = [1] * dim
+            for i in range(dim - 2, -1, -1):
+                self.strides[i] = self.strides[i + 1] * sizes[i + 1]
+            for key, (indices, group) in self.groups.items():
+                self.numbered[key] = {self._number(c): k for c, k in zip(group, indices)}
+        self.others = others
+        self.cells = sorted({c for k in others for c in placements[k].cells})
         index = {c: i for i, c in enumerate(self.cells)}
         self.index = index
-        self.pieces = [p.piece for p in placements]
-        self.cell_indices = [[index[c] for c in p.cells] for p in placements]
+        self.cell_indices = [[index[c] for c in placements[k].cells] for k in others]
         self.lookup = {}
-        for k, (piece, cells) in enumerate(zip(self.pieces, self.cell_indices)):
+        for k, cells in zip(others, self.cell_indices):
             mask = 0
             for i in cells:
                 mask |= 1 << i
-            self.lookup[piece, mask] = k
+            self.lookup[placements[k].piece, mask] = k
+
+    def _number(self, corner) -> int:
+        return sum((c - low) * stride for c, low, stride in zip(corner, self.low, self.strides))
 
     def image(self, sym: Symmetry) -> list[int]:
+        placements = self.placements
+        table = list(range(len(placements)))
+        if sym.is_identity and sym.piece_map == tuple(range(len(sym.piece_map))):
+            return table
+        if self.groups:
+            self._map_oriented(sym, table)
         index, lookup, piece_map = self.index, self.lookup, sym.piece_map
         bit = [1 << index[sym(c)] for c in self.cells]
-        table = []
-        for piece, cells in zip(self.pieces, self.cell_indices):
+        for k, cells in zip(self.others, self.cell_indices):
             mask = 0
             for i in cells:
                 mask |= bit[i]
-            table.append(lookup[piece_map[piece], mask])
+            table[k] = lookup[piece_map[placements[k].piece], mask]
         return table
+
+    def _map_oriented(self, sym: Symmetry, table: list[int]) -> None:
+        """Each orientation's placements at once: the image of a corner is an affine function
+        of its coordinates, so its number is one sum per placement."""
+        from polyfit.puzzle.orientations import group, oriented, turned
+
+        pieces, painted = self.pieces, self.painted
+        if self._forms is None:  # once for every symmetry: the key of each is the piece's cells
+            self._forms = [oriented(p.cells, p.mirror, k) for p, k in zip(pieces, painted)]
+        forms, turns = self._forms, self._turns
+        transform, offset, piece_map = sym.transform, sym.offset, sym.piece_map
+        strides, low = self.strides, self.low
+        _, numbers, products = group(len(low))
+        row = [r[numbers[transform]] for r in products]  # turn number -> it, then this transform
+        # Coordinate k of an image corner is signs[k] * corner[perm[k]] + offset[k], less the
+        # extent's last coordinate along perm[k] where the sign is minus (the image's least
+        # value there): each placement's number is a constant plus one factor per coordinate.
+        factor = [0] * len(strides)
+        for k, (p, s) in enumerate(zip(transform.perm, transform.signs)):
+            factor[p] = strides[k] * s
+        minus = [(p, strides[k]) for k, (p, s) in enumerate(zip(transform.perm, transform.signs)) if s < 0]
+        constant = sum((a - b) * c for a, b, c in zip(offset, low, strides))
+        for (i, o), (indices, corners) in self.groups.items():
+            j = piece_map[i]
+            turn = turns.get((i, j))
+            if turn is None:
+                turn = turns[i, j] = turned(pieces[i].cells, painted[i], forms[j])
+            form = forms[i]
+            target = self.numbered[j, turn[row[form.turns[o]]]]
+            extent = form.extents[o]
+            start = constant
+            for p, stride in minus:
+                start += (1 - extent[p]) * stride
+            if len(factor) == 3:
+                f0, f1, f2 = factor
+                images = [target[start + f0 * z + f1 * y + f2 * x] for z, y, x in corners]
+            else:
+                f0, f1 = factor
+                images = [target[start + f0 * y + f1 * x] for y, x in corners]
+            for k, image in zip(indices, images):
+                table[k] = image
 
 
 @dataclass
@@ -128,11 +216,14 @@ class Cover:
     breaker: int | None = None  # piece index restricted to orbit representatives
     stabilizers: dict[int, list[Symmetry]] = field(default_factory=dict)  # non-identity ones
     orbit_sizes: dict[int, int] = field(default_factory=dict)
+    pieces: list | None = None  # the puzzle's pieces, to map placements by their orientations
+    painted: list | None = None  # each piece's colours (polyfit.puzzle.colours), () when none
 
     def __post_init__(self):
         self._tables: dict[Symmetry, list[int]] = {}
         self._placement_keys: PlacementKeys | None = None
         self._solution_tables: dict[int | None, tuple[list, list]] = {}
+        self.has_reflections = any(not sym.is_proper for sym in self.symmetries)
 
     def table(self, sym: Symmetry) -> list[int]:
         """Where ``sym`` sends each placement, as a list of placement indices (built once)."""
@@ -144,37 +235,49 @@ class Cover:
 
     def _keys(self) -> "PlacementKeys":
         if self._placement_keys is None:
-            self._placement_keys = PlacementKeys(self.placements)
+            painted = self.painted or [()] * len(self.pieces or ())
+            self._placement_keys = PlacementKeys(self.placements, self.pieces, painted)
         return self._placement_keys
 
     def map_placement(self, sym: Symmetry, index: int) -> int:
         return self.table(sym)[index]
 
-    def _tables_of(self, anchor: int | None) -> tuple[list, list]:
+    def _tables_of(self, anchor: int | None) -> tuple:
         """The tables of the symmetries a solution is compared under (the group but the identity,
         or the stabilizer of its breaker placement ``anchor``), and of the reflections among
-        them: looked up once, not per solution."""
+        them, as lists and packed for the C classifier: made once, not per solution."""
         tables = self._solution_tables.get(anchor)
         if tables is None:
             syms = self.symmetries[1:] if anchor is None else self.stabilizers.get(anchor, [])
             candidates = self.symmetries if anchor is None else syms
-            tables = ([self.table(sym) for sym in syms],
-                      [self.table(sym) for sym in candidates if not sym.is_proper])
+            compared = [self.table(sym) for sym in syms]
+            reflections = [self.table(sym) for sym in candidates if not sym.is_proper]
+            tables = (compared, reflections, _packed(compared), _packed(reflections))
             self._solution_tables[anchor] = tables
         return tables
 
     def _anchor(self, solution) -> int | None:
         if self.breaker is None:
             return None
-        return next(i for i in solution if self.placements[i].piece == self.breaker)
+        breaker, placements = self.breaker, self.placements
+        for i in solution:
+            if placements[i].piece == breaker:
+                return i
+        raise ValueError("a solution without its breaker piece")
 
-    def classify(self, solution: tuple[int, ...]) -> tuple[bool, int]:
-        """For a solution (placement indices): is it canonical, and how many does it stand for."""
+    def classify(self, solution: tuple[int, ...], native: bool | None = None) -> tuple[bool, int]:
+        """For a solution (placement indices): is it canonical, and how many does it stand for.
+        ``native``: the C twin (the default when it built) or the Python loop."""
         anchor = self._anchor(solution)
         weight = 1 if anchor is None else self.orbit_sizes[anchor]
+        tables, _, packed, _ = self._tables_of(anchor)
+        if not tables:
+            return True, weight
+        if (_classify is not None) if native is None else native:
+            return _classify.canonical(tuple(solution), packed, len(self.placements)), weight
         key = sorted(solution)
         least = key[0]
-        for table in self._tables_of(anchor)[0]:
+        for table in tables:
             image = [table[i] for i in solution]
             low = min(image)
             # An image whose least placement is smaller sorts first: no need to sort it.
@@ -182,19 +285,20 @@ class Cover:
                 return False, weight
         return True, weight
 
-    def mirror_symmetric(self, solution: tuple[int, ...]) -> bool:
+    def mirror_symmetric(self, solution: tuple[int, ...], native: bool | None = None) -> bool:
         """Does some reflection in the group map this solution onto itself?"""
-        key = frozenset(solution)
         # With a breaker, a symmetry of the solution fixes its breaker placement: only the
         # stabilizer's reflections can.
-        for table in self._tables_of(self._anchor(solution))[1]:
+        _, reflections, _, packed = self._tables_of(self._anchor(solution))
+        if not reflections:
+            return False
+        if (_classify is not None) if native is None else native:
+            return _classify.symmetric(tuple(solution), packed, len(self.placements))
+        key = frozenset(solution)
+        for table in reflections:
             if frozenset([table[i] for i in solution]) == key:
                 return True
         return False
-
-    @property
-    def has_reflections(self) -> bool:
-        return any(not sym.is_proper for sym in self.symmetries)
 
     def orbit(self, solution: tuple[int, ...]) -> list[tuple[int, ...]]:
         """Every distinct solution symmetric to this one (itself first)."""
@@ -208,14 +312,23 @@ class Cover:
         return result
 
 
-def _orbits(symmetries, indices, index_of):
-    """Group placement indices into orbits; returns {representative: (orbit size, stabilizer)}."""
+def _packed(tables: list) -> array:
+    """Tables one after another, as the int32 buffer the C classifier reads."""
+    packed = array("i")
+    for table in tables:
+        packed.extend(table)
+    return packed
+
+
+def _orbits(symmetries, indices, tables):
+    """Group placement indices into orbits (``tables``: each symmetry's table of images);
+    returns {representative: (orbit size, stabilizer)}."""
     remaining = set(indices)
     result = {}
     for i in sorted(indices):
         if i not in remaining:
             continue
-        images = [index_of(sym, i) for sym in symmetries]
+        images = [table[i] for table in tables]
         orbit = set(images)
         remaining -= orbit
         stabilizer = [sym for sym, j in zip(symmetries, images) if j == i and not sym.is_identity]
@@ -229,14 +342,20 @@ def choose_breaker(cover: Cover, pieces, counts) -> None:
     if len(group) <= 1:
         return
     best = None
+    searched = len(cover.placements) - len(cover.fixed)
+    of_piece: dict[int, list[int]] = {}
+    for i in range(searched):
+        of_piece.setdefault(cover.placements[i].piece, []).append(i)
+    tables = None
     for piece in range(len(pieces)):
         if counts[piece] != (1, 1) or any(sym.piece_map[piece] != piece for sym in group):
             continue
-        searched = len(cover.placements) - len(cover.fixed)
-        mine = [i for i in range(searched) if cover.placements[i].piece == piece]
+        mine = of_piece.get(piece)
         if not mine:
             continue
-        orbits = _orbits(group, mine, cover.map_placement)
+        if tables is None:
+            tables = [cover.table(sym) for sym in group]
+        orbits = _orbits(group, mine, tables)
         fixed = sum(1 for size, _ in orbits.values() if size < len(group))
         key = (len(orbits), fixed, piece)
         if best is None or key < best[0]:
@@ -258,9 +377,11 @@ def build_cover(
     counts=None,
     optional=frozenset(),
     fixed=(),
+    colours=None,
 ) -> Cover:
     """The exact cover problem of the cells ``board_cells`` (those the search fills; the
-    ``optional`` ones may stay empty) by ``placements``; ``fixed`` are pre-placed ones."""
+    ``optional`` ones may stay empty) by ``placements``; ``fixed`` are pre-placed ones;
+    ``colours`` the BurrTools colours of the pieces (:class:`polyfit.puzzle.colours.Colours`)."""
     counts = list(counts) if counts is not None else [(1, 1)] * len(pieces)
     used = [i for i in range(len(pieces)) if counts[i][1] > 0]
     piece_item = {piece: k for k, piece in enumerate(used)}
@@ -275,16 +396,18 @@ def build_cover(
     if any(counts[i] != (1, 1) for i in used):
         problem.bounds = [counts[i] for i in used] + [(1, 1)] * len(required)
     everything = list(placements) + list(fixed)
-    cover = Cover(problem, everything, [], list(symmetries))
+    painted = [colours.of(p) if colours else () for p in pieces]
+    cover = Cover(problem, everything, [], list(symmetries), pieces=list(pieces), painted=painted)
     cover.fixed = list(range(len(placements), len(everything)))
     cover.crossings = crossed
     if break_symmetry:
         choose_breaker(cover, pieces, counts)
     first_point = len(used) + len(cell_item)
+    items_of = _CellItems(cell_item)
     for index, placement in enumerate(placements):
         if placement.piece == cover.breaker and index not in cover.orbit_sizes:
             continue
-        option = (piece_item[placement.piece],) + tuple(cell_item[c] for c in placement.cells)
+        option = (piece_item[placement.piece], *items_of(placement))
         if crossed is not None:
             held = crossed.held[index]
             if held is None:
@@ -293,3 +416,44 @@ def build_cover(
         problem.options.append(option)
         cover.option_placement.append(index)
     return cover
+
+
+class _CellItems:
+    """The items of a placement's cells, in the order of its cells. A placement that knows its
+    shape and corner gets them by adding its corner's number (in the box of the cells) to its
+    shape's, with no cell made or hashed."""
+
+    def __init__(self, cell_item: dict):
+        self.cell_item = cell_item
+        cells = list(cell_item)
+        dim = len(cells[0]) if cells else 0
+        self.low = [min(c[i] for c in cells) for i in range(dim)]
+        size = [max(c[i] for c in cells) - self.low[i] + 1 for i in range(dim)]
+        self.strides = [1] * dim
+        for i in range(dim - 2, -1, -1):
+            self.strides[i] = self.strides[i + 1] * size[i + 1]
+        self.table = [-1] * (self.strides[0] * size[0] if dim else 0)
+        for c, item in cell_item.items():
+            self.table[self._number(c)] = item
+        self.offsets: dict = {}  # (piece, orientation) -> its shape's cells as numbers
+
+    def _number(self, cell) -> int:
+        number = 0
+        for a, b, s in zip(cell, self.low, self.strides):
+            number += (a - b) * s
+        return number
+
+    def __call__(self, placement) -> list[int]:
+        if placement.shape is None:
+            return [self.cell_item[c] for c in placement.cells]
+        key = placement.piece, placement.orientation
+        offsets = self.offsets.get(key)
+        if offsets is None:
+            if len(self.strides) == 3:
+                s0, s1, s2 = self.strides
+                offsets = self.offsets[key] = [z * s0 + y * s1 + x * s2 for z, y, x in placement.shape]
+            else:
+                offsets = self.offsets[key] = [sum(a * s for a, s in zip(c, self.strides)) for c in placement.shape]
+        base = self._number(placement.corner)
+        table = self.table
+        return [table[base + k] for k in offsets]

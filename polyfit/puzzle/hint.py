@@ -231,7 +231,8 @@ def new_board(puzzle: Puzzle, placements, pieces_spec: str | None = None) -> Boa
         covered.update(p.cells)
     return Board(board.cells, board.name, metadata, board.path,
                  frozenset(c for c in board.optional if c not in covered), tuple(fixed),
-                 dict(board.metadata_at), board.lattice, pieces=board.pieces, allowed=board.allowed)
+                 dict(board.metadata_at), board.lattice, pieces=board.pieces, allowed=board.allowed,
+                 colours=board.colours)
 
 
 def board_text(board: Board, comment: str = "") -> str:

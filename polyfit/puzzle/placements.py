@@ -27,11 +27,62 @@ from polyfit.lattices import base as lattices
 from polyfit.lattices.grid import Cell
 from polyfit.limits import check, limit
 
+try:
+    from polyfit.puzzle import _regions
+except ImportError:  # the C extension did not build: the Python flood fill does the work
+    _regions = None
 
-@dataclass(frozen=True)
+
 class Placement:
-    piece: int  # index into the puzzle's piece list
-    cells: tuple[Cell, ...]  # sorted
+    """One orientation of one piece at one position: ``piece`` (an index into the puzzle's
+    piece list) and its ``cells`` (sorted); ``colours``: the piece's colours on those cells, in
+    order (BurrTools colours), or () when it has none: a piece turned so that other colours
+    fall on the same cells is another placement. Two placements are equal when these are.
+
+    A placement the generator made on squares and cubes also knows which of the piece's
+    orientations (:mod:`polyfit.puzzle.orientations`) it is, its ``shape`` (normalized cells)
+    and its ``corner`` (least coordinates): its cells are made from them on first use, so that
+    set-up does no work per cell for placements nothing asks about. Otherwise ``orientation``
+    is -1."""
+
+    __slots__ = ("piece", "colours", "orientation", "corner", "shape", "_cells")
+
+    def __init__(self, piece: int, cells=None, colours: tuple = (), orientation: int = -1, corner: tuple = (),
+                 shape: tuple | None = None):
+        self.piece = piece
+        self._cells = cells
+        self.colours = colours
+        self.orientation = orientation
+        self.corner = corner
+        self.shape = shape
+
+    @property
+    def cells(self) -> tuple[Cell, ...]:
+        cells = self._cells
+        if cells is None:
+            if len(self.corner) == 3:
+                a, b, c = self.corner
+                cells = tuple([(z + a, y + b, x + c) for z, y, x in self.shape])
+            else:
+                a, b = self.corner
+                cells = tuple([(y + a, x + b) for y, x in self.shape])
+            self._cells = cells
+        return cells
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Placement):
+            return NotImplemented
+        return self.piece == other.piece and self.cells == other.cells and self.colours == other.colours
+
+    def __hash__(self) -> int:
+        return hash((self.piece, self.cells, self.colours))
+
+    def __repr__(self) -> str:
+        colours = f", colours={self.colours!r}" if self.colours else ""
+        return f"Placement(piece={self.piece!r}, cells={self.cells!r}{colours})"
+
+    def __reduce__(self):
+        return (Placement, (self.piece, self.cells, self.colours, self.orientation, self.corner, self.shape))
 
 
 @dataclass
@@ -52,17 +103,21 @@ class PlacementResult:
     stats: PlacementStats = field(default_factory=PlacementStats)
 
 
-def generate(board_cells, pieces, counts=None) -> list[Placement]:
+def generate(board_cells, pieces, counts=None, colours=None) -> list[Placement]:
     """All placements, in a fixed order: by piece, orientation, then position (none for a piece
-    whose count allows no more copies).
+    whose count allows no more copies). ``colours`` (:class:`polyfit.puzzle.colours.Colours`):
+    coloured pieces go only where the colour rule allows, in each colouring of their cells.
 
     A shape fits at shift ``s`` when every cell ``c`` of it lands on the board: ``s`` is in
     ``board - c`` for each ``c``, so the fitting shifts are the intersection of a few sets (each
-    built once per cell offset)."""
+    built once per cell offset). On squares and cubes the sets are the bits of one integer each
+    (:class:`BoxBits`), and the placements are counted against the limit before they are made."""
+    lattice = lattices.of(pieces[0]) if pieces else None
+    if lattice is not None and lattice.name in ("square", "cubic"):
+        return _generate_on_grid(board_cells, pieces, counts, colours)
     board = set(board_cells)
     landing: dict = {}  # cell offset c -> {b - c for b on the board}
     result = []
-    lattice = lattices.of(pieces[0]) if pieces else None
     every_shift = lattice is None or lattice.all_translations
     most = limit("placements")
     for index, piece in enumerate(pieces):
@@ -83,6 +138,138 @@ def generate(board_cells, pieces, counts=None) -> list[Placement]:
                 placed = tuple(tuple(x + s for x, s in zip(c, shift)) for c in shape)
                 result.append(Placement(index, placed))
     return result
+
+
+class BoxBits:
+    """The cells of a board as the bits of one integer, laid out in its box with ``pad`` spare
+    places after each row (and layer), so that moving a shape by a bit shift never wraps a
+    cell around to the next row. The corners where a shape fits are then one AND of shifted
+    copies of the board per cell of the shape, at the speed of integer arithmetic."""
+
+    def __init__(self, cells, pad):
+        dim = len(cells[0])
+        self.low = [min(c[i] for c in cells) for i in range(dim)]
+        self.size = [max(c[i] for c in cells) - self.low[i] + 1 for i in range(dim)]
+        widths = [self.size[i] + pad[i] for i in range(dim)]
+        strides = [1] * dim
+        for i in range(dim - 2, -1, -1):
+            strides[i] = strides[i + 1] * widths[i + 1]
+        self.strides = strides
+        self.board = self.mask(cells)
+
+    def mask(self, cells) -> int:
+        """Cells as bits (those outside the box are left out)."""
+        low, size, strides = self.low, self.size, self.strides
+        bits = bytearray(strides[0] * size[0] // 8 + 1)
+        for c in cells:
+            k = 0
+            for a, b, n, s in zip(c, low, size, strides):
+                if not 0 <= a - b < n:
+                    break
+                k += (a - b) * s
+            else:
+                bits[k >> 3] |= 1 << (k & 7)
+        return int.from_bytes(bits, "little")
+
+    def fits(self, shape) -> int:
+        """The corners (as bits) where the normalized ``shape`` lies on the board."""
+        board = self.board
+        strides = self.strides
+        if len(strides) == 3:
+            s0, s1, _ = strides
+            offsets = [z * s0 + y * s1 + x for z, y, x in shape]
+        else:
+            offsets = [y * strides[0] + x for y, x in shape]
+        found = -1  # every corner (the corner itself need not be a cell of the shape)
+        for offset in offsets:
+            found &= board >> offset
+            if not found:
+                break
+        return found
+
+    @staticmethod
+    def positions(found: int) -> list[int]:
+        """The numbers of the set bits of ``found``, in increasing order."""
+        text = bin(found)[:1:-1]  # bit k is text[k]
+        result = []
+        k = text.find("1")
+        while k >= 0:
+            result.append(k)
+            k = text.find("1", k + 1)
+        return result
+
+    def corners(self, found: int) -> list[tuple]:
+        """The cells of the set bits of ``found``, in increasing order."""
+        low, strides = self.low, self.strides
+        result = []
+        if len(strides) == 3:
+            (a, b, c), (s0, s1, _) = low, strides
+            for k in self.positions(found):
+                z, rest = divmod(k, s0)
+                y, x = divmod(rest, s1)
+                result.append((z + a, y + b, x + c))
+        else:
+            (a, b), (s0, _) = low, strides
+            for k in self.positions(found):
+                y, x = divmod(k, s0)
+                result.append((y + a, x + b))
+        return result
+
+
+def _generate_on_grid(board_cells, pieces, counts, colours) -> list[Placement]:
+    from polyfit.puzzle.orientations import oriented
+
+    board_cells = list(board_cells)
+    dim = len(board_cells[0])
+    used = [i for i in range(len(pieces)) if counts is None or counts[i][1] > 0]
+    forms = {i: oriented(pieces[i].cells, pieces[i].mirror, colours.of(pieces[i]) if colours else ()) for i in used}
+    size = [max(c[k] for c in board_cells) - min(c[k] for c in board_cells) + 1 for k in range(dim)]
+    pad = [0] * dim
+    for form in forms.values():
+        for extent in form.extents:
+            if all(e <= s for e, s in zip(extent, size)):
+                pad = [max(p, e - 1) for p, e in zip(pad, extent)]
+    box = BoxBits(board_cells, pad)
+    most = limit("placements")
+    fitting: dict = {}  # shape -> corners (as bits)
+    banned: dict = {}  # piece colour -> the board cells it may not cover (as bits)
+    found = {}  # (piece, orientation) -> corners (as bits)
+    total = 0
+    for index in used:
+        form = forms[index]
+        for number, (shape, colouring, extent) in enumerate(zip(form.shapes, form.colourings, form.extents)):
+            corners = fitting.get(shape)
+            if corners is None:
+                corners = fitting[shape] = 0 if any(e > s for e, s in zip(extent, size)) else box.fits(shape)
+            if corners and colouring:
+                corners = _keep_colours(box, shape, colouring, corners, colours, banned)
+            found[index, number] = corners
+            total += corners.bit_count()
+            if total > most:
+                check("placements", total, "the pieces on this board (and more to come)")
+    result = []
+    for (index, number), corners in found.items():
+        form = forms[index]
+        shape, colouring = form.shapes[number], form.colourings[number]
+        result += [Placement(index, None, colouring, number, corner, shape) for corner in box.corners(corners)]
+    return result
+
+
+def _keep_colours(box: BoxBits, shape, colouring, corners: int, colours, banned: dict) -> int:
+    """The corners where no voxel of this colouring of a shape lies on a board cell of a colour
+    the rule keeps it off (the cells a colour may not cover are one mask per colour)."""
+    strides = box.strides
+    for c, p in zip(shape, colouring):
+        if not p:
+            continue
+        mask = banned.get(p)
+        if mask is None:
+            mask = banned[p] = box.mask(cell for cell, r in colours.cells.items() if not colours.allows(p, r))
+        if mask:
+            corners &= ~(mask >> sum(a * b for a, b in zip(c, strides)))
+            if not corners:
+                break
+    return corners
 
 
 def reachable_areas(sizes, counts) -> int:
@@ -220,6 +407,7 @@ class BitGrid:
         for i in range(dim - 2, -1, -1):
             strides[i] = strides[i + 1] * size[i + 1]
         self.strides = strides
+        self.low = low
         self.bit = {
             c: 1 << sum((c[i] - low[i]) * strides[i] for i in range(dim)) for c in cells
         }
@@ -278,7 +466,10 @@ def prune_area(board_cells, pieces, placements, stats: PlacementStats, counts, o
         others = [(0, hi - 1) if j == i else (0, hi) for j, (_, hi) in enumerate(counts)]
         makeable[i] = reachable_areas(sizes, others)
     lattice = lattices.of(pieces[0])
-    if BitGrid.size(board_cells, lattice) <= WHOLE_BOARD_BITS:
+    bits = BitGrid.size(board_cells, lattice)
+    if native_regions(lattice, (bits // 64 + len(board_cells)) * len(placements)):
+        fits = _whole_board_regions(board_cells, optional, makeable, lattice, native=True)
+    elif bits <= WHOLE_BOARD_BITS:
         fits = _whole_board_regions(board_cells, optional, makeable, lattice)
     else:
         fits = _LocalRegions(board_cells, optional, makeable, max(sizes), lattice)
@@ -293,17 +484,52 @@ def prune_area(board_cells, pieces, placements, stats: PlacementStats, counts, o
 WHOLE_BOARD_BITS = 8192
 
 
-def _whole_board_regions(board_cells, optional, makeable, lattice=None):
+# The C flood fill (polyfit/puzzle/_regions.c) fills the whole board for every placement when
+# that costs at most about this many steps (words of the board's bits plus its cells, times the
+# placements: a few tens of milliseconds); larger problems are filled around each placement.
+NATIVE_STEPS = 50_000_000
+
+
+def native_regions(lattice, steps: int) -> bool:
+    """Does the C flood fill do area pruning: built, on a lattice whose neighbours are one
+    stride away along an axis (squares, cubes), and within :data:`NATIVE_STEPS`?"""
+    return (_regions is not None and steps <= NATIVE_STEPS and lattice is not None
+            and all(applies is None and sum(map(abs, offset)) == 1 for offset, applies in lattice.flood_steps()))
+
+
+def _whole_board_regions(board_cells, optional, makeable, lattice=None, native=False):
     grid = BitGrid(board_cells, lattice)
     everything = grid.mask(board_cells)
     must = everything & ~grid.mask(c for c in optional if c in grid.bit)
 
+    shapes: dict = {}  # (piece, orientation) -> its cells as bits at corner ``low``
+
+    def cells_of(placement) -> int:
+        if placement.orientation < 0:
+            return grid.mask(placement.cells)
+        shift = sum((a - b) * s for a, b, s in zip(placement.corner, grid.low, grid.strides))
+        key = placement.piece, placement.orientation
+        shape = shapes.get(key)
+        if shape is None:
+            shape = shapes[key] = grid.mask(placement.cells) >> shift
+        return shape << shift
+
     def fits(placement) -> bool:
-        rest = everything & ~grid.mask(placement.cells)
+        rest = everything & ~cells_of(placement)
         ok = makeable[placement.piece]
         return all(reaches(ok, (r & must).bit_count(), r.bit_count()) for r in grid.regions(rest))
 
-    return fits
+    if not native or grid.steps:
+        return fits
+    size = (everything.bit_length() + 7) // 8
+    must_bytes, strides = must.to_bytes(size, "little"), tuple(grid.strides)
+    ok_bytes = {piece: areas.to_bytes((areas.bit_length() + 7) // 8, "little") for piece, areas in makeable.items()}
+
+    def fits_in_c(placement) -> bool:
+        rest = everything & ~cells_of(placement)
+        return _regions.fits(rest.to_bytes(size, "little"), must_bytes, strides, ok_bytes[placement.piece])
+
+    return fits_in_c
 
 
 class _LocalRegions:
@@ -421,23 +647,24 @@ def prune_parity(board_cells, pieces, placements, stats: PlacementStats, counts)
     of one piece are taken together (the totals of k copies), not one by one."""
     lattice = lattices.of(pieces[0])
     target = colour_difference(board_cells, lattice)
-    difference = {p: colour_difference(p.cells, lattice) for p in placements}
+    difference = _differences(placements, lattice)
     used = [i for i, (_, hi) in enumerate(counts) if hi > 0]
+    indices = list(range(len(placements)))
     while True:
         possible = [set() for _ in pieces]
-        for p in placements:
-            possible[p.piece].add(difference[p])
+        for k in indices:
+            possible[placements[k].piece].add(difference[k])
         if any(not possible[i] for i in used):
-            return placements  # a piece that fits nowhere is left for the search to report
+            return [placements[k] for k in indices]  # a piece that fits nowhere is left for the search to report
         # For piece i: the totals of all the other copies, its own other copies included.
         sets = {i: Totals.of(possible[i]) for i in used}
         others_of = dict(zip(used, _totals_without_each([sets[i].times(counts[i][1]) for i in used])))
         for i in used:
             others_of[i] = others_of[i] + sets[i].times(counts[i][1] - 1)
-        kept = [p for p in placements if target - difference[p] in others_of[p.piece]]
-        if len(kept) == len(placements):
-            return kept
-        stats.pruned_parity += len(placements) - len(kept)
+        kept = [k for k in indices if target - difference[k] in others_of[placements[k].piece]]
+        if len(kept) == len(indices):
+            return [placements[k] for k in indices]
+        stats.pruned_parity += len(indices) - len(kept)
         if not kept:
             reachable = (sets[used[0]] + others_of[used[0]]).values()
             stats.impossible = (
@@ -445,8 +672,35 @@ def prune_parity(board_cells, pieces, placements, stats: PlacementStats, counts)
                 f"(difference {target}), but no placement of the pieces adds up to that"
                 + (f"; they can make differences {_brief(reachable)}" if reachable else "")
             )
-            return kept
-        placements = kept
+            return []
+        indices = kept
+
+
+def _differences(placements, lattice) -> list[int]:
+    """Each placement's colour difference. On squares and cubes moving a shape by a corner
+    whose coordinates add up to an odd number swaps the checkerboard's colours, so one sum per
+    orientation does for all its placements."""
+    if lattice.name not in ("square", "cubic"):
+        return [colour_difference(p.cells, lattice) for p in placements]
+    known: dict = {}  # (piece, orientation) -> its difference at a corner of even sum
+    result = []
+    for p in placements:
+        if p.orientation < 0:
+            result.append(_checkerboard(p.cells))
+            continue
+        sign = 1 - 2 * (sum(p.corner) & 1)
+        key = (p.piece, p.orientation)
+        base = known.get(key)
+        if base is None:
+            base = known[key] = _checkerboard(p.cells) * sign
+        result.append(base * sign)
+    return result
+
+
+def _checkerboard(cells) -> int:
+    """:func:`colour_difference` on squares and cubes: dark cells (coordinates adding up to an
+    even number) less light ones."""
+    return len(cells) - 2 * sum([sum(c) & 1 for c in cells])
 
 
 def _brief(values) -> str:
@@ -465,14 +719,14 @@ def _brief(values) -> str:
     return f"{len(values)} values from {first} to {last}{steps}, not every one between"
 
 
-def place(board_cells, pieces, prune: bool = True, counts=None, optional=frozenset()) -> PlacementResult:
+def place(board_cells, pieces, prune: bool = True, counts=None, optional=frozenset(), colours=None) -> PlacementResult:
     """Generate the placements and prune them by area and parity.
 
     ``counts`` are the pieces' ``(lo, hi)`` (default: each exactly once); ``optional`` the
-    cells that may stay empty."""
+    cells that may stay empty; ``colours`` the colour rules of a BurrTools puzzle."""
     counts = list(counts) if counts is not None else [(1, 1)] * len(pieces)
     stats = PlacementStats()
-    placements = generate(board_cells, pieces, counts)
+    placements = generate(board_cells, pieces, counts, colours)
     stats.generated = len(placements)
     if prune and placements:
         placements = prune_area(board_cells, pieces, placements, stats, counts, optional)

@@ -9,6 +9,7 @@ from typing import Iterator
 from polyfit.puzzle.board import Board
 from polyfit.puzzle.cover import Cover, build_cover
 from polyfit.errors import PolyfitError, plural
+from polyfit.limits import check
 from polyfit.xc.problem import SearchStats
 from polyfit.xc.reduce import Reduction, reduce as reduce_options
 from polyfit.puzzle.placements import PlacementStats, area_problem, place
@@ -89,8 +90,10 @@ class Puzzle:
             (lo, max(lo, min(hi, len(free) // piece.size)))
             for (lo, hi), piece in zip(self.counts, self.pieces)
         ]
-        result = place(free, self.pieces, prune, self.counts, board.optional)
-        if board.allowed:  # some pieces may only go some ways (colour rules)
+        used = sum(1 for _, hi in self.counts if hi > 0)
+        check("items", len(free) + used, f"{board.label}: its cells and pieces, as an exact cover problem")
+        result = place(free, self.pieces, prune, self.counts, board.optional, board.colours)
+        if board.colours is None and board.allowed:  # some pieces may only go some ways
             names = [p.name for p in self.pieces]
             result.placements = [
                 p for p in result.placements
@@ -98,7 +101,7 @@ class Puzzle:
             ]
         self.placement_stats: PlacementStats = result.stats
         self.symmetries = configuration_symmetries(
-            puzzle_symmetries(board.cells, self.pieces), board, self.pieces
+            puzzle_symmetries(board.cells, self.pieces, board.colours), board, self.pieces
         )
         if result.stats.pruned_parity and len(self.symmetries) > 1 and not board.lattice.parity_symmetric:
             kept = symmetric_part(result.placements, self.symmetries)
@@ -113,6 +116,7 @@ class Puzzle:
             self.counts,
             board.optional,
             preplaced.placements,
+            board.colours,
         )
         # Every placement: the searched ones, then the pre-placed ones (cover.fixed).
         self.placements = self.cover.placements
@@ -185,11 +189,13 @@ class Puzzle:
         start = time.perf_counter()
         try:
             if self.impossible is None:
+                placement_of = cover.option_placement
                 for options in backend.solutions(problem, counts.search):
                     if order is not None:
                         options = [order[k] for k in options]
-                    placements = tuple(cover.option_placement[k] for k in (*forced, *options))
-                    yield self.classify(placements, counts)
+                    if forced:
+                        options = (*forced, *options)
+                    yield self.classify(tuple([placement_of[k] for k in options]), counts)
             counts.complete = True
         finally:
             counts.seconds = time.perf_counter() - start
@@ -205,7 +211,7 @@ class Puzzle:
             # solutions onto themselves.
             split = cover.has_reflections and not cover.mirror_symmetric(placements)
             counts.distinct_rotations += 2 if split else 1
-        return Found(placements + tuple(cover.fixed), canonical, weight)
+        return Found(placements + tuple(cover.fixed) if cover.fixed else placements, canonical, weight)
 
     def count(self, backend, seed: int | None = None) -> Counts:
         counts = Counts()

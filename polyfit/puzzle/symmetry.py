@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from polyfit.lattices import base as lattices
 from polyfit.lattices.grid import Cell, Transform
+from polyfit.puzzle.orientations import moved, normal, oriented, turn
 
 
 @dataclass(frozen=True)
@@ -39,33 +40,73 @@ def board_symmetries(cells, lattice=None) -> list[Symmetry]:
     cubes unless ``lattice`` says otherwise)."""
     cells = list(cells)
     lattice = lattice or lattices.get(lattices.default_name(len(cells[0])))
-    target = lattice.normalize(cells)
-    shift = lattice.normal_shift(cells)
-    result = []
-    for g in lattice.group():
-        image = g.apply(cells)
-        if lattice.normalize(image) == target:
-            # image + its shift == cells + their shift, so g then this offset maps cells onto cells
-            image_shift = lattice.normal_shift(image)
-            result.append(Symmetry(g, tuple(a - b for a, b in zip(image_shift, shift))))
+    if lattice.name in ("square", "cubic"):
+        result = _box_symmetries(cells, lattice)
+    else:
+        target = lattice.normalize(cells)
+        shift = lattice.normal_shift(cells)
+        result = []
+        for g in lattice.group():
+            image = g.apply(cells)
+            if lattice.normalize(image) == target:
+                # image + its shift == cells + their shift, so g then this offset maps cells onto cells
+                image_shift = lattice.normal_shift(image)
+                result.append(Symmetry(g, tuple(a - b for a, b in zip(image_shift, shift))))
     result.sort(key=lambda s: (not s.is_identity, s.transform))
     return result
 
 
-def puzzle_symmetries(board_cells, pieces) -> list[Symmetry]:
+def _box_symmetries(cells, lattice) -> list[Symmetry]:
+    """On squares and cubes a symmetry maps the cells' box onto itself: only the transforms
+    that permute equal sides are tried, each moved back onto the box and its image checked
+    against the cells (a set look-up per cell, no sorting)."""
+    dim = len(cells[0])
+    low = [min(c[i] for c in cells) for i in range(dim)]
+    high = [max(c[i] for c in cells) for i in range(dim)]
+    size = [h - l for l, h in zip(low, high)]
+    board = set(cells)
+    result = []
+    for g in lattice.group():
+        if any(size[p] != size[k] for k, p in enumerate(g.perm)):
+            continue
+        # Coordinate k of an image is signs[k] * cell[perm[k]]: its least value over the box.
+        least = [low[p] if s > 0 else -high[p] for p, s in zip(g.perm, g.signs)]
+        offset = tuple(a - b for a, b in zip(low, least))
+        if board.issuperset(moved(cells, g, offset)):
+            result.append(Symmetry(g, offset))
+    return result
+
+
+def puzzle_symmetries(board_cells, pieces, colours=None) -> list[Symmetry]:
     """The board symmetries under which the piece set maps onto itself, with that piece map.
 
     ``pieces`` are :class:`polyfit.puzzle.pieces.Piece` objects (anything with ``cells`` and
-    ``orientations()``). Pieces of identical shape map to themselves first.
+    ``orientations()``). Pieces of identical shape map to themselves first. With ``colours``
+    (:class:`polyfit.puzzle.colours.Colours`) a piece's colours are part of its shape.
     """
-    shapes = [set(p.orientations()) for p in pieces]
     counts = [getattr(p, "count", (1, 1)) for p in pieces]
     lattice = lattices.of(pieces[0])
+    if lattice.name in ("square", "cubic"):
+
+        painted = [colours.of(p) if colours else () for p in pieces]
+        # (A Piece's cells are normalized, and its colours in their order; other shapes' may not be.)
+        cells = [tuple(p.cells) if k else normal(p.cells)[0] for p, k in zip(pieces, painted)]
+        shapes = [oriented(c, p.mirror, k).index for c, p, k in zip(cells, pieces, painted)]
+
+        def image_of(i, transform):
+            if transform.is_proper or pieces[i].mirror:  # one of the piece's own orientations
+                return next(iter(shapes[i]))
+            return turn(cells[i], painted[i], transform)
+    else:
+        shapes = [set(p.orientations()) for p in pieces]
+
+        def image_of(i, transform):
+            return lattice.normalize(transform.apply(pieces[i].cells))
     result = []
     for sym in board_symmetries(board_cells, lattice):
         mapping = []
-        for i, piece in enumerate(pieces):
-            image = lattice.normalize(sym.transform.apply(piece.cells))
+        for i in range(len(pieces)):
+            image = image_of(i, sym.transform)
             if image in shapes[i]:
                 mapping.append(i)
                 continue
@@ -85,8 +126,10 @@ def configuration_symmetries(symmetries, board, pieces) -> list[Symmetry]:
     """The symmetries that also respect a board's optional cells and pre-placed pieces: each
     optional cell goes to an optional cell, each pre-placed piece onto a pre-placed copy of the
     piece its placements become, and the placements a piece is allowed (``board.allowed``) onto
-    those allowed the piece it becomes."""
-    if not board.optional and not board.fixed and not board.allowed:
+    those allowed the piece it becomes; with BurrTools colours (``board.colours``), each
+    coloured cell to a cell of its colour (the pieces' colours are :func:`puzzle_symmetries`')."""
+    colours = board.colours
+    if not board.optional and not board.fixed and not colours and not board.allowed:
         return list(symmetries)
     index = {p.name: i for i, p in enumerate(pieces)}
     fixed = {(name, frozenset(cells)) for name, cells, _ in board.fixed}
@@ -94,7 +137,10 @@ def configuration_symmetries(symmetries, board, pieces) -> list[Symmetry]:
     for sym in symmetries:
         if {sym(c) for c in board.optional} != board.optional:
             continue
-        if board.allowed and not _keeps_allowed(sym, board.allowed, pieces):
+        if colours is not None:
+            if not colours.keeps_board(sym):
+                continue
+        elif board.allowed and not _keeps_allowed(sym, board.allowed, pieces):
             continue
         if all(
             (pieces[sym.piece_map[index[name]]].name, frozenset(sym(c) for c in cells)) in fixed

@@ -6,7 +6,6 @@ command line does not import the studio, and the studio does not import the comm
 
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 from typing import Optional
 
@@ -19,9 +18,11 @@ DEFAULT_PORT = 8765
 INSTALL = f"polyfit studio needs Starlette and uvicorn: {install_hint('studio', 'starlette uvicorn')}"
 
 
-def listening_socket(port: Optional[int]) -> socket.socket:
+def listening_socket(port: Optional[int]):
     """A socket listening on 127.0.0.1: ``port``, or the default port (a free one when it is
     taken)."""
+    import socket  # here: every start of the command line imports this module
+
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:

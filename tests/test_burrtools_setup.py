@@ -1,0 +1,374 @@
+"""BurrTools files as designers make them: counts as BurrTools counts them (colours included),
+latin-1 files, huge declared boxes refused before anything is built, and the set-up's fast
+paths (placements from bits, symmetry tables by orientation) giving what the plain ways give.
+
+The recorded counts are burrTxt2 0.7.1's (``burrTxt2 -R -c``, and ``-m`` for the count that
+keeps mirror images, polyfit's ``distinct_rotations``) on the files of
+benchmarks/data/burrtools/, made by benchmarks/burrtools_files.py.
+"""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import os
+import subprocess
+import sys
+import tracemalloc
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import polyfit
+from helpers import ROOT, run
+from polyfit.formats import burrtools
+from polyfit.limits import LimitError
+from polyfit.puzzle import placements as placement_module
+from polyfit.puzzle.cover import PlacementKeys
+from polyfit.puzzle.placements import generate
+
+FILES = ROOT / "benchmarks" / "data" / "burrtools"
+
+# file: (BurrTools' count, its count with -m)
+BURRTOOLS = {
+    "burr-box-8": (1, 1),
+    "cage-216": (1, 1),
+    "colour-cube": (1, 1),
+    "counts": (3082, 6164),
+    "cube-15": (294, 294),
+    "cube-16-colours": (4052, 4052),
+    "cube-9": (1, 1),
+    "frame-40": (1, 1),
+    "keys-in-a-box": (1, 1),
+    "umlaut": (31, 31),
+    "soma-marked-corner": (1920, 3840),
+    "soma-two-coloured-t": (480, 960),
+    "soma-coloured-mirror-pair": (480, 480),
+}
+SLOW = {"cube-15-slow": (4354, 4354)}  # a search of several seconds
+
+
+@pytest.mark.parametrize("name", sorted(BURRTOOLS))
+def test_counts_are_burrtools_counts(name):
+    counts = polyfit.load(FILES / f"{name}.xmpuzzle").count()
+    assert (counts.distinct, counts.distinct_rotations) == BURRTOOLS[name]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(SLOW))
+def test_counts_are_burrtools_counts_on_a_long_search(name):
+    counts = polyfit.load(FILES / f"{name}.xmpuzzle").count()
+    assert (counts.distinct, counts.distinct_rotations) == SLOW[name]
+
+
+def test_every_file_made_has_its_burrtools_count_here():
+    made = {path.stem for path in FILES.glob("*.xmpuzzle")}
+    assert made == set(BURRTOOLS) | set(SLOW)
+
+
+def test_colours_are_part_of_the_shapes_as_in_burrtools():
+    """Colours with no rule still count: a marked corner of the cube leaves only the 6
+    symmetries that fix it; a T with one marked arm has twice the placements (turned end for
+    end it shows its colour elsewhere); the mirror pieces A and B in two colours are no
+    longer each other's mirror image, so no reflection is a symmetry."""
+    corner = polyfit.load(FILES / "soma-marked-corner.xmpuzzle")
+    assert len(corner.symmetries) == 6 and corner.board.allowed == {}
+    t = polyfit.load(FILES / "soma-two-coloured-t.xmpuzzle")
+    plain = polyfit.load(FILES / "soma-coloured-mirror-pair.xmpuzzle")  # the same T, uncoloured
+
+    def placements_of_t(puzzle):
+        return [p for p in puzzle.placements if puzzle.pieces[p.piece].name == "T"]
+
+    assert len(placements_of_t(t)) == 2 * len(placements_of_t(plain))
+    assert {p.cells for p in placements_of_t(t)} == {p.cells for p in placements_of_t(plain)}
+    pair = polyfit.load(FILES / "soma-coloured-mirror-pair.xmpuzzle")
+    assert len(pair.symmetries) == 24 and all(s.is_proper for s in pair.symmetries)
+    assert pair.count().total == 11520  # the same tilings: only the classes change
+
+
+def test_a_latin1_file_with_an_umlaut_reads_as_burrtools_wrote_it():
+    path = FILES / "umlaut.xmpuzzle"
+    data = path.read_bytes()
+    assert data[:2] != b"\x1f\x8b" and "ü".encode("latin-1") in data
+    with pytest.raises(UnicodeDecodeError):
+        data.decode("utf-8")
+    board = polyfit.read_board(path)
+    assert board.name == "Würfel für Jürgen"
+    assert polyfit.load(path).count().distinct == 31
+    # The same file in UTF-8, saying so or not, reads the same.
+    text = data.decode("latin-1")
+    for header in ('<?xml version="1.0"?>', '<?xml version="1.0" encoding="UTF-8"?>'):
+        again = burrtools.parse_puzzle(text.replace('<?xml version="1.0"?>', header).encode("utf-8"), "u.xmpuzzle")
+        assert burrtools.problem_names(again) == ["Würfel für Jürgen"]
+
+
+def huge(n: int) -> bytes:
+    """A small gzip file whose goal is an n x n x n box of filled voxels, with a domino."""
+    xml = (f'<?xml version="1.0"?><puzzle version="2"><gridType type="0"/><colors/><shapes>'
+           f'<voxel x="2" y="1" z="1" type="0">##</voxel><voxel x="{n}" y="{n}" z="{n}" type="0">{"#" * n**3}</voxel>'
+           f'</shapes><problems><problem><shapes><shape id="0" min="0" max="{n**3}"/></shapes><result id="1"/>'
+           f'<bitmap/></problem></problems></puzzle>')
+    return gzip.compress(xml.encode(), 9)
+
+
+def test_a_huge_declared_box_is_refused_before_its_voxels_are_made(tmp_path, app):
+    """215^3 voxels in a 9.9 KB file: the cells are counted against the limit before any is
+    made (it was 1.9 GB and a MemoryError); memory stays at the size of the text."""
+    path = tmp_path / "huge.xmpuzzle"
+    path.write_bytes(huge(215))
+    assert path.stat().st_size < 12_000
+    tracemalloc.start()
+    try:
+        with pytest.raises(LimitError, match=r"shape 1: 9,938,375 cells, over polyfit's limit of 1,000,000 on the cells"):
+            polyfit.read_board(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 120_000_000  # the decompressed text (10 MB) and a few copies of it, no voxel
+    result = run(app, "solve", path, "--count")
+    assert result.exit_code == 2 and "POLYFIT_MAX_CELLS" in result.output
+
+
+def test_a_board_over_the_items_limit_is_refused_before_placements_are_made(tmp_path, monkeypatch):
+    """Within the cells limit but over the items one (a box of 100^3 voxels is 1,000,001
+    items with its piece): refused before any placement is generated."""
+    path = tmp_path / "big.xmpuzzle"
+    path.write_bytes(huge(20))
+    monkeypatch.setenv("POLYFIT_MAX_ITEMS", "5000")
+
+    def never(*args, **kwargs):
+        raise AssertionError("placements were generated")
+
+    monkeypatch.setattr(placement_module, "generate", never)
+    with pytest.raises(LimitError, match="8,001 items, over polyfit's limit of 5,000 on the items"):
+        polyfit.load(path)
+
+
+def test_placements_are_counted_against_the_limit_before_they_are_made(tmp_path, monkeypatch):
+    path = tmp_path / "big.xmpuzzle"
+    path.write_bytes(huge(12))  # 1,728 cells: 3 * 11 * 12 * 12 = 4,752 domino placements
+    monkeypatch.setenv("POLYFIT_MAX_PLACEMENTS", "4000")
+    made = []
+    real = placement_module.Placement
+
+    def counted(*args, **kwargs):
+        made.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(placement_module, "Placement", counted)
+    with pytest.raises(LimitError, match="4,752 placements, over polyfit's limit of 4,000"):
+        polyfit.load(path)
+    assert not made
+
+
+# -- the fast paths against the plain ways --------------------------------------------------
+
+
+def plain_generate(cells, pieces):
+    """Every placement by trying every shift of every orientation."""
+    board = set(cells)
+    found = set()
+    for index, piece in enumerate(pieces):
+        for shape in piece.orientations():
+            for cell in board:
+                shift = tuple(a - b for a, b in zip(cell, shape[0]))
+                placed = tuple(tuple(a + b for a, b in zip(c, shift)) for c in shape)
+                if board.issuperset(placed):
+                    found.add((index, placed))
+    return found
+
+
+POLYCUBES = [
+    ((0, 0, 0), (0, 0, 1), (0, 0, 2)),
+    ((0, 0, 0), (0, 0, 1), (0, 1, 0)),
+    ((0, 0, 0), (0, 0, 1), (0, 0, 2), (0, 1, 1)),
+    ((0, 0, 0), (0, 0, 1), (0, 1, 1), (1, 1, 1)),
+    ((0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 0)),
+    ((0, 0, 0), (0, 0, 1), (0, 1, 1), (0, 1, 2)),
+]
+
+
+@st.composite
+def puzzles(draw):
+    """A box of up to 4x4x3 (or a rectangle) with some cells taken out, and a few pieces that
+    may or may not be turned over, some used more than once."""
+    dim = draw(st.sampled_from([2, 3]))
+    sizes = [draw(st.integers(2, 4)) for _ in range(dim)]
+    cells = sorted(itertools.product(*(range(n) for n in sizes)))
+    holes = draw(st.sets(st.sampled_from(cells), max_size=len(cells) // 3))
+    cells = [c for c in cells if c not in holes]
+    shapes = draw(st.lists(st.sampled_from(POLYCUBES), min_size=1, max_size=4))
+    pieces = []
+    for k, shape in enumerate(shapes):
+        cells_of = tuple(c[3 - dim:] for c in shape) if dim == 2 else shape
+        if len(set(cells_of)) != len(cells_of):
+            continue
+        mirror = draw(st.booleans())
+        count = draw(st.sampled_from([(1, 1), (0, 2)]))
+        pieces.append(polyfit.Piece(f"p{k}", cells_of, mirror, count))
+    return cells, pieces
+
+
+@settings(max_examples=60, deadline=None)
+@given(puzzles())
+def test_placements_from_bits_are_every_placement(puzzle):
+    cells, pieces = puzzle
+    if not cells or not pieces:
+        return
+    made = generate(cells, pieces)
+    assert {(p.piece, p.cells) for p in made} == plain_generate(cells, pieces)
+    assert len(made) == len({(p.piece, p.cells) for p in made})
+
+
+@settings(max_examples=40, deadline=None)
+@given(puzzles())
+def test_symmetry_tables_by_orientation_are_the_tables_by_cells(puzzle):
+    """What classifies each solution: where each symmetry sends each placement. The tables
+    made from orientations and corners are the ones made cell by cell, and the counts with
+    symmetry broken are the counts without."""
+    cells, pieces = puzzle
+    if not cells or not pieces:
+        return
+    board = polyfit.Board(tuple(cells))
+    try:
+        puzzle = polyfit.Puzzle(board, pieces, break_symmetry=False)
+    except polyfit.PolyfitError:
+        return  # no choice of the pieces has the board's area
+    placements = puzzle.cover.placements
+    by_orientation = PlacementKeys(placements, puzzle.pieces, [()] * len(puzzle.pieces))
+    by_cells = PlacementKeys(placements)
+    for sym in puzzle.symmetries:
+        assert by_orientation.image(sym) == by_cells.image(sym)
+    if len(placements) <= 400:
+        broken = polyfit.Puzzle(board, pieces).count()
+        whole = puzzle.count()
+        assert (broken.distinct, broken.distinct_rotations, broken.total) == (whole.distinct, whole.distinct_rotations, whole.total)
+
+
+@settings(max_examples=40, deadline=None)
+@given(puzzles())
+def test_the_c_classifier_answers_as_the_python_one(puzzle):
+    """Each solution found is canonical (or not) and mirror-symmetric (or not) alike in C and
+    in Python, with the breaker's stabilizers and without a breaker."""
+    from helpers import native
+
+    native("dlx-c")  # the C extensions built (required under POLYFIT_REQUIRE_C=1)
+    from polyfit.puzzle import cover as cover_module
+
+    if cover_module._classify is None:
+        pytest.skip("the C classifier did not build")
+    cells, pieces = puzzle
+    if not cells or not pieces:
+        return
+    for break_symmetry in (True, False):
+        try:
+            made = polyfit.Puzzle(polyfit.Board(tuple(cells)), pieces, break_symmetry=break_symmetry)
+        except polyfit.PolyfitError:
+            return
+        if len(made.placements) > 400:
+            return
+        cover = made.cover
+        for found in itertools.islice(made.search(made.backend("dlx-c"), polyfit.Counts()), 200):
+            searched = found.placements[: len(found.placements) - len(cover.fixed)]
+            assert cover.classify(searched, native=True) == cover.classify(searched, native=False)
+            assert cover.mirror_symmetric(searched, native=True) == cover.mirror_symmetric(searched, native=False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 12).flatmap(lambda n: st.tuples(
+    st.just(n),
+    st.lists(st.permutations(range(n)), max_size=5),
+    st.sets(st.integers(0, n - 1), min_size=1).map(lambda s: tuple(sorted(s, reverse=True))),
+)))
+def test_the_c_classifier_on_any_tables(case):
+    from array import array
+
+    from polyfit.puzzle import cover as cover_module
+
+    if cover_module._classify is None:
+        pytest.skip("the C classifier did not build")
+    n, tables, solution = case
+    packed = array("i", [i for table in tables for i in table])
+    key = sorted(solution)
+    images = [sorted(table[i] for i in solution) for table in tables]
+    assert cover_module._classify.canonical(solution, packed, n) == all(image >= key for image in images)
+    assert cover_module._classify.symmetric(solution, packed, n) == any(image == key for image in images)
+
+
+# -- area pruning's flood fill in C against the Python one -------------------------------------
+
+
+def regions_module():
+    from helpers import native
+
+    native("dlx-c")  # the C extensions built (required under POLYFIT_REQUIRE_C=1)
+    if placement_module._regions is None:
+        if os.environ.get("POLYFIT_REQUIRE_C") == "1":
+            pytest.fail("polyfit.puzzle._regions is required (POLYFIT_REQUIRE_C=1) but did not build")
+        pytest.skip("the C flood fill did not build")
+    return placement_module._regions
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(2, 3).flatmap(lambda dim: st.tuples(
+    st.lists(st.integers(1, 6), min_size=dim, max_size=dim),
+    st.randoms(use_true_random=False),
+    st.integers(0, 2**40),
+)))
+def test_the_c_flood_fill_finds_the_regions_the_python_one_finds(case):
+    """Any cells of a box left free, any of them to be filled, any areas makeable: the C test
+    says yes exactly when every region the Python flood fill finds has a makeable area between
+    its cells to fill and all its cells."""
+    regions = regions_module()
+    sizes, rng, areas = case
+    box = list(itertools.product(*(range(n) for n in sizes)))
+    grid = placement_module.BitGrid(box)
+    free = grid.mask(c for c in box if rng.random() < 0.6)
+    must = free & grid.mask(c for c in box if rng.random() < 0.8)
+    expected = all(placement_module.reaches(areas, (r & must).bit_count(), r.bit_count()) for r in grid.regions(free))
+    size = (grid.mask(box).bit_length() + 7) // 8
+    found = regions.fits(free.to_bytes(size, "little"), must.to_bytes(size, "little"), tuple(grid.strides),
+                         areas.to_bytes((areas.bit_length() + 7) // 8, "little"))
+    assert found == expected
+
+
+def test_the_c_flood_fill_refuses_bad_strides():
+    regions = regions_module()
+    with pytest.raises(ValueError, match="positive"):
+        regions.fits(b"\x01", b"", (0,), b"\x02")
+    with pytest.raises(ValueError, match="strides"):
+        regions.fits(b"\x01", b"", (), b"\x02")
+
+
+@settings(max_examples=60, deadline=None)
+@given(puzzles(), st.randoms(use_true_random=False))
+def test_area_pruning_in_c_keeps_what_the_python_pruning_keeps(puzzle, rng):
+    regions_module()
+    cells, pieces = puzzle
+    if not cells or not pieces:
+        return
+    optional = frozenset(c for c in cells if rng.random() < 0.2)
+    made = generate(cells, pieces)
+    counts = [p.count for p in pieces]
+    kept = {}
+    for native in (True, False):
+        stats = placement_module.PlacementStats()
+        saved = placement_module._regions
+        try:
+            if not native:
+                placement_module._regions = None
+            kept[native] = [(p.piece, p.cells) for p in placement_module.prune_area(cells, pieces, made, stats, counts, optional)]
+        finally:
+            placement_module._regions = saved
+    assert kept[True] == kept[False]
+
+
+def test_a_count_on_one_process_imports_no_multiprocessing(tmp_path):
+    """Start-up: a serial count does without the process pool's module (0.03 s to import)."""
+    result = subprocess.run([sys.executable, "-X", "importtime", "-m", "polyfit", "solve",
+                             str(FILES / "soma-marked-corner.xmpuzzle"), "--count", "--jobs", "1"],
+                            capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "1920 distinct solutions" in result.stdout
+    imported = [line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")]
+    assert "polyfit.api" in imported and "multiprocessing" not in imported
