@@ -138,6 +138,25 @@ def test_kill_9_and_resume_until_done_gives_the_uninterrupted_counts(tmp_path):
 
 
 @pytest.mark.slow
+def test_kill_9_in_the_first_moments_leaves_a_checkpoint_to_resume(tmp_path):
+    """The checkpoint is written as the count starts, before any job is done: a ``kill -9``
+    then leaves a file that --resume takes (before, it said "no such checkpoint")."""
+    board = BOARDS / "8x8-square-anywhere.txt"
+    checkpoint = tmp_path / "count.checkpoint"
+    args = ["solve", board, "--count", "--json", "--jobs", "1", "--depth", "1", "--backend", "dlx-c", "--quiet"]
+    proc = polyfit_process(*args, "--checkpoint", checkpoint)
+    deadline = time.monotonic() + 60
+    while not checkpoint.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    proc.kill()
+    proc.wait()
+    assert json.loads(checkpoint.read_text())["done"] == {}  # written before any job was done
+    resumed = run_cli([*map(str, args), "--resume", str(checkpoint)])
+    data = json.loads(resumed.output)
+    assert (data["distinct"], data["total"]) == (16146, 129168)
+
+
+@pytest.mark.slow
 def test_ctrl_c_saves_the_checkpoint_and_says_how_to_go_on(tmp_path):
     board = BOARDS / "8x8-square-anywhere.txt"
     checkpoint = tmp_path / "c.json"
@@ -164,7 +183,7 @@ def test_a_checkpoint_of_another_problem_is_refused(tmp_path):
     assert first.exit_code == 0, first.output
     other = run_cli(["solve", str(BOARDS / "4x15.txt"), "--count", "--resume", str(checkpoint)])
     assert other.exit_code == 2
-    assert "checkpoint of another problem (3x20" in other.output
+    assert "checkpoint of another puzzle (3x20" in other.output
     again = run_cli(["solve", str(BOARDS / "3x20.txt"), "--count", "--checkpoint", str(checkpoint)])
     assert again.exit_code == 2 and "--resume" in again.output  # never overwritten unasked
     printing = run_cli(["solve", str(BOARDS / "3x20.txt"), "--checkpoint", str(tmp_path / "x.json")])

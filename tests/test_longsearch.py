@@ -52,25 +52,38 @@ def test_run_as_jobs_yields_the_solutions_in_the_serial_order():
     assert split == serial and len(serial) == 4
 
 
-def test_interrupted_reports_jobs_and_nodes_and_the_resume_hint_only_for_a_written_checkpoint(tmp_path):
+def test_interrupted_reports_jobs_and_nodes_and_the_resume_hint(tmp_path):
     puzzle, engine = pentominoes()
     path = tmp_path / "c.json"
     untouched = longsearch.run(puzzle, engine, checkpoint=path)
     report = interrupted_text(untouched)
     assert f"0 of {untouched.jobs} jobs done" in report and "nodes searched" in report
-    assert "--resume" not in report and not path.exists()
+    # The checkpoint is written when the count starts: even now there is one to go on from.
+    assert report.endswith(f"; go on with --resume {path}")
+    assert json.loads(path.read_text())["done"] == {}
 
     def ctrl_c_after_two_jobs(progress):
         if progress.done == 2:
             raise KeyboardInterrupt
 
-    search = longsearch.run(puzzle, engine, checkpoint=path, on_progress=ctrl_c_after_two_jobs)
+    search = longsearch.run(puzzle, engine, checkpoint=path, on_progress=ctrl_c_after_two_jobs, force=True)
     with pytest.raises(KeyboardInterrupt):
         search.finish()
     report = interrupted_text(search)
     assert report.startswith("interrupted after ") and f"2 of {search.jobs} jobs done" in report
     assert report.endswith(f"; go on with --resume {path}")
     assert len(json.loads(path.read_text())["done"]) == 2
+
+
+def test_the_checkpoint_is_written_when_the_count_starts(tmp_path):
+    """Before any job is done, so a kill in the first seconds leaves a checkpoint to resume."""
+    puzzle, engine = pentominoes()
+    path = tmp_path / "c.json"
+    search = longsearch.run(puzzle, engine, checkpoint=path, jobs=1)
+    assert json.loads(path.read_text())["done"] == {}
+    search.close()
+    resumed = longsearch.run(pentominoes()[0], engine, resume=path, jobs=1).finish()
+    assert (resumed.distinct, resumed.total) == (1010, 4040)
 
 
 def test_run_refuses_what_it_cannot_do(tmp_path):

@@ -143,17 +143,73 @@ def test_counts_that_disagree_and_fields_of_the_wrong_kind_are_refused(split, ch
 @pytest.mark.parametrize(
     "change",
     [
-        lambda d: d.update(distinct=d["distinct"] + 1, found=d["found"] + 1, total=d["total"] + 4),
         lambda d: d.update(nodes=d["nodes"] + 1),
-        lambda d: d.update(problem="0" * 64),
+        lambda d: d.update(puzzle="0" * 64),
         lambda d: d.pop("digest"),
     ],
 )
 def test_a_result_changed_after_it_was_written_is_refused(split, change):
-    """Counts changed by hand (or damaged) so that they still look right: the seal tells."""
+    """Fields changed by hand (or damaged) so that they still look right: the seal tells."""
     path = split / "job-4.result.json"
     edit(path, change)
     refused(merge(split), f"{path}: field digest: ")
+
+
+def reseal(path, change):
+    """Change a result and make its seal again, as someone who read polyfit's source could."""
+    from polyfit.fields import sealed
+
+    data = json.loads(path.read_text())
+    change(data)
+    data.pop("digest")
+    path.write_text(json.dumps(sealed(data, data["split"])))
+
+
+def bump(rows, *key):
+    """One more in the row of ``key`` of a result's ``classes`` or ``weights``."""
+    for row in rows:
+        if row[:-1] == list(key):
+            row[-1] += 1
+            return
+    rows.append([*key, 1])
+
+
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        (lambda d: d.update(distinct=d["distinct"] + 1), "field distinct: "),
+        (lambda d: d.update(distinct_rotations=d["distinct_rotations"] + 1), "field distinct_rotations: "),
+        (lambda d: d.update(total=d["total"] + 4), "field total: "),
+        (lambda d: d.update(found=d["found"] + 1), "field found: "),
+        (lambda d: d.update(distinct=d["distinct"] + 1, found=d["found"] + 1, total=d["total"] + 4), "field distinct: "),
+        (lambda d: d["classes"][0].__setitem__(0, 8), "the counts do not add up"),
+        (lambda d: (bump(d["weights"], 4), d.update(found=d["found"] + 1, total=d["total"] + 4)), "the counts do not add up"),
+    ],
+)
+def test_a_count_changed_with_its_seal_made_again_does_not_pass(split, change, words):
+    """The seal is no secret (anyone can compute it again): each count is also a sum of what
+    it is made of, and all the classes hold all the solutions, so a count changed alone, or
+    with the fields it is the sum of, is still refused."""
+    path = split / "job-4.result.json"
+    reseal(path, change)
+    refused(merge(split), words)
+
+
+def test_a_count_changed_with_every_field_that_tells_does_pass_and_the_docs_say_so(split):
+    """What the seal cannot see: every field changed together, consistently. This is the limit
+    docs/long-searches.md states; the test keeps the statement true."""
+    path = split / "job-4.result.json"
+
+    def everything(d):
+        bump(d["classes"], 4, 1)  # one more class of 4 solutions, not split under rotations
+        bump(d["weights"], 4)  # met once, standing for its 4 solutions
+        d.update(distinct=d["distinct"] + 1, distinct_rotations=d["distinct_rotations"] + 1)
+        d.update(found=d["found"] + 1, total=d["total"] + 4)
+
+    reseal(path, everything)
+    result = merge(split)
+    assert result.exit_code == 0 and "2340 distinct solutions, 9360 in all" in result.output, result.output
+    assert "does not protect against" in (ROOT / "docs" / "long-searches.md").read_text()
 
 
 @pytest.mark.parametrize("name", ["job-4.result.json", "manifest.json"])
@@ -192,7 +248,9 @@ def test_a_key_given_twice_is_refused(split):
         (lambda d: d["job"].update(forced=[10**6]), "field job.forced: 1000000 is not one of the problem's"),
         (lambda d: d["job"].update(closed=[-1]), "field job.closed[0]: must be at least 0"),
         (lambda d: d["job"].update(share=2), "field job.share: must be from 0 to 1"),
-        (lambda d: d.update(problem="0" * 64), "split from another problem"),
+        (lambda d: d["puzzle"].update(symmetries="0" * 64), "split from another puzzle than"),
+        (lambda d: d["puzzle"].update(symmetries="x"), "field puzzle.symmetries: must be a SHA-256"),
+        (lambda d: d.update(puzzle=None), "field puzzle: must be an object, not null"),
     ],
 )
 def test_a_job_file_with_a_field_missing_or_wrong_is_refused(split, change, words):
@@ -253,7 +311,9 @@ def test_a_fractional_count_in_a_checkpoint_is_refused(tmp_path, saved):
         (lambda d: d.update(done=[]), "field done: must be an object, not a list"),
         (lambda d: d.pop("done"), "field done: missing"),
         (lambda d: d.update(jobs="7"), "field jobs: must be a whole number"),
-        (lambda d: d.update(problem=None), "field problem: must be text, not null"),
+        (lambda d: d.update(puzzle=None), "field puzzle: must be an object, not null"),
+        (lambda d: d["puzzle"].pop("classes"), "field puzzle.classes: missing"),
+        (lambda d: d.update(split=None), "field split: must be text, not null"),
         (lambda d: d["done"].update({"03": d["done"].pop("3")}), "field done.03: is not one of the 7 jobs"),
         (lambda d: d["done"].update({"-1": d["done"].pop("3")}), "field done.-1: is not one of the 7 jobs"),
         (lambda d: d["done"]["3"].update(index=4), "field done.3.index: must be 3"),
@@ -270,13 +330,22 @@ def test_a_checkpoint_with_a_field_missing_or_wrong_is_refused(tmp_path, saved, 
 
 
 def test_a_checkpoint_entry_changed_after_it_was_written_is_refused(tmp_path, saved):
+    path, result = resume(tmp_path, saved, lambda d: d["done"]["5"].update(nodes=d["done"]["5"]["nodes"] + 1))
+    refused(result, f"{path}: field done.5.digest: does not match the other fields", "remove done.5")
+
+
+def test_a_checkpoint_count_changed_with_its_seal_made_again_does_not_pass(tmp_path, saved):
+    from polyfit.fields import sealed
+
     def more(d):
         entry = d["done"]["5"]
-        entry.update(distinct=entry["distinct"] + 1, found=entry["found"] + 1, total=entry["total"] + 4)
-        entry.update(distinct_rotations=entry["distinct_rotations"] + 1)
+        entry.pop("digest")
+        bump(entry["weights"], 4)  # one more solution met, standing for 4
+        entry.update(found=entry["found"] + 1, total=entry["total"] + 4)
+        d["done"]["5"] = sealed(entry, d["split"])
 
     path, result = resume(tmp_path, saved, more)
-    refused(result, f"{path}: field done.5.digest: does not match the other fields", "remove done.5")
+    refused(result, str(path), "the counts do not add up")
 
 
 def test_a_truncated_checkpoint_is_refused(tmp_path, saved):

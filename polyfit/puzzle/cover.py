@@ -168,19 +168,31 @@ class Cover:
             return None
         return next(i for i in solution if self.placements[i].piece == self.breaker)
 
-    def classify(self, solution: tuple[int, ...]) -> tuple[bool, int]:
-        """For a solution (placement indices): is it canonical, and how many does it stand for."""
+    def classify(self, solution: tuple[int, ...]) -> tuple[bool, int, int]:
+        """For a solution (placement indices): is it canonical, how many does it stand for, and
+        (when canonical) how many symmetries map it onto itself: its class has
+        ``len(symmetries) // that`` solutions."""
         anchor = self._anchor(solution)
         weight = 1 if anchor is None else self.orbit_sizes[anchor]
+        if not solution:  # every piece pre-placed: the one solution is its own class
+            return True, weight, len(self.symmetries)
         key = sorted(solution)
         least = key[0]
+        # A symmetry of the solution fixes its breaker placement (when there is a breaker):
+        # those are among the ones compared, with the identity.
+        fixed_by = 1
         for table in self._tables_of(anchor)[0]:
             image = [table[i] for i in solution]
             low = min(image)
             # An image whose least placement is smaller sorts first: no need to sort it.
-            if low < least or (low == least and sorted(image) < key):
-                return False, weight
-        return True, weight
+            if low < least:
+                return False, weight, 0
+            if low == least:
+                mapped = sorted(image)
+                if mapped < key:
+                    return False, weight, 0
+                fixed_by += mapped == key
+        return True, weight, fixed_by
 
     def mirror_symmetric(self, solution: tuple[int, ...]) -> bool:
         """Does some reflection in the group map this solution onto itself?"""

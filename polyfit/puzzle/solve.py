@@ -45,6 +45,11 @@ class Counts:
     memo: dict | None = None  # a memoizing backend's cache: entries, hits, evictions, bytes
     fixed: list[int] | None = None  # with a memoizing backend: solutions fixed by each symmetry
     disassembly: object = None  # with disassemble=True: what taking them apart found (a Tally)
+    # What the counts are made of, so that counts added up from jobs can be checked to agree:
+    # (class size, classes it makes under rotations alone: 1 or 2) -> distinct classes, and
+    # weight -> solutions met standing for that many (see polyfit.longsearch.workers.JobResult).
+    classes: dict[tuple[int, int], int] = field(default_factory=dict)
+    weights: dict[int, int] = field(default_factory=dict)
 
     @property
     def nodes(self) -> int:
@@ -197,14 +202,17 @@ class Puzzle:
     def classify(self, placements: tuple[int, ...], counts: Counts) -> Found:
         """Count a solution (searched placements) and say which class it stands for."""
         cover = self.cover
-        canonical, weight = cover.classify(placements)
+        canonical, weight, fixed_by = cover.classify(placements)
         counts.total += weight
+        counts.weights[weight] = counts.weights.get(weight, 0) + 1
         if canonical:
             counts.distinct += 1
             # A class splits in two under rotations alone unless a reflection maps its
             # solutions onto themselves.
             split = cover.has_reflections and not cover.mirror_symmetric(placements)
             counts.distinct_rotations += 2 if split else 1
+            key = (len(cover.symmetries) // fixed_by, 2 if split else 1)
+            counts.classes[key] = counts.classes.get(key, 0) + 1
         return Found(placements + tuple(cover.fixed), canonical, weight)
 
     def count(self, backend, seed: int | None = None) -> Counts:
