@@ -19,6 +19,7 @@ from polyfit.files import exists_error, write_output, write_output_text
 from polyfit.formats import burrtools, soma_notation
 from polyfit.formats.magicavoxel import write_magicavoxel
 from polyfit.puzzle.board import Board
+from polyfit.puzzle.pieces import check_board_pieces
 
 PIECE_NAMES = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
@@ -215,6 +216,7 @@ def write_board(source: Source, path, name: str | None = None, force: bool = Fal
     written (the board, and any pieces file beside it). Nothing is overwritten without ``force``."""
     path = Path(path)
     write = writer_for(path, name)
+    check_board_pieces(source.board, source.pieces)
     if source.board.allowed:
         raise PolyfitError(f"{source.board.label} has colour rules (some pieces may only go some ways), which no format polyfit writes can hold")
     return write(source, path, force)

@@ -64,6 +64,7 @@ from typing import Callable, Iterator
 from polyfit.errors import PolyfitError, plural
 from polyfit.lattices.grid import canonical, is_connected, lattice_group, neighbours
 from polyfit.puzzle.board import Board
+from polyfit.puzzle.pieces import check_fit
 from polyfit.puzzle.check import difficulty
 from polyfit.puzzle.solve import Counts, Puzzle
 from polyfit.puzzle.symmetry import board_symmetries, puzzle_symmetries
@@ -400,8 +401,7 @@ def generate(
     area = sum(p.size * p.count[0] for p in pieces)
     outline = tuple(sorted(set(outline)))
     dim = len(outline[0])
-    if {len(p.cells[0]) for p in pieces} != {dim}:
-        raise PolyfitError(f"the outline is {dim}D but the pieces are not")
+    check_fit(pieces, dim, "", "the outline")
     if area > len(outline):
         raise PolyfitError(
             f"the pieces cover {plural(area, 'cell')} but the outline has only {len(outline)}"

@@ -11,6 +11,7 @@ from polyfit.puzzle.cover import Cover, build_cover
 from polyfit.errors import PolyfitError, plural
 from polyfit.xc.problem import SearchStats
 from polyfit.xc.reduce import Reduction, reduce as reduce_options
+from polyfit.puzzle.pieces import check_board_pieces
 from polyfit.puzzle.placements import PlacementStats, area_problem, place
 from polyfit.puzzle.preplaced import preplace
 from polyfit.puzzle.symmetry import configuration_symmetries, puzzle_symmetries
@@ -66,21 +67,7 @@ class Puzzle:
     """A board and its pieces, with placements generated and pruned and the cover built."""
 
     def __init__(self, board: Board, pieces, *, prune=True, break_symmetry=True, reduce=True):
-        if not pieces:
-            raise PolyfitError("no pieces given")
-        dims = {len(p.cells[0]) for p in pieces}
-        if dims != {board.dim}:
-            raise PolyfitError(
-                f"{board.label} is {board.dim}D but the pieces are "
-                + " and ".join(f"{d}D" for d in sorted(dims))
-            )
-        kinds = {p.lattice.name for p in pieces}
-        if kinds != {board.lattice.name}:
-            raise PolyfitError(
-                f"{board.label} is drawn on the {board.lattice.name} lattice but the pieces are on the "
-                + " and ".join(sorted(kinds))
-                + " lattice: use pieces of the board's lattice (a pieces file says '; lattice: NAME')"
-            )
+        check_board_pieces(board, pieces)
         self.board = board
         self.pieces = list(pieces)
         preplaced = preplace(board, self.pieces)
