@@ -35,6 +35,7 @@ LIMITS = {
     "options": (5_000_000, "options", "the options of an exact cover problem"),
     "number": (2**31 - 1, "", "the largest number in a file or a count"),
     "request-bytes": (512 * 1024, "bytes", "the body of a request to polyfit studio"),
+    "pixels": (100_000_000, "pixels", "the pixels of a picture polyfit draws"),
 }
 
 

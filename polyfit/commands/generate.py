@@ -153,7 +153,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Example: polyfit generate --pieces tetrominoes,tetrominoes:T=2 --from shapes/tetromino/4x5.txt --add 4 --out boards
         """
-        from polyfit.files import write_output_text
+        from polyfit.files import path_exists, path_is_dir, write_output_text
         from polyfit.longsearch.workers import die_with
         from polyfit.puzzle.generate import Tally, changed_board, generate as search, parse_target
         from polyfit.puzzle.hint import board_text
@@ -172,10 +172,10 @@ def add_commands(app: typer.Typer, ctx) -> None:
             outline = family.pop("outline")
         else:
             outline = outline_of(ctx, within)
-        if out.exists() and not out.is_dir():
+        if path_exists(out, "write") and not path_is_dir(out, "write"):
             raise PolyfitError(f"--out {out} is a file, not a directory")
         readme = out / "README.md"
-        if readme.exists() and not force:
+        if path_exists(readme, "write") and not force:
             raise PolyfitError(f"{readme} exists: choose another --out or use --force")
         wanted = solutions if ".." in solutions else str(target[0])
         where = f"--within {within}"

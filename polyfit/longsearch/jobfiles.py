@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from polyfit.errors import PolyfitError, plural
-from polyfit.files import exists_error, read_json, write_json_atomically
+from polyfit.files import exists_error, path_exists, path_is_dir, path_is_file, read_json, write_json_atomically
 from polyfit.xc.jobs import Job
 from polyfit.fields import Fields, sealed
 from polyfit.longsearch.planning import plan, split_digest
@@ -40,7 +40,7 @@ def write_jobs(puzzle, depth: int, out: Path, source: dict) -> int:
     its own job's index; the manifest also lists the jobs, so that :func:`merge_results` can
     tell that each result is of this split's job of its index."""
     out = Path(out)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+    if path_exists(out, "write") and (not path_is_dir(out, "write") or any(out.iterdir())):
         raise PolyfitError(f"{out} exists and is not an empty directory; choose a new --out")
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -131,7 +131,7 @@ def check_against_manifest(path: Path, data: dict) -> None:
     """Refuse a job file that is not the job of its index in the manifest beside it (when
     there is one): it was edited, or comes from another split."""
     manifest_path = path.parent / MANIFEST
-    if not manifest_path.is_file() or path.resolve() == manifest_path.resolve():
+    if not path_is_file(manifest_path) or path.resolve() == manifest_path.resolve():
         return
     manifest = read_manifest(manifest_path)
     if manifest["split"] != data["split"] or manifest["puzzle"] != data["puzzle"]:
@@ -157,7 +157,7 @@ def run_job_file(path: Path, data: dict, puzzle, backend, force: bool = False) -
     check_job(path, data["job"], puzzle.cover.problem)
     check_against_manifest(path, data)
     target = result_path(path)
-    if target.exists() and not force:
+    if path_exists(target, "write") and not force:
         raise exists_error(target)
     result = run_job(puzzle, backend, data["index"], data["job"])
     if target.exists() and not force:  # written meanwhile (the same job run twice at once)

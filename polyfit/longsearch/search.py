@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from polyfit.errors import PolyfitError
-from polyfit.files import check_writable
+from polyfit.files import check_writable, path_exists
 from polyfit.longsearch.checkpoint import Checkpoint, open_checkpoint
 from polyfit.longsearch.planning import plan
 from polyfit.longsearch.runner import Progress, run_jobs
@@ -113,11 +113,11 @@ def run(
             raise PolyfitError("--resume FILE keeps saving to FILE; give --checkpoint only for a new search")
         # The same file twice, as a script that always passes both does: go on from it if
         # it is there, else start it.
-        if resume.exists():
+        if path_exists(resume):
             checkpoint = None
         else:
             resume = None
-    if checkpoint is not None and checkpoint.exists() and not force:
+    if checkpoint is not None and path_exists(checkpoint, "write") and not force:
         raise PolyfitError(f"{checkpoint} exists; resume from it with --resume {checkpoint}, or use --force to start over")
     if checkpoint is not None:
         check_writable(checkpoint, True)

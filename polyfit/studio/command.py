@@ -14,6 +14,7 @@ import typer
 
 from polyfit.errors import PolyfitError
 from polyfit.hookspecs import hookimpl
+from polyfit.files import path_is_dir
 
 DEFAULT_PORT = 8765
 INSTALL = "polyfit studio needs its extra: pip install 'polyfit[studio]'"
@@ -56,7 +57,7 @@ def register_commands(app: typer.Typer) -> None:
             from polyfit.studio.server import serve
         except ImportError:
             raise PolyfitError(INSTALL) from None
-        if not folder.is_dir():
+        if not path_is_dir(folder):
             raise PolyfitError(f"{folder} is not a folder")
         sock = listening_socket(port)
         url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
