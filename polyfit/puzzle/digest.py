@@ -28,7 +28,6 @@ of polyfit that classifies otherwise makes another digest.
 
 from __future__ import annotations
 
-import hashlib
 import json
 
 VERSION = 1  # of what is hashed: a change makes every older digest another puzzle's
@@ -52,6 +51,8 @@ class _Hash:
     """A SHA-256 fed with JSON values, one after another (no large text is ever built)."""
 
     def __init__(self, name: str):
+        import hashlib  # here, not at every start of the command line (OpenSSL is large)
+
         self._sha = hashlib.sha256(f"polyfit-puzzle-{VERSION}:{name}\n".encode())
 
     def add(self, value) -> None:
