@@ -184,3 +184,35 @@ def test_workers_exit_when_their_parent_is_killed():
         for worker in workers:
             if alive(worker):
                 os.kill(worker, signal.SIGKILL)
+
+
+def test_jobs_are_capped_before_anything_is_planned_or_forked(monkeypatch):
+    """The reproducer: ``--jobs 100000`` on the 6x10 box planned 200,000 jobs and forked
+    thousands of processes. Now it is refused before any planning (which would fail here)."""
+    from polyfit.limits import most_processes
+
+    def no_planning(*args, **kwargs):
+        raise AssertionError("planned jobs for a refused --jobs")
+
+    monkeypatch.setattr(longsearch.search, "plan", no_planning)
+    monkeypatch.setattr(longsearch.search, "how_to_run", no_planning)
+    puzzle, engine = pentominoes("3x20.txt")
+    most = most_processes()
+    for jobs in (most + 1, 100_000, 0):
+        with pytest.raises(PolyfitError, match=rf"--jobs takes 1 to {most} worker processes here .*, not {jobs}"):
+            longsearch.run(puzzle, engine, jobs=jobs)
+    import polyfit
+
+    with pytest.raises(PolyfitError, match="--jobs takes 1 to"):
+        polyfit.load(BOARDS / "3x20.txt").count(jobs=100_000)
+
+
+def test_jobs_are_capped_on_the_command_line(tmp_path):
+    for args in (
+        ["solve", str(BOARDS / "6x10.txt"), "--count", "--jobs", "100000"],
+        ["generate", "--pieces", "pentominoes", "--within", "6x10", "-o", str(tmp_path / "g"), "--jobs", "100000"],
+    ):
+        result = run_cli(args)
+        assert result.exit_code == 2 and "--jobs takes 1 to" in result.output, result.output
+        assert "Traceback" not in result.output
+    assert not (tmp_path / "g").exists()

@@ -118,7 +118,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
         holes: bool = typer.Option(False, "--holes", help="Allow enclosed holes (empty cells that do not reach the outside)."),
         flat: bool = typer.Option(False, "--flat", help="3D: only figures that stand on their lowest layer (each cube on it, on a cube below, or held by a neighbour that stands)."),
         min_difficulty: Optional[float] = typer.Option(None, "--min-difficulty", help="Only boards at least this difficult, as polyfit check scores it (log10 of search nodes)."),
-        jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes (see above for what stays reproducible)."),
+        jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes (see above for what stays reproducible; at most 4 a core, and at least 8 are allowed)."),
         time_budget: Optional[float] = typer.Option(None, "--time", min=0, help="Stop after this many seconds, keeping what was found."),
         force: bool = typer.Option(False, "--force", help="Overwrite files in --out (board-001... and README.md)."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),

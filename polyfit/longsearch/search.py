@@ -14,6 +14,7 @@ from typing import Callable, Iterator
 
 from polyfit.errors import PolyfitError
 from polyfit.files import check_writable, path_exists
+from polyfit.limits import check_processes
 from polyfit.longsearch.checkpoint import Checkpoint, open_checkpoint
 from polyfit.longsearch.planning import plan
 from polyfit.longsearch.runner import Progress, run_jobs
@@ -101,6 +102,8 @@ def run(
 
     Library errors (:class:`PolyfitError`) come before anything runs, except those of a Dask
     cluster, which come on iterating."""
+    if jobs is not None:
+        check_processes(jobs)
     checkpoint = Path(checkpoint) if checkpoint is not None else None
     resume = Path(resume) if resume is not None else None
     asked = asks_for_jobs(jobs, dask, checkpoint, resume, depth)

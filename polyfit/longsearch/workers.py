@@ -265,4 +265,6 @@ def run_dask(address: str, puzzle, backend, jobs: Iterable[tuple[int, Job]], kee
 
 
 def default_processes() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    from polyfit.limits import cores
+
+    return cores()

@@ -62,6 +62,7 @@ from itertools import product
 from typing import Callable, Iterator
 
 from polyfit.errors import PolyfitError, plural
+from polyfit.limits import check_processes
 from polyfit.lattices.grid import canonical, is_connected, lattice_group, neighbours
 from polyfit.puzzle.board import Board
 from polyfit.puzzle.pieces import check_fit
@@ -406,8 +407,7 @@ def generate(
         raise PolyfitError(
             f"the pieces cover {plural(area, 'cell')} but the outline has only {len(outline)}"
         )
-    if jobs < 1:
-        raise PolyfitError(f"--jobs takes 1 or more, not {jobs}")
+    check_processes(jobs)
     tally = tally if tally is not None else Tally()
     family = dict(required=required, exempt=exempt, base=base, holes=holes, flat=flat)
     Family(outline, area, symmetric, random.Random(seed), **family)  # bad options fail here
