@@ -261,6 +261,29 @@ def test_a_job_file_with_a_field_missing_or_wrong_is_refused(split, change, word
     assert "wrote" not in result.output
 
 
+def test_run_job_never_replaces_a_result_without_force(split):
+    """The reproducer: a job file edited to another job of the split ran and replaced the
+    good result beside it."""
+    path, result_path = split / "job-2.json", split / "job-2.result.json"
+    good = result_path.read_text()
+    refused(run_cli(["run-job", str(path)]), f"{result_path} exists; use --force to overwrite it")
+    assert result_path.read_text() == good
+    again = run_cli(["run-job", str(path), "--force"])
+    assert again.exit_code == 0 and "wrote" in again.output, again.output
+    assert json.loads(result_path.read_text())["total"] == json.loads(good)["total"]
+
+
+def test_a_job_file_edited_to_another_job_of_its_split_is_refused(split):
+    path = split / "job-2.json"
+    first = json.loads((split / "job-1.json").read_text())["job"]
+    edit(path, lambda d: d.update(job=first))
+    good = (split / "job-2.result.json").read_text()
+    for args in ([], ["--force"]):
+        refused(run_cli(["run-job", str(path), *args]), f"{path}: field job: is not job 2 of the split")
+    assert (split / "job-2.result.json").read_text() == good
+    assert merge(split).exit_code == 0
+
+
 def test_the_manifest_is_not_a_job_file(split):
     refused(run_cli(["run-job", str(split / "manifest.json")]), "is not a polyfit job file")
 
