@@ -141,3 +141,14 @@ def test_a_good_unit_still_makes_a_model(tmp_path, saved):
     result = run_cli(["render", str(saved), "--glb", str(tmp_path / "m.glb"), "--unit", "20"])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "m.glb").stat().st_size > 1000
+
+
+@pytest.mark.parametrize("name, shown", [("x\ny.txt", "x\\ny.txt"), ("x\udcffy.txt", "x\\xffy.txt"), ("x\ty.txt", "x\\ty.txt")])
+def test_an_error_naming_an_odd_file_is_still_one_printable_line(tmp_path, capfd, name, shown):
+    """A newline in a file name split the error over two lines; a byte that is not UTF-8
+    (Python holds it as a lone surrogate) was an encoding error under a strict UTF-8 locale."""
+    from polyfit.cli import build_app, run
+
+    assert run(build_app(), ["solve", str(tmp_path / name)]) == 2
+    err = capfd.readouterr().err
+    assert err == f"polyfit: error: no such board file: {tmp_path}/{shown}\n"
