@@ -183,7 +183,7 @@ def test_a_checkpoint_of_another_problem_is_refused(tmp_path):
     assert first.exit_code == 0, first.output
     other = run_cli(["solve", str(BOARDS / "4x15.txt"), "--count", "--resume", str(checkpoint)])
     assert other.exit_code == 2
-    assert "checkpoint of another puzzle (3x20" in other.output
+    assert "checkpoint of another puzzle (3x20 box) than 4x15 box" in other.output
     again = run_cli(["solve", str(BOARDS / "3x20.txt"), "--count", "--checkpoint", str(checkpoint)])
     assert again.exit_code == 2 and "--resume" in again.output  # never overwritten unasked
     printing = run_cli(["solve", str(BOARDS / "3x20.txt"), "--checkpoint", str(tmp_path / "x.json")])

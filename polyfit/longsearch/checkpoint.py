@@ -64,8 +64,9 @@ class Checkpoint:
         recorded = read_ingredients(fields)
         differ = differences(recorded, puzzle)
         if differ:
+            other = f" ({of})" if of != board else ""
             raise PolyfitError(
-                f"{path} is a checkpoint of another puzzle ({of}), not of {board}: they differ in "
+                f"{path} is a checkpoint of another puzzle{other} than {board}: they differ in "
                 f"{differ}, so its counts are not this puzzle's; start the count again with --checkpoint"
             )
         if fields.digest("split") != digest or fields.whole("jobs", 1) != jobs:

@@ -109,7 +109,7 @@ def _pieces(puzzle) -> str:
     digest.add(len(puzzle.pieces))
     for piece, left in zip(puzzle.pieces, puzzle.counts):
         shapes = [list(shape) for shape in piece.orientations()]
-        digest.add([piece.name, piece.lattice, piece.mirror, list(piece.count), list(left), shapes])
+        digest.add([piece.name, piece.lattice.name, piece.mirror, list(piece.count), list(left), shapes])
     return digest.hexdigest()
 
 
@@ -120,7 +120,7 @@ def _one(name: str, value) -> str:
 
 
 def _cells(puzzle) -> str:
-    return _one("cells", [puzzle.board.lattice, puzzle.board.cells])
+    return _one("cells", [puzzle.board.lattice.name, puzzle.board.cells])
 
 
 def _optional(puzzle) -> str:
