@@ -195,7 +195,6 @@ def test_jobs_are_capped_before_anything_is_planned_or_forked(monkeypatch):
         raise AssertionError("planned jobs for a refused --jobs")
 
     monkeypatch.setattr(longsearch.search, "plan", no_planning)
-    monkeypatch.setattr(longsearch.search, "how_to_run", no_planning)
     puzzle, engine = pentominoes("3x20.txt")
     most = most_processes()
     for jobs in (most + 1, 100_000, 0):
