@@ -200,6 +200,9 @@ LONG_NAME_COMMANDS = [
     ["convert", "{board}", "{}.txt"],
     ["solve", "{board}", "--pieces", "{}.pieces.txt"],
     ["kit", "{}.pieces.txt", "--stl", "{dir}"],
+    ["check", "{board}", "--png", "{}.png"],
+    ["generate", "--pieces", "pentominoes", "--within", "6x10", "-o", "{}"],
+    ["gallery", "--shapes", "{}"],
 ]
 
 
