@@ -76,3 +76,21 @@ def test_the_api_raises_the_same_error(board, pieces, words):
 def test_pieces_of_the_board_s_kind_still_check():
     result = run_cli(["check", str(CUBE), "--pieces", "soma", "--forced-limit", "0"])
     assert result.exit_code == 0 and "symmetry group of order 48" in result.output, result.output
+
+
+@pytest.mark.parametrize("board, pieces, words", MISMATCHES[:4])
+def test_the_studio_answers_400_with_the_same_words(tmp_path, board, pieces, words):
+    """The studio's /api/check runs the API in a worker: the same error, as a 400 (it was a 500)."""
+    pytest.importorskip("starlette", reason="polyfit studio needs pip install 'polyfit[studio]'")
+    from starlette.testclient import TestClient
+
+    from polyfit.studio.app import create_app
+
+    with TestClient(create_app(tmp_path, 8765), base_url="http://127.0.0.1:8765") as client:
+        answer = client.post("/api/check", json={"board": board.read_text(), "pieces": pieces, "dim": board_dim(board)})
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["error"].startswith(words), answer.text
+
+
+def board_dim(path):
+    return 3 if path.suffix == ".vox" else 2
