@@ -13,10 +13,11 @@ board that changed since the split (:func:`check_puzzle`). Rebuilding the puzzle
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from polyfit.errors import PolyfitError, plural
-from polyfit.files import exists_error, path_exists, path_is_dir, path_is_file, read_json, write_json_atomically
+from polyfit.files import exists_error, path_exists, path_is_dir, path_is_file, read_json, write_json_atomically, write_output
 from polyfit.xc.jobs import Job
 from polyfit.fields import Fields, sealed
 from polyfit.longsearch.planning import plan, split_digest
@@ -160,8 +161,6 @@ def run_job_file(path: Path, data: dict, puzzle, backend, force: bool = False) -
     if path_exists(target, "write") and not force:
         raise exists_error(target)
     result = run_job(puzzle, backend, data["index"], data["job"])
-    if target.exists() and not force:  # written meanwhile (the same job run twice at once)
-        raise exists_error(target)
     written = {
         "format": RESULT_FORMAT,
         "puzzle": combined(data["puzzle"]),
@@ -171,7 +170,9 @@ def run_job_file(path: Path, data: dict, puzzle, backend, force: bool = False) -
         "backend": backend.name,
         **result.to_json(),
     }
-    write_json_atomically(target, sealed(written, data["split"]))
+    # Whole or not at all, and (without force) never over a result written meanwhile, by the
+    # same job run twice at once.
+    write_output(target, json.dumps(sealed(written, data["split"])).encode(), force)
     return result, target
 
 
