@@ -41,7 +41,7 @@ def plan(puzzle, processes: int, depth: int | None = None) -> list[Job]:
 
 def split_digest(puzzle: str, jobs: list[dict]) -> str:
     """A SHA-256 of one exact split: the puzzle's digest (of everything its counts depend on,
-    :func:`polyfit.puzzle.digest.puzzle_digest`) and its jobs (as JSON, in order). Job files,
+    :func:`polyfit.puzzle.digest.combined`) and its jobs (as JSON, in order). Job files,
     their results and checkpoints carry it, so that nothing of another split (of another
     puzzle, or of the same one at another depth) is ever added to their counts."""
     import hashlib  # here, not at every start

@@ -161,14 +161,9 @@ def combined(parts: dict[str, str]) -> str:
     return digest.hexdigest()
 
 
-def puzzle_digest(puzzle) -> str:
-    """One SHA-256 of everything the puzzle's counts depend on."""
-    return combined(ingredients(puzzle))
-
-
 def differences(recorded: dict, now: dict[str, str]) -> str:
     """What differs between the ingredients ``recorded`` in a file and those of a puzzle ``now``,
-    in words (``"the symmetry group and the board (...)"``); empty when nothing does."""
+    in words (``"the symmetry group and the pre-placed pieces"``); empty when nothing does."""
     differ = [INGREDIENTS[name] for name in INGREDIENTS if recorded.get(name) != now.get(name)]
     if len(differ) <= 1:
         return "".join(differ)
