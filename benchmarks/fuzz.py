@@ -2,7 +2,7 @@
 
 Every reader is fed mutations of valid files (boards, voxel text, pieces files, MagicaVoxel,
 BurrTools .xmpuzzle (plain and gzip), the Soma notations (Bundgaard's, yass), DLX, and the JSON files polyfit writes for itself: checkpoints, job files, job results, saved
-solutions). Each input runs the real CLI entry point in a forked child with a time and memory
+solutions). Each input runs the real CLI entry point in a forked child with a CPU-time, wall-time and memory
 cap, and must end in exit 0 or in one line ``polyfit: error: ...`` with exit 2: never a
 traceback, a signal or a hang.
 
@@ -38,7 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SECONDS = 20  # per input: far more than any of these small inputs needs
+SECONDS = 20  # CPU seconds per input: far more than any of these inputs needs
+WALL_SECONDS = 300  # and wall-clock seconds, for an input that waits on nothing forever
 MEMORY = 3 * 1024**3  # bytes of address space per input
 UNICODE_DIGITS = ["²", "٣", "５", "߄", "𝟘", "Ⅻ", "½"]
 HUGE_NUMBERS = ["2147483648", "4294967296", "99999999999999999999", "-1", "0", "1e9", "600000000"]
@@ -201,7 +202,7 @@ LONG_NAME_COMMANDS = [
     ["solve", "{board}", "--pieces", "{}.pieces.txt"],
     ["kit", "{}.pieces.txt", "--stl", "{dir}"],
     ["check", "{board}", "--png", "{}.png"],
-    ["generate", "--pieces", "pentominoes", "--within", "6x10", "-o", "{}"],
+    ["generate", "--pieces", "pentominoes", "--within", "6x10", "-o", "{}", "--time", "1"],
     ["gallery", "--shapes", "{}"],
 ]
 
@@ -329,7 +330,10 @@ def _child(app_runner, args, out_fd, err_fd, folder):
     sys.stderr = open(2, "w", closefd=False)
     os.chdir(folder)
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
-    signal.alarm(SECONDS)
+    # CPU time, not the clock, says an input runs too long: on a loaded machine a slow clock
+    # is not a hang.
+    resource.setrlimit(resource.RLIMIT_CPU, (SECONDS, SECONDS + 5))
+    signal.alarm(WALL_SECONDS)
     signal.signal(signal.SIGALRM, signal.SIG_DFL)
     code = 1
     try:
@@ -369,7 +373,7 @@ def _judge(seed: Seed, mutation: str, args: list, status: int, stderr: str, seco
     detail = f"{shown[:1000]}\n{stderr[-2000:]}"
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
-        result = "hang" if sig == signal.SIGALRM else "signal"
+        result = "hang" if sig in (signal.SIGALRM, signal.SIGXCPU) else "signal"
         return Outcome(seed.kind, mutation, result, f"signal {sig} after {seconds:.1f} s: {detail}")
     code = os.WEXITSTATUS(status)
     if "Traceback" in stderr or code == 99:
