@@ -133,7 +133,7 @@ def make_seeds(work: Path, kinds=None) -> list[Seed]:
     seeds.append(Seed("job file", "job-00.json", job.read_bytes(), ["run-job", "{}"]))
     for path in sorted((work / "jobs").glob("job-*.json")):
         _polyfit("run-job", str(path), cwd=work)
-    results = sorted((work / "jobs").glob("*.result.json"))
+    results = sorted((work / "jobs").glob("result-*.json"))
     seeds.append(Seed("job result", results[0].name, results[0].read_bytes(), ["merge", "{dir}"]))
     _polyfit("solve", str(board), "--limit", "2", "-o", str(work / "s.json"), cwd=work)
     seeds.append(Seed("solutions", "s.json", (work / "s.json").read_bytes(), ["render", "{}", "--png", "{dir}/out.png", "--force"]))

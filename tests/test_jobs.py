@@ -210,6 +210,23 @@ def test_split_run_job_merge(tmp_path):
     assert again.exit_code == 2 and "not an empty directory" in again.output
 
 
+def test_a_loop_over_the_job_files_never_meets_a_result(tmp_path):
+    """docs/long-searches.md's ``for f in jobs/job-*.json`` run a second time (after a crash, say) met the
+    ``job-NN.result.json`` files and ran them as jobs; results are ``result-job-NN.json``."""
+    out = tmp_path / "jobs"
+    assert run_cli(["split", str(BOARDS / "3x20.txt"), "--depth", "1", "--out", str(out)]).exit_code == 0
+    jobs = sorted(out.glob("job-*.json"))
+    for path in jobs:
+        assert run_cli(["run-job", str(path)]).exit_code == 0
+    assert sorted(out.glob("job-*.json")) == jobs
+    assert sorted(out.glob("result-*.json")) == [out / f"result-{path.name}" for path in jobs]
+    for path in sorted(out.glob("job-*.json")):  # the loop again: each is a job, and its result is there
+        again = run_cli(["run-job", str(path)])
+        assert again.exit_code == 2 and f"result-{path.name} exists; use --force" in again.output
+    merged = json.loads(run_cli(["merge", str(out), "--json"]).output)
+    assert (merged["distinct"], merged["jobs"]) == (2, len(jobs))
+
+
 @pytest.mark.slow
 def test_dask_local_cluster_gives_identical_counts():
     distributed = pytest.importorskip("distributed")

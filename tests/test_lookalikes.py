@@ -84,7 +84,7 @@ def test_run_job_and_merge_refuse_a_board_edited_while_its_jobs_run(tmp_path):
         assert run_cli(["run-job", str(path)]).exit_code == 0
     board.write_text(LEFT_OUT)
     refused(run_cli(["run-job", str(files[2])]), str(files[2]), "symmetry group")
-    assert not files[2].with_name("job-3.result.json").exists()
+    assert not files[2].with_name("result-job-3.json").exists()
     # A third result written before the edit: every result is there, and still the board is
     # not the one split.
     board.write_text(PREPLACED)

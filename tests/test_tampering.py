@@ -71,24 +71,24 @@ def test_the_untouched_split_merges_to_the_serial_counts(split):
 def test_results_of_the_same_problem_split_at_another_depth_are_refused(splits, split):
     """The reproducer: three depth-2 results in place of three depth-1 ones printed 1714."""
     for n in (1, 2, 3):
-        shutil.copy(splits / "d2" / f"job-0{n}.result.json", split / f"job-{n}.result.json")
-    refused(merge(split), str(split / "job-1.result.json"), "another split")
+        shutil.copy(splits / "d2" / f"result-job-0{n}.json", split / f"result-job-{n}.json")
+    refused(merge(split), str(split / "result-job-1.json"), "another split")
 
 
 def test_a_result_whose_index_is_outside_the_split_is_refused(split):
-    edit(split / "job-2.result.json", lambda d: d.update(index=9))
-    refused(merge(split), f"{split / 'job-2.result.json'}: field index: must be at most 6, not 9")
+    edit(split / "result-job-2.json", lambda d: d.update(index=9))
+    refused(merge(split), f"{split / 'result-job-2.json'}: field index: must be at most 6, not 9")
 
 
 def test_a_result_that_is_there_twice_is_refused(split):
-    shutil.copy(split / "job-2.result.json", split / "job-2-again.result.json")
+    shutil.copy(split / "result-job-2.json", split / "result-job-2-again.json")
     refused(merge(split), "field index: job 2 already has a result")
 
 
 def test_a_result_of_another_job_of_the_split_is_refused(split):
-    first = json.loads((split / "job-1.result.json").read_text())["job"]
-    edit(split / "job-2.result.json", lambda d: d.update(job=first))
-    refused(merge(split), f"{split / 'job-2.result.json'}: field job: is not job 2 of the split")
+    first = json.loads((split / "result-job-1.json").read_text())["job"]
+    edit(split / "result-job-2.json", lambda d: d.update(job=first))
+    refused(merge(split), f"{split / 'result-job-2.json'}: field job: is not job 2 of the split")
 
 
 def test_a_manifest_with_an_edited_job_list_is_refused(split):
@@ -97,8 +97,8 @@ def test_a_manifest_with_an_edited_job_list_is_refused(split):
 
 
 def test_missing_results_are_named_and_no_count_is_printed(split):
-    (split / "job-2.result.json").unlink()
-    (split / "job-5.result.json").unlink()
+    (split / "result-job-2.json").unlink()
+    (split / "result-job-5.json").unlink()
     refused(merge(split), "2 of 7 jobs have no result yet (jobs 2, 5)")
 
 
@@ -107,7 +107,7 @@ RESULT_FIELDS = ["index", "distinct", "total", "distinct_rotations", "nodes", "u
 
 @pytest.mark.parametrize("field", RESULT_FIELDS)
 def test_a_result_without_a_field_is_refused(split, field):
-    path = split / "job-3.result.json"
+    path = split / "result-job-3.json"
     edit(path, lambda d: d.pop(field))
     refused(merge(split), f"{path}: field {field}: missing")
 
@@ -115,7 +115,7 @@ def test_a_result_without_a_field_is_refused(split, field):
 @pytest.mark.parametrize("field", ["index", "distinct", "total", "distinct_rotations", "nodes", "updates", "found", "jobs"])
 @pytest.mark.parametrize("value", [1.5, True, "3", None, -1, [3]])
 def test_a_count_that_is_not_a_whole_number_is_refused(split, field, value):
-    path = split / "job-3.result.json"
+    path = split / "result-job-3.json"
     edit(path, lambda d: d.update({field: value}))
     refused(merge(split), f"{path}: field {field}: must be")
 
@@ -136,8 +136,8 @@ def test_a_count_that_is_not_a_whole_number_is_refused(split, field, value):
     ],
 )
 def test_counts_that_disagree_and_fields_of_the_wrong_kind_are_refused(split, change, words):
-    edit(split / "job-4.result.json", change)
-    refused(merge(split), str(split / "job-4.result.json"), words)
+    edit(split / "result-job-4.json", change)
+    refused(merge(split), str(split / "result-job-4.json"), words)
 
 
 @pytest.mark.parametrize(
@@ -150,7 +150,7 @@ def test_counts_that_disagree_and_fields_of_the_wrong_kind_are_refused(split, ch
 )
 def test_a_result_changed_after_it_was_written_is_refused(split, change):
     """Fields changed by hand (or damaged) so that they still look right: the seal tells."""
-    path = split / "job-4.result.json"
+    path = split / "result-job-4.json"
     edit(path, change)
     refused(merge(split), f"{path}: field digest: ")
 
@@ -190,7 +190,7 @@ def test_a_count_changed_with_its_seal_made_again_does_not_pass(split, change, w
     """The seal is no secret (anyone can compute it again): each count is also a sum of what
     it is made of, and all the classes hold all the solutions, so a count changed alone, or
     with the fields it is the sum of, is still refused."""
-    path = split / "job-4.result.json"
+    path = split / "result-job-4.json"
     reseal(path, change)
     refused(merge(split), words)
 
@@ -198,7 +198,7 @@ def test_a_count_changed_with_its_seal_made_again_does_not_pass(split, change, w
 def test_a_count_changed_with_every_field_that_tells_does_pass_and_the_docs_say_so(split):
     """What the seal cannot see: every field changed together, consistently. This is the limit
     docs/long-searches.md states; the test keeps the statement true."""
-    path = split / "job-4.result.json"
+    path = split / "result-job-4.json"
 
     def everything(d):
         bump(d["classes"], 4, 1)  # one more class of 4 solutions, not split under rotations
@@ -212,7 +212,7 @@ def test_a_count_changed_with_every_field_that_tells_does_pass_and_the_docs_say_
     assert "does not protect against" in (ROOT / "docs" / "long-searches.md").read_text()
 
 
-@pytest.mark.parametrize("name", ["job-4.result.json", "manifest.json"])
+@pytest.mark.parametrize("name", ["result-job-4.json", "manifest.json"])
 def test_a_truncated_file_is_refused(split, name):
     path = split / name
     text = path.read_text()
@@ -221,7 +221,7 @@ def test_a_truncated_file_is_refused(split, name):
 
 
 def test_a_key_given_twice_is_refused(split):
-    path = split / "job-4.result.json"
+    path = split / "result-job-4.json"
     path.write_text(path.read_text().replace('"distinct":', '"distinct": 0, "distinct":'))
     refused(merge(split), "the key 'distinct' is there twice")
 
@@ -264,7 +264,7 @@ def test_a_job_file_with_a_field_missing_or_wrong_is_refused(split, change, word
 def test_run_job_never_replaces_a_result_without_force(split):
     """The reproducer: a job file edited to another job of the split ran and replaced the
     good result beside it."""
-    path, result_path = split / "job-2.json", split / "job-2.result.json"
+    path, result_path = split / "job-2.json", split / "result-job-2.json"
     good = result_path.read_text()
     refused(run_cli(["run-job", str(path)]), f"{result_path} exists; use --force to overwrite it")
     assert result_path.read_text() == good
@@ -277,10 +277,10 @@ def test_a_job_file_edited_to_another_job_of_its_split_is_refused(split):
     path = split / "job-2.json"
     first = json.loads((split / "job-1.json").read_text())["job"]
     edit(path, lambda d: d.update(job=first))
-    good = (split / "job-2.result.json").read_text()
+    good = (split / "result-job-2.json").read_text()
     for args in ([], ["--force"]):
         refused(run_cli(["run-job", str(path), *args]), f"{path}: field job: is not job 2 of the split")
-    assert (split / "job-2.result.json").read_text() == good
+    assert (split / "result-job-2.json").read_text() == good
     assert merge(split).exit_code == 0
 
 

@@ -85,7 +85,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
         backend: str = typer.Option("auto", "--backend", "-b", help="Solver backend."),
         force: bool = typer.Option(False, "--force", help="Run it again over an existing result."),
     ):
-        """Run one job file and write its counts beside it (FILE with .result.json; an
+        """Run one job file and write its counts beside it (result-FILE; an
         existing result is only replaced with --force).
 
         Example: polyfit run-job jobs/job-01.json

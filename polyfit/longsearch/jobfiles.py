@@ -144,14 +144,19 @@ def check_against_manifest(path: Path, data: dict) -> None:
         )
 
 
+RESULT_PREFIX = "result-"
+
+
 def result_path(path: Path) -> Path:
-    """Where the result of the job file ``path`` goes: beside it, ``NAME.result.json``."""
-    return path.with_name(path.name.removesuffix(".json") + ".result.json")
+    """Where the result of the job file ``path`` goes: beside it, ``result-NAME`` (the result
+    of ``job-07.json`` is ``result-job-07.json``), a name no ``job-*.json`` matches, so that a
+    loop over the job files never runs a result as a job."""
+    return path.with_name(RESULT_PREFIX + path.name)
 
 
 def run_job_file(path: Path, data: dict, puzzle, backend, force: bool = False) -> tuple[JobResult, Path]:
     """Run the job ``data`` read from ``path`` (by :func:`read_job`) on the puzzle rebuilt
-    from it, and write its result beside it (``NAME.result.json``, replaced only when
+    from it, and write its result beside it (``result-NAME``, replaced only when
     ``force``); the result and where it went."""
     path = Path(path)
     check_puzzle(path, data, puzzle)
@@ -219,7 +224,7 @@ def merge_results(directory: Path) -> tuple[dict, Counts]:
     manifest = read_manifest(manifest_path)
     results: dict[int, JobResult] = {}
     found_in: dict[int, Path] = {}
-    for path in sorted(directory.glob("*.result.json")):
+    for path in sorted(directory.glob(RESULT_PREFIX + "*.json")):
         result = read_result(path, manifest, manifest_path)
         if result.index in results:
             raise PolyfitError(
