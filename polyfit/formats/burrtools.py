@@ -238,6 +238,8 @@ def _number(node: Node, key: str, path, low=0, high=None, default=None) -> int:
 
 
 _VOXEL = re.compile(r"([_#+])([0-9]*)")
+_PLAIN = re.compile(r"[_#+]*")
+_FILLED = re.compile(r"[#+]")
 
 
 def _shape(node: Node, path, index: int) -> Shape:
@@ -246,6 +248,17 @@ def _shape(node: Node, path, index: int) -> Shape:
     volume = size[0] * size[1] * size[2]
     check("box", volume, f"{path}:{node.line}:{node.column}: shape {index}")
     text = re.sub(r"\s+", "", node.text)
+    # The limit on cells before a single voxel is built: a small gzipped file can declare
+    # millions of filled voxels (215^3 took minutes and gigabytes before its error).
+    filled = text.count("#") + text.count("+")
+    check("cells", filled, f"{path}:{node.line}:{node.column}: shape {index}")
+    if len(text) == volume and _PLAIN.fullmatch(text):
+        # No colours: the voxel at each position is one character (most files, and the big ones).
+        voxels = {}
+        for match in _FILLED.finditer(text):
+            position = match.start()
+            voxels[(position % size[0], position // size[0] % size[1], position // (size[0] * size[1]))] = (match.group(), 0)
+        return _finish_shape(node, path, size, voxels)
     voxels = {}
     position = 0
     at = 0
@@ -274,6 +287,10 @@ def _shape(node: Node, path, index: int) -> Shape:
             f"shape {index}: its voxel string has {plural(position, 'voxel')}, but x*y*z = "
             f"{size[0]}*{size[1]}*{size[2]} = {volume}",
         )
+    return _finish_shape(node, path, size, voxels)
+
+
+def _finish_shape(node: Node, path, size, voxels) -> Shape:
     hotspot = tuple(int(node.attrs.get(k, "0")) if re.fullmatch(r"-?[0-9]{1,6}", node.attrs.get(k, "0")) else 0 for k in ("hx", "hy", "hz"))
     weight = _number(node, "weight", path, 0, 2**31 - 1, default=1)
     return Shape(size, voxels, node.attrs.get("name", ""), hotspot, node.line, node.column, weight)
@@ -425,12 +442,13 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
     if not used:
         raise ParseError(path, problem.line, problem.column, f"problem {number} has no pieces")
     flat = _flat([result] + used)
-    filled = [_cell(v, flat) for v in result.cells("#")]
-    variable = [_cell(v, flat) for v in result.cells("+")]
-    if not filled and not variable:
+    # One pass over the result's voxels, in no order (the board sorts its cells): a result can
+    # have a million of them.
+    every = [(y, x) if flat else (z, y, x) for (x, y, z) in result.voxels]
+    variable = [_cell(v, flat) for v, (state, _) in result.voxels.items() if state == "+"]
+    if not every:
         raise ParseError(path, result.line, result.column, f"problem {number}'s result (shape {problem.result}) has no voxels")
-    every = filled + variable
-    offset = tuple(min(c[i] for c in every) for i in range(len(every[0])))
+    offset = tuple(map(min, zip(*every)))
 
     def shift(cell):
         return tuple(a - b for a, b in zip(cell, offset))
@@ -471,7 +489,8 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
                 allowed[piece.name] = places
     name = problem.name or result.name or f"{Path(path).stem} problem {number}"
     board = Board(
-        tuple(sorted(shift(c) for c in every)),
+        tuple(sorted((y - offset[0], x - offset[1]) for y, x in every) if flat
+              else sorted((z - offset[0], y - offset[1], x - offset[2]) for z, y, x in every)),
         name,
         {"name": name, "source": f"{Path(path).name}, problem {number}"},
         path,
