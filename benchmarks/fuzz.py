@@ -16,6 +16,9 @@ Three kinds go further:
   them was quadratic); each must end within the time cap like any input.
 - ``long name``: file names longer than the system allows (and with NUL bytes, deep folders,
   odd characters), given to every command that reads or writes a file.
+- ``huge box``: gzipped BurrTools files of a few kilobytes declaring boxes of up to ten
+  million voxels (one took minutes and gigabytes before its error): each must end within the
+  caps like any input.
 
 The tests run a short campaign (tests/test_fuzz.py); a long one runs from the shell::
 
@@ -141,6 +144,7 @@ def make_seeds(work: Path, kinds=None) -> list[Seed]:
         seeds += look_alike_seeds(work)
     seeds += long_option_seeds()
     seeds += long_name_seeds()
+    seeds += huge_box_seeds()
     return seeds if kinds is None else [s for s in seeds if s.kind in kinds]
 
 
@@ -170,6 +174,31 @@ def look_alike_seeds(work: Path) -> list[Seed]:
         for path in sorted((folder / "jobs").glob("job-*.json")):
             _polyfit("run-job", str(path), cwd=folder)
         seeds.append(Seed("look-alike", "board.txt", text, ["merge"], folder / "jobs"))
+    return seeds
+
+
+def _box_xml(sizes: tuple[int, int, int], voxels: str) -> bytes:
+    """A box to fill with one domino: read, then refused (a count of domino tilings of a big
+    box would be a real search without end, not a reader's fault)."""
+    x, y, z = sizes
+    return (
+        '<?xml version="1.0"?>\n<puzzle version="2"><gridType type="0"/><colors/><shapes>\n'
+        '<voxel x="2" y="1" z="1" type="0" name="domino">##</voxel>\n'
+        f'<voxel x="{x}" y="{y}" z="{z}" type="0" name="box">{voxels}</voxel>\n</shapes>\n'
+        '<problems><problem name="box"><shapes><shape id="0" count="1"/></shapes>'
+        '<result id="1"/><bitmap/></problem></problems><comment/></puzzle>\n'
+    ).encode()
+
+
+def huge_box_seeds() -> list[Seed]:
+    """BurrTools files declaring huge boxes (written gzipped: kilobytes for millions of voxels):
+    under the limit on cells, just over it, far over it, and sizes with a short voxel string."""
+    seeds = []
+    for side in (60, 101, 215):
+        data = _box_xml((side, side, side), "#" * side**3)
+        seeds.append(Seed("huge box", "box.xmpuzzle", data, ["solve", "{}", "--count"]))
+    seeds.append(Seed("huge box", "box.xmpuzzle", _box_xml((10_000, 10_000, 10_000), "#" * 1000), ["check", "{}"]))
+    seeds.append(Seed("huge box", "box.xmpuzzle", _box_xml((1, 10_000, 1000), "_#" * 1000), ["solve", "{}", "--count"]))
     return seeds
 
 
@@ -444,6 +473,11 @@ def run_one(app_runner, seed: Seed, data: bytes, mutation: str, work: Path) -> O
         # A name, not a file: any byte a command line can hold (all but NUL), undecodable
         # ones as Python gives them in sys.argv.
         target = str(folder) + "/" + data.replace(b"\x00", b"").decode("utf-8", "surrogateescape")
+    elif seed.kind == "huge box":  # mutated as XML, read gzipped
+        import gzip
+
+        target = folder / seed.name
+        target.write_bytes(gzip.compress(data, 6, mtime=0))
     elif seed.kind != "piece spec":
         target = folder / seed.name
         target.write_bytes(data)

@@ -6,7 +6,7 @@ checkpoints, job files, job results and saved solutions must each end in exit 0 
 ``polyfit: error: ...`` with exit 2: no traceback, no signal, no hang. So must look-alike
 boards resumed from (or merged with) the original's checkpoint or job files, which must also
 never print a count other than a fresh count's; exact cover problems with one very long
-option; and file names longer than the system allows.
+option; file names longer than the system allows; and gzipped BurrTools files declaring huge boxes.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import fuzz  # noqa: E402
 INPUTS = 1200
 READERS = {"board", "voxel text", "pieces file", "piece spec", "magicavoxel", "dlx", "checkpoint", "job file",
            "job result", "solutions", "xmpuzzle", "bundgaard", "yass"}
-HOSTILE = {"look-alike", "long option", "long name"}
+HOSTILE = {"look-alike", "long option", "long name", "huge box"}
 HOSTILE_INPUTS = 150
 
 
