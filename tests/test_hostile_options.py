@@ -107,7 +107,8 @@ def test_a_unit_that_is_not_a_length_is_refused(tmp_path, saved, value, output):
 @pytest.mark.parametrize(
     "args, words",
     [
-        (["--gap", "inf"], "--gap must be a number of millimetres from 0 to 1,000, not inf"),
+        (["--gap", "inf"], "gap must be at least 0 and less than half the unit (7.5 mm)"),
+        (["--unit", "1e300", "--gap", "1e299"], "--unit must be a number of millimetres from more than 0 to 1,000, not 1e+300"),
         (["--svg", "{tmp}/c.svg", "--cut", "--unit", "inf"], "unit (a cell's edge) must be a positive number of millimetres, not inf"),
         (["--svg", "{tmp}/c.svg", "--cut", "--unit", "1e300"], "--unit must be a number of millimetres from more than 0 to 1,000"),
         (["--svg", "{tmp}/c.svg", "--cut", "--kerf", "nan"], "kerf must be at least 0 and less than the cell (unit 15 mm), not nan"),
@@ -124,7 +125,8 @@ def test_other_lengths_are_refused_alike(tmp_path, saved, args, words):
 @pytest.mark.parametrize("option", ["--unit", "--gap", "--thickness", "--bevel", "--wall", "--floor"])
 def test_kit_lengths_are_refused_alike(tmp_path, option):
     args = ["kit", "pentominoes", "--stl", str(tmp_path), "--tray", str(BOARD), option, "inf"]
-    one_error(run_cli(args), f"{option} must be a number of millimetres")
+    words = "gap must be at least 0 and less than half the unit" if option == "--gap" else f"{option} must be a number of millimetres"
+    one_error(run_cli(args), words)
     assert not list(tmp_path.iterdir())
 
 
