@@ -52,10 +52,14 @@ class Style:
     labels: bool = False
 
     def __post_init__(self):
-        if not 4 <= self.cell <= MOST_CELL:
-            raise ValueError(f"cell size must be from 4 to {MOST_CELL:,} pixels, not {self.cell:,}")
-        if not 0 <= self.margin <= MOST_MARGIN:
-            raise ValueError(f"margin must be from 0 to {MOST_MARGIN:,} pixels, not {self.margin:,}")
+        if self.cell < 4:
+            raise ValueError("cell size must be at least 4 pixels")
+        if self.cell > MOST_CELL:
+            raise ValueError(f"cell size must be at most {MOST_CELL:,} pixels, not {self.cell:,}")
+        if self.margin < 0:
+            raise ValueError("margin must not be negative")
+        if self.margin > MOST_MARGIN:
+            raise ValueError(f"margin must be at most {MOST_MARGIN:,} pixels, not {self.margin:,}")
 
     @property
     def border(self) -> int:
