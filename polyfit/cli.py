@@ -14,7 +14,7 @@ from typing import Optional
 import typer
 
 from polyfit import __version__
-from polyfit.errors import PolyfitError
+from polyfit.errors import PolyfitError, error_line
 from polyfit.hookspecs import hookimpl
 from polyfit.plugins import DEFAULT_PLUGINS, get_plugin_manager
 from polyfit.registry import Registry
@@ -164,10 +164,16 @@ def plugins_dir_from(argv) -> str | None:
 
 def run(app: typer.Typer, args=None) -> int:
     """Run the app, turning library errors into a message and exit code 2."""
+    for stream in (sys.stdout, sys.stderr):
+        # A file name's undecodable bytes (held as lone surrogates) print as escapes, where a
+        # UTF-8 locale's strict streams would end the run in an encoding error.
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     try:
         app(args=args, standalone_mode=True)
     except PolyfitError as exc:
-        typer.echo(f"polyfit: error: {exc}", err=True)
+        typer.echo(error_line(exc), err=True)
         return EXIT_USAGE
     except KeyboardInterrupt:  # before or after the command ran
         typer.echo("polyfit: interrupted", err=True)

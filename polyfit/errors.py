@@ -17,6 +17,26 @@ def install_hint(extra: str, packages: str) -> str:
     return f"pip install {packages} (or, in polyfit's folder: pip install '.[{extra}]')"
 
 
+def one_line(message: str) -> str:
+    """A message as one printable line: control characters (a newline in a file name, say)
+    written as escapes, and what no terminal can print (a file name's undecodable bytes,
+    which Python holds as lone surrogates) as backslash escapes, never an encoding error."""
+    escaped = "".join(
+        ch if ch.isprintable() or ch == " " or "\ud800" <= ch <= "\udfff" else ch.encode("unicode_escape").decode("ascii")
+        for ch in message
+    )
+    try:  # the bytes of a file name as the system gave them (\xff), when they are that
+        raw = escaped.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        raw = escaped.encode("utf-8", "backslashreplace")
+    return raw.decode("utf-8", "backslashreplace")
+
+
+def error_line(exc: BaseException) -> str:
+    """What the command line prints for a library error: ``polyfit: error: ...``, one line."""
+    return f"polyfit: error: {one_line(str(exc))}"
+
+
 class PolyfitError(Exception):
     """Bad input or an impossible request, explained in words a user can act on."""
 

@@ -12,6 +12,7 @@ import errno
 import json
 import os
 import re
+import stat
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -27,6 +28,36 @@ def cannot(verb: str, path, exc: BaseException | str) -> PolyfitError:
     else:
         reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
     return PolyfitError(f"cannot {verb} {path}: {reason}")
+
+
+def path_status(path, verb: str = "read") -> os.stat_result | None:
+    """What the system knows of ``path`` (``os.stat``), or None when nothing is there (or a
+    folder on the way is a file). Any other failure, a name longer than the system allows or a
+    folder that cannot be searched, is ``cannot VERB PATH: reason``: pathlib's ``exists()``
+    and ``is_dir()`` raise ``OSError`` for those."""
+    try:
+        return os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+        raise cannot(verb, path, exc) from None
+
+
+def path_exists(path, verb: str = "read") -> bool:
+    """Is there anything at ``path``? (Errors as :func:`path_status`.)"""
+    return path_status(path, verb) is not None
+
+
+def path_is_dir(path, verb: str = "read") -> bool:
+    """Is ``path`` a folder? (Errors as :func:`path_status`.)"""
+    found = path_status(path, verb)
+    return found is not None and stat.S_ISDIR(found.st_mode)
+
+
+def path_is_file(path, verb: str = "read") -> bool:
+    """Is ``path`` a regular file? (Errors as :func:`path_status`.)"""
+    found = path_status(path, verb)
+    return found is not None and stat.S_ISREG(found.st_mode)
 
 
 def read_bytes(path, what: str | None = None) -> bytes:
@@ -82,11 +113,11 @@ def check_writable(path: Path, force: bool) -> None:
     An early check, so a bad path fails before a long search; the write itself goes through
     :func:`write_output`, which checks again at the last moment."""
     path = Path(path)
-    if path.exists() and not force:
+    if path_exists(path, "write") and not force:
         raise exists_error(path)
-    if path.is_dir():
+    if path_is_dir(path, "write"):
         raise PolyfitError(f"{path} is a directory")
-    if not path.parent.is_dir():
+    if not path_is_dir(path.parent, "write"):
         raise cannot("write", path, f"directory {path.parent} does not exist")
 
 

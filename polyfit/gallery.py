@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 from polyfit.errors import PolyfitError, plural
-from polyfit.files import cannot, read_text, write_output_text
+from polyfit.files import cannot, path_exists, path_is_dir, read_text, write_output_text
 from polyfit.render.pictures import pieces_image, save_png, solution_image
 from polyfit.render.style import EMPTY_CELL, Style
 from polyfit.lattices.base import of as lattice_of
@@ -45,7 +45,7 @@ def is_pieces_file(path: Path) -> bool:
 
 
 def shape_files(shapes: Path) -> list[Path]:
-    if not shapes.is_dir():
+    if not path_is_dir(shapes):
         raise PolyfitError(f"shapes directory {shapes} does not exist")
     files = sorted(
         p for p in shapes.rglob("*")
@@ -110,14 +110,14 @@ def earlier_gallery(out: Path) -> set[str]:
 def check_gallery_out(out: Path, names: list[str], force: bool) -> set[str]:
     """Refuse, before any search, to replace files in ``out`` that are not an earlier
     gallery's, unless forced; returns the names that may be replaced."""
-    if out.exists() and not out.is_dir():
+    if path_exists(out, "write") and not path_is_dir(out, "write"):
         raise PolyfitError(f"{out} is not a directory")
     for name in names:
-        if (out / name).is_dir():
+        if path_is_dir(out / name, "write"):
             raise cannot("write", out / name, "Is a directory")
     if force:
         return set(names)
-    earlier = earlier_gallery(out) if out.is_dir() else set()
+    earlier = earlier_gallery(out) if path_is_dir(out, "write") else set()
     in_the_way = [n for n in names if n not in earlier and (out / n).exists()]
     if in_the_way:
         shown = ", ".join(in_the_way[:5]) + (", ..." if len(in_the_way) > 5 else "")

@@ -36,7 +36,33 @@ LIMITS = {
     "number": (2**31 - 1, "", "the largest number in a file or a count"),
     "targets": (1_000_000, "targets", "the targets a calendar board's '; leave:' line names"),
     "request-bytes": (512 * 1024, "bytes", "the body of a request to polyfit studio"),
+    "pixels": (100_000_000, "pixels", "the pixels of a picture polyfit draws"),
 }
+
+
+PROCESSES_PER_CORE = 4  # worker processes beyond this many a core run no faster
+
+
+def cores() -> int:
+    """The processors this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def most_processes() -> int:
+    """The most local worker processes ``--jobs`` may start: ``PROCESSES_PER_CORE`` a core,
+    and at least 8 (a cluster is ``--dask``'s)."""
+    return max(8, PROCESSES_PER_CORE * cores())
+
+
+def check_processes(number: int, option: str = "--jobs") -> None:
+    """Refuse more local worker processes than :func:`most_processes` (``--jobs 100000``
+    forked thousands of processes), or fewer than 1."""
+    most = most_processes()
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= most:
+        raise LimitError(
+            f"{option} takes 1 to {most} worker processes here ({PROCESSES_PER_CORE} a core, at least 8; "
+            f"more run no faster), not {number}; a cluster runs jobs with --dask"
+        )
 
 
 def variable(name: str) -> str:

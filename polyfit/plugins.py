@@ -110,7 +110,7 @@ def _installed(pm, report: LoadReport, only: set[str] | None):
 
 
 def _from_directory(pm, report: LoadReport, directory: Path):
-    if not directory.is_dir():
+    if not os.path.isdir(directory):  # nor anything the system cannot look at
         report.problems.append(f"plugins directory {directory} does not exist")
         return
     for path in sorted(directory.glob("*.py")):

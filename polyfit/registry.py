@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from polyfit.errors import PolyfitError, UnknownNameError
-from polyfit.files import cannot
+from polyfit.files import cannot, path_exists, path_is_dir
 from polyfit.lattices import base as lattice_table
 
 AUTO_BACKEND_ORDER = ("bitset-c", "dlx-c", "bitset-python", "dlx-python")
@@ -331,9 +331,9 @@ class Registry:
     def reader_for(self, path) -> ReaderEntry:
         """The reader a board file's first bytes or its suffix call for."""
         path = Path(path)
-        if not path.exists():
+        if not path_exists(path):
             raise PolyfitError(f"no such board file: {path}")
-        if path.is_dir():
+        if path_is_dir(path):
             raise PolyfitError(f"{path} is a directory, not a board file")
         try:
             with path.open("rb") as f:

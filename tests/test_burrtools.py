@@ -176,6 +176,34 @@ def test_decompression_stops_at_the_file_size_limit(tmp_path, monkeypatch):
         polyfit.read_board(path)
 
 
+def _box_puzzle(side: int) -> bytes:
+    """A gzipped .xmpuzzle whose result is a filled side^3 box: kilobytes for millions of voxels."""
+    return gzip.compress(
+        f'<?xml version="1.0"?><puzzle version="2"><gridType type="0"/><colors/><shapes>'
+        f'<voxel x="2" y="1" z="1" type="0">##</voxel>'
+        f'<voxel x="{side}" y="{side}" z="{side}" type="0">{"#" * side**3}</voxel></shapes>'
+        f'<problems><problem><shapes><shape id="0" count="1"/></shapes><result id="1"/></problem>'
+        f"</problems></puzzle>".encode(), 9)
+
+
+def test_a_huge_declared_box_is_refused_before_its_voxels_are_built(tmp_path):
+    """A 9.9 KB file declaring 215^3 filled voxels took minutes and 3 GB (1.93 GB in the
+    audit) before its error: the limit on cells is checked on the voxel string."""
+    import tracemalloc
+
+    path = tmp_path / "box.xmpuzzle"
+    path.write_bytes(_box_puzzle(215))
+    assert path.stat().st_size < 10_000
+    tracemalloc.start()
+    try:
+        with pytest.raises(PolyfitError, match=r"box.xmpuzzle:1:\d+: shape 1: 9,938,375 cells, over polyfit's limit of 1,000,000 on the cells"):
+            polyfit.read_board(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 200 * 2**20, peak  # copies of the 10 MB text (70 MB seen), not a voxel each (gigabytes)
+
+
 def test_writing_refuses_what_burrtools_would_solve_differently():
     board = polyfit.Board.from_text("###\n#A#\n#AA\n", 2)
     with pytest.raises(PolyfitError, match="pre-placed pieces"):

@@ -109,3 +109,37 @@ def test_self_symmetric_solutions_are_counted_exactly(registry, backend, rows, s
     assert (counts.distinct, counts.total) == independent
     if expected is not None:
         assert independent == expected
+
+
+def test_a_board_with_every_piece_pre_placed_has_its_one_solution(registry, backend):
+    """Nothing left to search: the empty search's one solution is the board as drawn (it was
+    an IndexError when the solution was classified)."""
+    from polyfit.formats.piece_specs import resolve_pieces
+    from polyfit.puzzle.board import Board
+
+    board = Board.from_text("DD..DD\n")
+    counts = Puzzle(board, resolve_pieces("2*domino", registry.piece_set_builders())).count(backend)
+    assert (counts.distinct, counts.total, counts.distinct_rotations) == (1, 1, 1)
+    assert counts.classes == {(1, 1): 1}  # a class of one, fixed by all 4 symmetries
+
+
+def test_the_classes_hold_every_solution(registry):
+    """The sizes of the distinct solutions' classes add up to the total (what lets a count
+    from jobs be checked to agree), on boards with a breaker piece and without (dominoes)."""
+    from polyfit.formats.piece_specs import resolve_pieces
+    from polyfit.puzzle.board import Board
+
+    dlx = registry.backends["dlx-c"]
+    if dlx.unavailable_reason() is not None:
+        dlx = registry.backends["dlx-python"]
+    boards = [puzzle(registry, name) for name in ("3x20.txt", "scott.txt", "8x8-centre-hole.txt")]
+    for art, spec in [("DD..DD\n######\n######\n######\n", "11*domino"), ("######\n######\n######\n", "9*domino")]:
+        boards.append(Puzzle(Board.from_text(art), resolve_pieces(spec, registry.piece_set_builders())))
+    for p in boards:
+        counts = p.count(dlx)
+        assert counts.total > 0
+        assert sum(size * n for (size, _), n in counts.classes.items()) == counts.total
+        assert sum(n for n in counts.classes.values()) == counts.distinct
+        assert sum(split * n for (_, split), n in counts.classes.items()) == counts.distinct_rotations
+        assert sum(w * n for w, n in counts.weights.items()) == counts.total
+        assert sum(counts.weights.values()) == counts.search.solutions

@@ -114,3 +114,29 @@ def test_polyfit_xc_reproduces_knuths_published_solutions(tmp_path, text, expect
         data = json.loads(result.output)
         assert [sorted(s) for s in data["solutions"]] == [sorted(s) for s in expected]
         assert data["total"] == 1 and data["complete"]
+
+
+def test_one_long_option_is_read_in_time_near_its_length():
+    """The reproducer: each item of an option was looked for in the option so far, so one
+    option of n items took time n squared (20,000 items: 3.2 s; 50,000: over a minute). A
+    watchdog, not a timing: 100,000 items take about a second now, and would take many
+    minutes (far past the minute allowed) read the old way. benchmarks/long_options.py times
+    it."""
+    import signal
+
+    names = [f"i{k}" for k in range(100_000)]
+    text = " ".join(names) + "\n" + " ".join(reversed(names)) + "\n"
+
+    def too_slow(signum, frame):
+        raise TimeoutError("reading one option of 100,000 items took over a minute")
+
+    old = signal.signal(signal.SIGALRM, too_slow)
+    signal.alarm(60)
+    try:
+        problem, _ = parse_dlx(text)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert problem.options == [tuple(range(99_999, -1, -1))]
+    with pytest.raises(ParseError, match="'i0' appears twice in this option"):
+        parse_dlx(" ".join(names) + "\n" + " ".join(names) + " i0\n")

@@ -138,6 +138,25 @@ def test_kill_9_and_resume_until_done_gives_the_uninterrupted_counts(tmp_path):
 
 
 @pytest.mark.slow
+def test_kill_9_in_the_first_moments_leaves_a_checkpoint_to_resume(tmp_path):
+    """The checkpoint is written as the count starts, before any job is done: a ``kill -9``
+    then leaves a file that --resume takes (before, it said "no such checkpoint")."""
+    board = BOARDS / "8x8-square-anywhere.txt"
+    checkpoint = tmp_path / "count.checkpoint"
+    args = ["solve", board, "--count", "--json", "--jobs", "1", "--depth", "1", "--backend", "dlx-c", "--quiet"]
+    proc = polyfit_process(*args, "--checkpoint", checkpoint)
+    deadline = time.monotonic() + 60
+    while not checkpoint.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    proc.kill()
+    proc.wait()
+    assert json.loads(checkpoint.read_text())["done"] == {}  # written before any job was done
+    resumed = run_cli([*map(str, args), "--resume", str(checkpoint)])
+    data = json.loads(resumed.output)
+    assert (data["distinct"], data["total"]) == (16146, 129168)
+
+
+@pytest.mark.slow
 def test_ctrl_c_saves_the_checkpoint_and_says_how_to_go_on(tmp_path):
     board = BOARDS / "8x8-square-anywhere.txt"
     checkpoint = tmp_path / "c.json"
@@ -164,7 +183,7 @@ def test_a_checkpoint_of_another_problem_is_refused(tmp_path):
     assert first.exit_code == 0, first.output
     other = run_cli(["solve", str(BOARDS / "4x15.txt"), "--count", "--resume", str(checkpoint)])
     assert other.exit_code == 2
-    assert "checkpoint of another problem (3x20" in other.output
+    assert "checkpoint of another puzzle (3x20 box) than 4x15 box" in other.output
     again = run_cli(["solve", str(BOARDS / "3x20.txt"), "--count", "--checkpoint", str(checkpoint)])
     assert again.exit_code == 2 and "--resume" in again.output  # never overwritten unasked
     printing = run_cli(["solve", str(BOARDS / "3x20.txt"), "--checkpoint", str(tmp_path / "x.json")])
@@ -189,6 +208,23 @@ def test_split_run_job_merge(tmp_path):
     assert (merged["distinct"], merged["total"], merged["jobs"]) == (1010, 4040, len(files))
     again = run_cli(["split", str(BOARDS / "5x12.txt"), "--out", str(out)])
     assert again.exit_code == 2 and "not an empty directory" in again.output
+
+
+def test_a_loop_over_the_job_files_never_meets_a_result(tmp_path):
+    """docs/long-searches.md's ``for f in jobs/job-*.json`` run a second time (after a crash, say) met the
+    ``job-NN.result.json`` files and ran them as jobs; results are ``result-job-NN.json``."""
+    out = tmp_path / "jobs"
+    assert run_cli(["split", str(BOARDS / "3x20.txt"), "--depth", "1", "--out", str(out)]).exit_code == 0
+    jobs = sorted(out.glob("job-*.json"))
+    for path in jobs:
+        assert run_cli(["run-job", str(path)]).exit_code == 0
+    assert sorted(out.glob("job-*.json")) == jobs
+    assert sorted(out.glob("result-*.json")) == [out / f"result-{path.name}" for path in jobs]
+    for path in sorted(out.glob("job-*.json")):  # the loop again: each is a job, and its result is there
+        again = run_cli(["run-job", str(path)])
+        assert again.exit_code == 2 and f"result-{path.name} exists; use --force" in again.output
+    merged = json.loads(run_cli(["merge", str(out), "--json"]).output)
+    assert (merged["distinct"], merged["jobs"]) == (2, len(jobs))
 
 
 @pytest.mark.slow

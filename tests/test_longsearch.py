@@ -52,25 +52,38 @@ def test_run_as_jobs_yields_the_solutions_in_the_serial_order():
     assert split == serial and len(serial) == 4
 
 
-def test_interrupted_reports_jobs_and_nodes_and_the_resume_hint_only_for_a_written_checkpoint(tmp_path):
+def test_interrupted_reports_jobs_and_nodes_and_the_resume_hint(tmp_path):
     puzzle, engine = pentominoes()
     path = tmp_path / "c.json"
     untouched = longsearch.run(puzzle, engine, checkpoint=path)
     report = interrupted_text(untouched)
     assert f"0 of {untouched.jobs} jobs done" in report and "nodes searched" in report
-    assert "--resume" not in report and not path.exists()
+    # The checkpoint is written when the count starts: even now there is one to go on from.
+    assert report.endswith(f"; go on with --resume {path}")
+    assert json.loads(path.read_text())["done"] == {}
 
     def ctrl_c_after_two_jobs(progress):
         if progress.done == 2:
             raise KeyboardInterrupt
 
-    search = longsearch.run(puzzle, engine, checkpoint=path, on_progress=ctrl_c_after_two_jobs)
+    search = longsearch.run(puzzle, engine, checkpoint=path, on_progress=ctrl_c_after_two_jobs, force=True)
     with pytest.raises(KeyboardInterrupt):
         search.finish()
     report = interrupted_text(search)
     assert report.startswith("interrupted after ") and f"2 of {search.jobs} jobs done" in report
     assert report.endswith(f"; go on with --resume {path}")
     assert len(json.loads(path.read_text())["done"]) == 2
+
+
+def test_the_checkpoint_is_written_when_the_count_starts(tmp_path):
+    """Before any job is done, so a kill in the first seconds leaves a checkpoint to resume."""
+    puzzle, engine = pentominoes()
+    path = tmp_path / "c.json"
+    search = longsearch.run(puzzle, engine, checkpoint=path, jobs=1)
+    assert json.loads(path.read_text())["done"] == {}
+    search.close()
+    resumed = longsearch.run(pentominoes()[0], engine, resume=path, jobs=1).finish()
+    assert (resumed.distinct, resumed.total) == (1010, 4040)
 
 
 def test_run_refuses_what_it_cannot_do(tmp_path):
@@ -171,3 +184,34 @@ def test_workers_exit_when_their_parent_is_killed():
         for worker in workers:
             if alive(worker):
                 os.kill(worker, signal.SIGKILL)
+
+
+def test_jobs_are_capped_before_anything_is_planned_or_forked(monkeypatch):
+    """The reproducer: ``--jobs 100000`` on the 6x10 box planned 200,000 jobs and forked
+    thousands of processes. Now it is refused before any planning (which would fail here)."""
+    from polyfit.limits import most_processes
+
+    def no_planning(*args, **kwargs):
+        raise AssertionError("planned jobs for a refused --jobs")
+
+    monkeypatch.setattr(longsearch.search, "plan", no_planning)
+    puzzle, engine = pentominoes("3x20.txt")
+    most = most_processes()
+    for jobs in (most + 1, 100_000, 0):
+        with pytest.raises(PolyfitError, match=rf"--jobs takes 1 to {most} worker processes here .*, not {jobs}"):
+            longsearch.run(puzzle, engine, jobs=jobs)
+    import polyfit
+
+    with pytest.raises(PolyfitError, match="--jobs takes 1 to"):
+        polyfit.load(BOARDS / "3x20.txt").count(jobs=100_000)
+
+
+def test_jobs_are_capped_on_the_command_line(tmp_path):
+    for args in (
+        ["solve", str(BOARDS / "6x10.txt"), "--count", "--jobs", "100000"],
+        ["generate", "--pieces", "pentominoes", "--within", "6x10", "-o", str(tmp_path / "g"), "--jobs", "100000"],
+    ):
+        result = run_cli(args)
+        assert result.exit_code == 2 and "--jobs takes 1 to" in result.output, result.output
+        assert "Traceback" not in result.output
+    assert not (tmp_path / "g").exists()

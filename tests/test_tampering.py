@@ -71,24 +71,24 @@ def test_the_untouched_split_merges_to_the_serial_counts(split):
 def test_results_of_the_same_problem_split_at_another_depth_are_refused(splits, split):
     """The reproducer: three depth-2 results in place of three depth-1 ones printed 1714."""
     for n in (1, 2, 3):
-        shutil.copy(splits / "d2" / f"job-0{n}.result.json", split / f"job-{n}.result.json")
-    refused(merge(split), str(split / "job-1.result.json"), "another split")
+        shutil.copy(splits / "d2" / f"result-job-0{n}.json", split / f"result-job-{n}.json")
+    refused(merge(split), str(split / "result-job-1.json"), "another split")
 
 
 def test_a_result_whose_index_is_outside_the_split_is_refused(split):
-    edit(split / "job-2.result.json", lambda d: d.update(index=9))
-    refused(merge(split), f"{split / 'job-2.result.json'}: field index: must be at most 6, not 9")
+    edit(split / "result-job-2.json", lambda d: d.update(index=9))
+    refused(merge(split), f"{split / 'result-job-2.json'}: field index: must be at most 6, not 9")
 
 
 def test_a_result_that_is_there_twice_is_refused(split):
-    shutil.copy(split / "job-2.result.json", split / "job-2-again.result.json")
+    shutil.copy(split / "result-job-2.json", split / "result-job-2-again.json")
     refused(merge(split), "field index: job 2 already has a result")
 
 
 def test_a_result_of_another_job_of_the_split_is_refused(split):
-    first = json.loads((split / "job-1.result.json").read_text())["job"]
-    edit(split / "job-2.result.json", lambda d: d.update(job=first))
-    refused(merge(split), f"{split / 'job-2.result.json'}: field job: is not job 2 of the split")
+    first = json.loads((split / "result-job-1.json").read_text())["job"]
+    edit(split / "result-job-2.json", lambda d: d.update(job=first))
+    refused(merge(split), f"{split / 'result-job-2.json'}: field job: is not job 2 of the split")
 
 
 def test_a_manifest_with_an_edited_job_list_is_refused(split):
@@ -97,8 +97,8 @@ def test_a_manifest_with_an_edited_job_list_is_refused(split):
 
 
 def test_missing_results_are_named_and_no_count_is_printed(split):
-    (split / "job-2.result.json").unlink()
-    (split / "job-5.result.json").unlink()
+    (split / "result-job-2.json").unlink()
+    (split / "result-job-5.json").unlink()
     refused(merge(split), "2 of 7 jobs have no result yet (jobs 2, 5)")
 
 
@@ -107,7 +107,7 @@ RESULT_FIELDS = ["index", "distinct", "total", "distinct_rotations", "nodes", "u
 
 @pytest.mark.parametrize("field", RESULT_FIELDS)
 def test_a_result_without_a_field_is_refused(split, field):
-    path = split / "job-3.result.json"
+    path = split / "result-job-3.json"
     edit(path, lambda d: d.pop(field))
     refused(merge(split), f"{path}: field {field}: missing")
 
@@ -115,7 +115,7 @@ def test_a_result_without_a_field_is_refused(split, field):
 @pytest.mark.parametrize("field", ["index", "distinct", "total", "distinct_rotations", "nodes", "updates", "found", "jobs"])
 @pytest.mark.parametrize("value", [1.5, True, "3", None, -1, [3]])
 def test_a_count_that_is_not_a_whole_number_is_refused(split, field, value):
-    path = split / "job-3.result.json"
+    path = split / "result-job-3.json"
     edit(path, lambda d: d.update({field: value}))
     refused(merge(split), f"{path}: field {field}: must be")
 
@@ -136,27 +136,83 @@ def test_a_count_that_is_not_a_whole_number_is_refused(split, field, value):
     ],
 )
 def test_counts_that_disagree_and_fields_of_the_wrong_kind_are_refused(split, change, words):
-    edit(split / "job-4.result.json", change)
-    refused(merge(split), str(split / "job-4.result.json"), words)
+    edit(split / "result-job-4.json", change)
+    refused(merge(split), str(split / "result-job-4.json"), words)
 
 
 @pytest.mark.parametrize(
     "change",
     [
-        lambda d: d.update(distinct=d["distinct"] + 1, found=d["found"] + 1, total=d["total"] + 4),
         lambda d: d.update(nodes=d["nodes"] + 1),
-        lambda d: d.update(problem="0" * 64),
+        lambda d: d.update(puzzle="0" * 64),
         lambda d: d.pop("digest"),
     ],
 )
 def test_a_result_changed_after_it_was_written_is_refused(split, change):
-    """Counts changed by hand (or damaged) so that they still look right: the seal tells."""
-    path = split / "job-4.result.json"
+    """Fields changed by hand (or damaged) so that they still look right: the seal tells."""
+    path = split / "result-job-4.json"
     edit(path, change)
     refused(merge(split), f"{path}: field digest: ")
 
 
-@pytest.mark.parametrize("name", ["job-4.result.json", "manifest.json"])
+def reseal(path, change):
+    """Change a result and make its seal again, as someone who read polyfit's source could."""
+    from polyfit.fields import sealed
+
+    data = json.loads(path.read_text())
+    change(data)
+    data.pop("digest")
+    path.write_text(json.dumps(sealed(data, data["split"])))
+
+
+def bump(rows, *key):
+    """One more in the row of ``key`` of a result's ``classes`` or ``weights``."""
+    for row in rows:
+        if row[:-1] == list(key):
+            row[-1] += 1
+            return
+    rows.append([*key, 1])
+
+
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        (lambda d: d.update(distinct=d["distinct"] + 1), "field distinct: "),
+        (lambda d: d.update(distinct_rotations=d["distinct_rotations"] + 1), "field distinct_rotations: "),
+        (lambda d: d.update(total=d["total"] + 4), "field total: "),
+        (lambda d: d.update(found=d["found"] + 1), "field found: "),
+        (lambda d: d.update(distinct=d["distinct"] + 1, found=d["found"] + 1, total=d["total"] + 4), "field distinct: "),
+        (lambda d: d["classes"][0].__setitem__(0, 8), "the counts do not add up"),
+        (lambda d: (bump(d["weights"], 4), d.update(found=d["found"] + 1, total=d["total"] + 4)), "the counts do not add up"),
+    ],
+)
+def test_a_count_changed_with_its_seal_made_again_does_not_pass(split, change, words):
+    """The seal is no secret (anyone can compute it again): each count is also a sum of what
+    it is made of, and all the classes hold all the solutions, so a count changed alone, or
+    with the fields it is the sum of, is still refused."""
+    path = split / "result-job-4.json"
+    reseal(path, change)
+    refused(merge(split), words)
+
+
+def test_a_count_changed_with_every_field_that_tells_does_pass_and_the_docs_say_so(split):
+    """What the seal cannot see: every field changed together, consistently. This is the limit
+    docs/long-searches.md states; the test keeps the statement true."""
+    path = split / "result-job-4.json"
+
+    def everything(d):
+        bump(d["classes"], 4, 1)  # one more class of 4 solutions, not split under rotations
+        bump(d["weights"], 4)  # met once, standing for its 4 solutions
+        d.update(distinct=d["distinct"] + 1, distinct_rotations=d["distinct_rotations"] + 1)
+        d.update(found=d["found"] + 1, total=d["total"] + 4)
+
+    reseal(path, everything)
+    result = merge(split)
+    assert result.exit_code == 0 and "2340 distinct solutions, 9360 in all" in result.output, result.output
+    assert "does not protect against" in (ROOT / "docs" / "long-searches.md").read_text()
+
+
+@pytest.mark.parametrize("name", ["result-job-4.json", "manifest.json"])
 def test_a_truncated_file_is_refused(split, name):
     path = split / name
     text = path.read_text()
@@ -165,7 +221,7 @@ def test_a_truncated_file_is_refused(split, name):
 
 
 def test_a_key_given_twice_is_refused(split):
-    path = split / "job-4.result.json"
+    path = split / "result-job-4.json"
     path.write_text(path.read_text().replace('"distinct":', '"distinct": 0, "distinct":'))
     refused(merge(split), "the key 'distinct' is there twice")
 
@@ -192,7 +248,9 @@ def test_a_key_given_twice_is_refused(split):
         (lambda d: d["job"].update(forced=[10**6]), "field job.forced: 1000000 is not one of the problem's"),
         (lambda d: d["job"].update(closed=[-1]), "field job.closed[0]: must be at least 0"),
         (lambda d: d["job"].update(share=2), "field job.share: must be from 0 to 1"),
-        (lambda d: d.update(problem="0" * 64), "split from another problem"),
+        (lambda d: d["puzzle"].update(symmetries="0" * 64), "split from another puzzle than"),
+        (lambda d: d["puzzle"].update(symmetries="x"), "field puzzle.symmetries: must be a SHA-256"),
+        (lambda d: d.update(puzzle=None), "field puzzle: must be an object, not null"),
     ],
 )
 def test_a_job_file_with_a_field_missing_or_wrong_is_refused(split, change, words):
@@ -201,6 +259,29 @@ def test_a_job_file_with_a_field_missing_or_wrong_is_refused(split, change, word
     result = run_cli(["run-job", str(path)])
     refused(result, str(path), words)
     assert "wrote" not in result.output
+
+
+def test_run_job_never_replaces_a_result_without_force(split):
+    """The reproducer: a job file edited to another job of the split ran and replaced the
+    good result beside it."""
+    path, result_path = split / "job-2.json", split / "result-job-2.json"
+    good = result_path.read_text()
+    refused(run_cli(["run-job", str(path)]), f"{result_path} exists; use --force to overwrite it")
+    assert result_path.read_text() == good
+    again = run_cli(["run-job", str(path), "--force"])
+    assert again.exit_code == 0 and "wrote" in again.output, again.output
+    assert json.loads(result_path.read_text())["total"] == json.loads(good)["total"]
+
+
+def test_a_job_file_edited_to_another_job_of_its_split_is_refused(split):
+    path = split / "job-2.json"
+    first = json.loads((split / "job-1.json").read_text())["job"]
+    edit(path, lambda d: d.update(job=first))
+    good = (split / "result-job-2.json").read_text()
+    for args in ([], ["--force"]):
+        refused(run_cli(["run-job", str(path), *args]), f"{path}: field job: is not job 2 of the split")
+    assert (split / "result-job-2.json").read_text() == good
+    assert merge(split).exit_code == 0
 
 
 def test_the_manifest_is_not_a_job_file(split):
@@ -253,7 +334,9 @@ def test_a_fractional_count_in_a_checkpoint_is_refused(tmp_path, saved):
         (lambda d: d.update(done=[]), "field done: must be an object, not a list"),
         (lambda d: d.pop("done"), "field done: missing"),
         (lambda d: d.update(jobs="7"), "field jobs: must be a whole number"),
-        (lambda d: d.update(problem=None), "field problem: must be text, not null"),
+        (lambda d: d.update(puzzle=None), "field puzzle: must be an object, not null"),
+        (lambda d: d["puzzle"].pop("classes"), "field puzzle.classes: missing"),
+        (lambda d: d.update(split=None), "field split: must be text, not null"),
         (lambda d: d["done"].update({"03": d["done"].pop("3")}), "field done.03: is not one of the 7 jobs"),
         (lambda d: d["done"].update({"-1": d["done"].pop("3")}), "field done.-1: is not one of the 7 jobs"),
         (lambda d: d["done"]["3"].update(index=4), "field done.3.index: must be 3"),
@@ -270,13 +353,22 @@ def test_a_checkpoint_with_a_field_missing_or_wrong_is_refused(tmp_path, saved, 
 
 
 def test_a_checkpoint_entry_changed_after_it_was_written_is_refused(tmp_path, saved):
+    path, result = resume(tmp_path, saved, lambda d: d["done"]["5"].update(nodes=d["done"]["5"]["nodes"] + 1))
+    refused(result, f"{path}: field done.5.digest: does not match the other fields", "remove done.5")
+
+
+def test_a_checkpoint_count_changed_with_its_seal_made_again_does_not_pass(tmp_path, saved):
+    from polyfit.fields import sealed
+
     def more(d):
         entry = d["done"]["5"]
-        entry.update(distinct=entry["distinct"] + 1, found=entry["found"] + 1, total=entry["total"] + 4)
-        entry.update(distinct_rotations=entry["distinct_rotations"] + 1)
+        entry.pop("digest")
+        bump(entry["weights"], 4)  # one more solution met, standing for 4
+        entry.update(found=entry["found"] + 1, total=entry["total"] + 4)
+        d["done"]["5"] = sealed(entry, d["split"])
 
     path, result = resume(tmp_path, saved, more)
-    refused(result, f"{path}: field done.5.digest: does not match the other fields", "remove done.5")
+    refused(result, str(path), "the counts do not add up")
 
 
 def test_a_truncated_checkpoint_is_refused(tmp_path, saved):

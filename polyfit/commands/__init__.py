@@ -6,7 +6,7 @@ import functools
 
 import typer
 
-from polyfit.errors import PolyfitError
+from polyfit.errors import PolyfitError, error_line
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -20,7 +20,7 @@ def guarded(command):
         try:
             return command(*args, **kwargs)
         except PolyfitError as exc:
-            typer.echo(f"polyfit: error: {exc}", err=True)
+            typer.echo(error_line(exc), err=True)
             raise typer.Exit(EXIT_USAGE) from None
 
     return wrapper

@@ -118,7 +118,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
         holes: bool = typer.Option(False, "--holes", help="Allow enclosed holes (empty cells that do not reach the outside)."),
         flat: bool = typer.Option(False, "--flat", help="3D: only figures that stand on their lowest layer (each cube on it, on a cube below, or held by a neighbour that stands)."),
         min_difficulty: Optional[float] = typer.Option(None, "--min-difficulty", help="Only boards at least this difficult, as polyfit check scores it (log10 of search nodes)."),
-        jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes (see above for what stays reproducible)."),
+        jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes (see above for what stays reproducible; at most 4 a core, and at least 8 are allowed)."),
         time_budget: Optional[float] = typer.Option(None, "--time", min=0, help="Stop after this many seconds, keeping what was found."),
         force: bool = typer.Option(False, "--force", help="Overwrite files in --out (board-001... and README.md)."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
@@ -153,7 +153,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Example: polyfit generate --pieces tetrominoes,tetrominoes:T=2 --from shapes/tetromino/4x5.txt --add 4 --out boards
         """
-        from polyfit.files import write_output_text
+        from polyfit.files import path_exists, path_is_dir, write_output_text
         from polyfit.longsearch.workers import die_with
         from polyfit.puzzle.generate import Tally, changed_board, generate as search, parse_target
         from polyfit.puzzle.hint import board_text
@@ -172,10 +172,10 @@ def add_commands(app: typer.Typer, ctx) -> None:
             outline = family.pop("outline")
         else:
             outline = outline_of(ctx, within)
-        if out.exists() and not out.is_dir():
+        if path_exists(out, "write") and not path_is_dir(out, "write"):
             raise PolyfitError(f"--out {out} is a file, not a directory")
         readme = out / "README.md"
-        if readme.exists() and not force:
+        if path_exists(readme, "write") and not force:
             raise PolyfitError(f"{readme} exists: choose another --out or use --force")
         wanted = solutions if ".." in solutions else str(target[0])
         where = f"--within {within}"

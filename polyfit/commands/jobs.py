@@ -1,7 +1,7 @@
 """``polyfit estimate``, and a search as job files: ``split``, ``run-job``, ``merge``.
 
 ``split`` writes one small JSON file per job (the board and pieces to rebuild the puzzle, a
-digest of its exact cover problem, and the job's path in the search tree) and a manifest;
+digest of everything its counts depend on, and the job's path in the search tree) and a manifest;
 ``run-job`` runs one file anywhere the board and pieces can be read and writes its result
 beside it; ``merge`` adds the results up into the counts a single ``solve --count`` prints.
 """
@@ -83,8 +83,10 @@ def add_commands(app: typer.Typer, ctx) -> None:
     def run_job(
         file: Path = typer.Argument(..., help="A job file written by 'polyfit split'."),
         backend: str = typer.Option("auto", "--backend", "-b", help="Solver backend."),
+        force: bool = typer.Option(False, "--force", help="Run it again over an existing result."),
     ):
-        """Run one job file and write its counts beside it (FILE with .result.json).
+        """Run one job file and write its counts beside it (result-FILE; an
+        existing result is only replaced with --force).
 
         Example: polyfit run-job jobs/job-01.json
         """
@@ -93,7 +95,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
         data = jobfiles.read_job(file)
         puzzle = ctx.load_puzzle(Path(data["board"]), data.get("pieces"), data.get("mirror", False))
         engine = ctx.registry.backend(backend, puzzle.cover.problem)
-        result, target = jobfiles.run_job_file(file, data, puzzle, engine)
+        result, target = jobfiles.run_job_file(file, data, puzzle, engine, force)
         typer.echo(f"job {data['index'] + 1} of {data['jobs']}: {result.total} solutions in all, {result.nodes} nodes; wrote {target}")
 
     @app.command()
@@ -114,6 +116,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         manifest, counts = jobfiles.merge_results(directory)
         puzzle = ctx.load_puzzle(Path(manifest["board"]), manifest.get("pieces"), manifest.get("mirror", False))
+        jobfiles.check_puzzle(directory / jobfiles.MANIFEST, manifest, puzzle)
         summary = report.merged_json(puzzle, counts, manifest["jobs"])
         if output is not None:
             write_output_text(output, json.dumps(summary) + "\n", force)

@@ -186,7 +186,7 @@ class SearchOptions:
 def search_options(
     backend: str = typer.Option("auto", "--backend", "-b", help="Solver backend (polyfit backends lists them; auto: the engine chooses, --stats says which)."),
     random: Optional[int] = typer.Option(None, "--random", help="Try options in a random order from this seed."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Split the search into jobs run on N local processes (default for --count: every core when the estimate says the search is long)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Split the search into jobs run on N local processes (default for --count: every core when the estimate says the search is long; at most 4 a core, and at least 8 are allowed)."),
     dask: Optional[str] = typer.Option(None, "--dask", help="Run the jobs on the Dask cluster at this scheduler address (needs Dask distributed: polyfit's dask extra)."),
     checkpoint: Optional[Path] = typer.Option(None, "--checkpoint", help="With --count: save finished jobs to FILE as the search goes (atomically)."),
     resume: Optional[Path] = typer.Option(None, "--resume", help="With --count: go on from the checkpoint FILE, skipping the jobs it has (and keep saving to it)."),

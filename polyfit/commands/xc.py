@@ -11,7 +11,7 @@ import typer
 
 from polyfit.xc.dlxformat import format_dlx, read_dlx
 from polyfit.errors import PolyfitError, plural
-from polyfit.files import check_writable, write_output_text
+from polyfit.files import check_writable, path_is_file, write_output_text
 from polyfit.xc.problem import SearchStats
 from polyfit.xc.reduce import reduce as reduce_options
 from polyfit.commands import EXIT_INTERRUPTED, guarded
@@ -34,7 +34,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
 
         Example: polyfit xc queens8.dlx --count
         """
-        if not file.is_file():
+        if not path_is_file(file):
             raise PolyfitError(f"no such file: {file}")
         problem, lines = read_dlx(file)
         if reduce:

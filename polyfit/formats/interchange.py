@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from polyfit.errors import PolyfitError
-from polyfit.files import exists_error, write_output, write_output_text
+from polyfit.files import exists_error, path_exists, write_output, write_output_text
 from polyfit.formats import burrtools, soma_notation
 from polyfit.formats.magicavoxel import write_magicavoxel
 from polyfit.puzzle.board import Board
+from polyfit.puzzle.pieces import check_board_pieces
 
 PIECE_NAMES = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
@@ -124,7 +125,7 @@ def _voxel_text(source: Source, path: Path, force: bool) -> list[Path]:
 
 
 def _art(source: Source, path: Path, force: bool) -> list[Path]:
-    if path.exists() and not force:
+    if path_exists(path, "write") and not force:
         raise exists_error(path)  # before any pieces file is written beside it
     written: list[Path] = []
     line = _pieces_file(source, path, force, written)
@@ -140,7 +141,7 @@ def _magicavoxel(source: Source, path: Path, force: bool) -> list[Path]:
         raise PolyfitError(f"{board.label} has optional cells or pre-placed pieces, which a MagicaVoxel file cannot hold; write voxel text")
     if any(max(c[i] for c in board.cells) > 255 for i in range(3)):
         raise PolyfitError(f"{board.label} is over 256 cells wide: MagicaVoxel's limit")
-    if path.exists() and not force:
+    if path_exists(path, "write") and not force:
         raise exists_error(path)
     written = [path]
     if not source.spec:
@@ -217,6 +218,7 @@ def write_board(source: Source, path, name: str | None = None, force: bool = Fal
     written (the board, and any pieces file beside it). Nothing is overwritten without ``force``."""
     path = Path(path)
     write = writer_for(path, name)
+    check_board_pieces(source.board, source.pieces)
     if source.board.allowed:
         raise PolyfitError(f"{source.board.label} has colour rules (some pieces may only go some ways), which no format polyfit writes can hold")
     return write(source, path, force)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from polyfit.lattices.base import only_squares
 from polyfit.errors import PolyfitError
-from polyfit.files import write_output
+from polyfit.files import path_exists, path_is_dir, write_output
 from polyfit.formats.export import register_table
 from polyfit.hookspecs import hookimpl
 
@@ -40,9 +40,9 @@ def file_stem(name: str) -> str:
 def stl_paths(directory: Path, names) -> dict[str, Path]:
     """Where each piece's STL goes; checks the directory exists and is writable."""
     directory = Path(directory)
-    if not directory.exists():
+    if not path_exists(directory, "write"):
         raise PolyfitError(f"output directory {directory} does not exist")
-    if not directory.is_dir():
+    if not path_is_dir(directory, "write"):
         raise PolyfitError(f"{directory} is not a directory")
     paths = {name: directory / f"{file_stem(name)}.stl" for name in names}
     if len(set(paths.values())) != len(paths):
@@ -53,7 +53,7 @@ def stl_paths(directory: Path, names) -> dict[str, Path]:
 def check_stl_directory(directory: Path, names, force: bool) -> dict[str, Path]:
     """The STL paths, refusing to replace files already there unless forced."""
     paths = stl_paths(directory, names)
-    existing = [p.name for p in paths.values() if p.exists()]
+    existing = [p.name for p in paths.values() if path_exists(p, "write")]
     if existing and not force:
         shown = ", ".join(existing[:5]) + (", ..." if len(existing) > 5 else "")
         raise PolyfitError(
@@ -61,7 +61,7 @@ def check_stl_directory(directory: Path, names, force: bool) -> dict[str, Path]:
             "use --force to overwrite them"
         )
     for path in paths.values():
-        if path.is_dir():
+        if path_is_dir(path, "write"):
             raise PolyfitError(f"{path} is a directory")
     return paths
 

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from polyfit.errors import PolyfitError
-from polyfit.files import read_bytes, write_output_text
+from polyfit.files import path_is_file, read_bytes, write_output_text
 from polyfit.limits import check, limit
 from polyfit.fields import Fields, shown
 from polyfit.formats.solution_set import SolutionSet
@@ -44,7 +44,7 @@ def read_solution_set(path: Path) -> SolutionSet:
     from polyfit.puzzle.pieces import Piece
 
     path = Path(path)
-    if not path.is_file():
+    if not path_is_file(path):
         raise PolyfitError(f"no such solutions file: {path}")
     data = read_bytes(path)
     try:

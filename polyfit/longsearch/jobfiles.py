@@ -1,30 +1,33 @@
 """A search as job files for any batch system: write them, run one, merge the results.
 
 :func:`write_jobs` writes one small JSON file per job (what rebuilds the puzzle: the board and
-pieces as given, a digest of its exact cover problem and one of the whole split, the number
-of jobs, and the job's index and path in the search tree) and a manifest listing the jobs;
-:func:`run_job_file` runs one and writes its result beside it; :func:`merge_results` adds the
-results up into the counts of one serial search. Every file is checked field by field when it
-is read back, and a result of another split (another problem, or another depth) is refused.
-Rebuilding the puzzle from a file's ``board`` and ``pieces`` is the caller's (it knows the
-piece sets).
+pieces as given; a digest of each ingredient of the puzzle's counts, see
+:mod:`polyfit.puzzle.digest`, and one of the whole split; the number of jobs, and the job's
+index and path in the search tree) and a manifest listing the jobs; :func:`run_job_file` runs
+one and writes its result beside it; :func:`merge_results` adds the results up into the counts
+of one serial search. Every file is checked field by field when it is read back; a result of
+another split (another puzzle, or another depth) is refused, and so is a puzzle rebuilt from a
+board that changed since the split (:func:`check_puzzle`). Rebuilding the puzzle from a file's
+``board`` and ``pieces`` is the caller's (it knows the piece sets).
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from polyfit.errors import PolyfitError, plural
-from polyfit.files import read_json, write_json_atomically
+from polyfit.files import exists_error, path_exists, path_is_dir, path_is_file, read_json, write_json_atomically, write_output
 from polyfit.xc.jobs import Job
 from polyfit.fields import Fields, sealed
-from polyfit.longsearch.planning import plan, problem_digest, split_digest
-from polyfit.longsearch.workers import JobResult, run_job
+from polyfit.longsearch.planning import plan, split_digest
+from polyfit.longsearch.workers import JobResult, check_classes, run_job
+from polyfit.puzzle.digest import combined, differences, ingredients, read_ingredients
 from polyfit.puzzle.solve import Counts
 
-JOB_FORMAT = "polyfit-job-2"
-RESULT_FORMAT = "polyfit-job-result-2"
-MANIFEST_FORMAT = "polyfit-job-manifest-2"
+JOB_FORMAT = "polyfit-job-3"
+RESULT_FORMAT = "polyfit-job-result-3"
+MANIFEST_FORMAT = "polyfit-job-manifest-3"
 MANIFEST = "manifest.json"
 MAX_DEPTH = 12
 
@@ -33,19 +36,21 @@ def write_jobs(puzzle, depth: int, out: Path, source: dict) -> int:
     """Write the jobs of ``puzzle`` split at ``depth`` into the new or empty directory ``out``,
     each with ``source`` (how to rebuild the puzzle: board, pieces, mirror); their number.
 
-    Every file names the split (``split``: a digest of the problem and of the whole job list),
-    the number of jobs and its own job's index; the manifest also lists the jobs, so that
-    :func:`merge_results` can tell that each result is of this split's job of its index."""
+    Every file names the puzzle (``puzzle``: a digest of each ingredient of its counts), the
+    split (``split``: a digest of the puzzle and of the whole job list), the number of jobs and
+    its own job's index; the manifest also lists the jobs, so that :func:`merge_results` can
+    tell that each result is of this split's job of its index."""
     out = Path(out)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+    if path_exists(out, "write") and (not path_is_dir(out, "write") or any(out.iterdir())):
         raise PolyfitError(f"{out} exists and is not an empty directory; choose a new --out")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise PolyfitError(f"cannot create {out}: {exc.strerror or exc}") from None
     jobs = [job.to_json() for job in plan(puzzle, 1, depth)]
-    problem = problem_digest(puzzle.cover.problem)
-    source = {**source, "problem": problem, "split": split_digest(problem, jobs), "jobs": len(jobs), "depth": depth}
+    parts = ingredients(puzzle)
+    split = split_digest(combined(parts), jobs)
+    source = {**source, "puzzle": parts, "split": split, "jobs": len(jobs), "depth": depth}
     width = len(str(len(jobs)))
     for index, job in enumerate(jobs):
         data = {"format": JOB_FORMAT, **source, "index": index, "job": job}
@@ -70,7 +75,7 @@ def read_split(fields: Fields) -> dict:
         "board": fields.text("board"),
         "pieces": fields.optional_text("pieces"),
         "mirror": fields.flag("mirror", default=False),
-        "problem": fields.digest("problem"),
+        "puzzle": read_ingredients(fields),
         "split": fields.digest("split"),
         "jobs": fields.whole("jobs", 1),
         "depth": fields.whole("depth", 1, MAX_DEPTH),
@@ -111,28 +116,68 @@ def read_job(path: Path) -> dict:
     return data
 
 
-def run_job_file(path: Path, data: dict, puzzle, backend) -> tuple[JobResult, Path]:
-    """Run the job ``data`` read from ``path`` (by :func:`read_job`) on the puzzle rebuilt
-    from it, and write its result beside it (``NAME.result.json``); the result and where it went."""
-    path = Path(path)
-    if problem_digest(puzzle.cover.problem) != data["problem"]:
+def check_puzzle(path: Path, data: dict, puzzle) -> None:
+    """Refuse a puzzle rebuilt from the ``board`` and ``pieces`` of a file of a split
+    (``data``, read from ``path``) that is not the puzzle split: the board or its pieces
+    changed since (or polyfit did), naming what differs."""
+    differ = differences(data["puzzle"], ingredients(puzzle))
+    if differ:
         raise PolyfitError(
-            f"{path} was split from another problem than {data['board']} now gives "
-            "(the board, pieces or polyfit changed); split it again"
+            f"{path} was split from another puzzle than {data['board']} now gives: they differ in "
+            f"{differ} (the board, its pieces or polyfit changed since); split it again"
         )
+
+
+def check_against_manifest(path: Path, data: dict) -> None:
+    """Refuse a job file that is not the job of its index in the manifest beside it (when
+    there is one): it was edited, or comes from another split."""
+    manifest_path = path.parent / MANIFEST
+    if not path_is_file(manifest_path) or path.resolve() == manifest_path.resolve():
+        return
+    manifest = read_manifest(manifest_path)
+    if manifest["split"] != data["split"] or manifest["puzzle"] != data["puzzle"]:
+        raise PolyfitError(f"{path} is a job of another split than {manifest_path}; keep each split's files in its own directory")
+    if manifest["job_list"][data["index"]] != data["job"]:
+        raise PolyfitError(
+            f"{path}: field job: is not job {data['index'] + 1} of the split in {manifest_path} "
+            "(the file was changed); split it again"
+        )
+
+
+RESULT_PREFIX = "result-"
+
+
+def result_path(path: Path) -> Path:
+    """Where the result of the job file ``path`` goes: beside it, ``result-NAME`` (the result
+    of ``job-07.json`` is ``result-job-07.json``), a name no ``job-*.json`` matches, so that a
+    loop over the job files never runs a result as a job."""
+    return path.with_name(RESULT_PREFIX + path.name)
+
+
+def run_job_file(path: Path, data: dict, puzzle, backend, force: bool = False) -> tuple[JobResult, Path]:
+    """Run the job ``data`` read from ``path`` (by :func:`read_job`) on the puzzle rebuilt
+    from it, and write its result beside it (``result-NAME``, replaced only when
+    ``force``); the result and where it went."""
+    path = Path(path)
+    check_puzzle(path, data, puzzle)
     check_job(path, data["job"], puzzle.cover.problem)
+    check_against_manifest(path, data)
+    target = result_path(path)
+    if path_exists(target, "write") and not force:
+        raise exists_error(target)
     result = run_job(puzzle, backend, data["index"], data["job"])
-    target = path.with_name(path.name.removesuffix(".json") + ".result.json")
     written = {
         "format": RESULT_FORMAT,
-        "problem": data["problem"],
+        "puzzle": combined(data["puzzle"]),
         "split": data["split"],
         "jobs": data["jobs"],
         "job": data["job"].to_json(),
         "backend": backend.name,
         **result.to_json(),
     }
-    write_json_atomically(target, sealed(written, data["split"]))
+    # Whole or not at all, and (without force) never over a result written meanwhile, by the
+    # same job run twice at once.
+    write_output(target, json.dumps(sealed(written, data["split"])).encode(), force)
     return result, target
 
 
@@ -145,7 +190,7 @@ def read_manifest(path: Path) -> dict:
     if len(listed) != manifest["jobs"]:
         raise fields.error("job_list", f"has {plural(len(listed), 'job')}, not the {manifest['jobs']} of field jobs")
     jobs = [read_job_fields(Fields(job, path, f"job_list[{index}]")) for index, job in enumerate(listed)]
-    if split_digest(manifest["problem"], listed) != manifest["split"]:
+    if split_digest(combined(manifest["puzzle"]), listed) != manifest["split"]:
         raise fields.error("job_list", "is not the job list of this split (its digest differs: the file was changed)")
     manifest["job_list"] = jobs
     return manifest
@@ -179,7 +224,7 @@ def merge_results(directory: Path) -> tuple[dict, Counts]:
     manifest = read_manifest(manifest_path)
     results: dict[int, JobResult] = {}
     found_in: dict[int, Path] = {}
-    for path in sorted(directory.glob("*.result.json")):
+    for path in sorted(directory.glob(RESULT_PREFIX + "*.json")):
         result = read_result(path, manifest, manifest_path)
         if result.index in results:
             raise PolyfitError(
@@ -198,5 +243,6 @@ def merge_results(directory: Path) -> tuple[dict, Counts]:
     counts = Counts()
     for index in sorted(results):
         results[index].add_to(counts)
+    check_classes(counts, f"the results in {directory}")
     counts.complete = True
     return manifest, counts

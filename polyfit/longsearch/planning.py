@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 
-from polyfit.xc.dlxformat import format_dlx
 from polyfit.xc.estimate import estimate
 from polyfit.xc.jobs import Job, split
 
@@ -40,18 +39,12 @@ def plan(puzzle, processes: int, depth: int | None = None) -> list[Job]:
     return split(problem, jobs=max(2 * processes, min(64 * processes, wanted)))
 
 
-def problem_digest(problem) -> str:
-    """A SHA-256 of an exact cover problem, written in Knuth's format."""
+def split_digest(puzzle: str, jobs: list[dict]) -> str:
+    """A SHA-256 of one exact split: the puzzle's digest (of everything its counts depend on,
+    :func:`polyfit.puzzle.digest.combined`) and its jobs (as JSON, in order). Job files,
+    their results and checkpoints carry it, so that nothing of another split (of another
+    puzzle, or of the same one at another depth) is ever added to their counts."""
     import hashlib  # here, not at every start
 
-    return hashlib.sha256(format_dlx(problem).encode()).hexdigest()
-
-
-def split_digest(problem: str, jobs: list[dict]) -> str:
-    """A SHA-256 of one exact split: the problem's digest and its jobs (as JSON, in order).
-    Job files, their results and checkpoints carry it, so that nothing of another split (of
-    another problem, or of the same one at another depth) is ever added to their counts."""
-    text = problem + json.dumps(jobs, sort_keys=True)
-    import hashlib
-
+    text = puzzle + json.dumps(jobs, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()

@@ -75,6 +75,8 @@ def run_jobs(
             report()
             for placements, canonical, weight in result.solutions:
                 yield Found(tuple(placements), canonical, weight)
+        if checkpoint is not None:
+            checkpoint.check_complete(counts)
         counts.complete = True
     finally:
         counts.seconds = time.perf_counter() - start

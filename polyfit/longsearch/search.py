@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from polyfit.errors import PolyfitError
-from polyfit.files import check_writable
+from polyfit.files import check_writable, path_exists
+from polyfit.limits import check_processes
 from polyfit.longsearch.checkpoint import Checkpoint, open_checkpoint
 from polyfit.longsearch.planning import plan
 from polyfit.longsearch.runner import Progress, run_jobs
@@ -101,6 +102,8 @@ def run(
 
     Library errors (:class:`PolyfitError`) come before anything runs, except those of a Dask
     cluster, which come on iterating."""
+    if jobs is not None:
+        check_processes(jobs)
     checkpoint = Path(checkpoint) if checkpoint is not None else None
     resume = Path(resume) if resume is not None else None
     asked = asks_for_jobs(jobs, dask, checkpoint, resume, depth)
@@ -113,11 +116,11 @@ def run(
             raise PolyfitError("--resume FILE keeps saving to FILE; give --checkpoint only for a new search")
         # The same file twice, as a script that always passes both does: go on from it if
         # it is there, else start it.
-        if resume.exists():
+        if path_exists(resume):
             checkpoint = None
         else:
             resume = None
-    if checkpoint is not None and checkpoint.exists() and not force:
+    if checkpoint is not None and path_exists(checkpoint, "write") and not force:
         raise PolyfitError(f"{checkpoint} exists; resume from it with --resume {checkpoint}, or use --force to start over")
     if checkpoint is not None:
         check_writable(checkpoint, True)

@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
+from polyfit.errors import PolyfitError
 from polyfit.xc.jobs import Job
 from polyfit.fields import Fields
 from polyfit.puzzle.solve import Counts
@@ -31,6 +32,11 @@ class JobResult:
     seconds: float = 0.0
     found: int = 0  # solutions the search met (before symmetry weighting)
     solutions: list = field(default_factory=list)  # (placements, canonical, weight) when kept
+    # What the counts are made of (see Counts.classes and Counts.weights): each count is also
+    # the sum of one of these, and all jobs' classes hold all their solutions, so a count
+    # changed alone no longer adds up (see check_classes).
+    classes: dict = field(default_factory=dict)  # (class size, 1 or 2) -> classes
+    weights: dict = field(default_factory=dict)  # weight -> solutions met
 
     def add_to(self, counts: Counts) -> None:
         counts.distinct += self.distinct
@@ -39,6 +45,10 @@ class JobResult:
         counts.search.nodes += self.nodes
         counts.search.updates += self.updates
         counts.search.solutions += self.found
+        for key, number in self.classes.items():
+            counts.classes[key] = counts.classes.get(key, 0) + number
+        for weight, number in self.weights.items():
+            counts.weights[weight] = counts.weights.get(weight, 0) + number
 
     def to_json(self) -> dict:
         return {
@@ -50,6 +60,8 @@ class JobResult:
             "updates": self.updates,
             "seconds": round(self.seconds, 6),
             "found": self.found,
+            "classes": [[size, split, number] for (size, split), number in sorted(self.classes.items())],
+            "weights": [[weight, number] for weight, number in sorted(self.weights.items())],
         }
 
     @classmethod
@@ -66,7 +78,54 @@ class JobResult:
         fields.at_most("distinct_rotations", "distinct", values, factor=2)
         fields.at_most("distinct", "found", values)
         fields.at_most("found", "total", values)
+        values["classes"] = _tally(fields, "classes", ((1, None), (1, 2)))
+        values["weights"] = _tally(fields, "weights", ((1, None),))
+        _sums_to(fields, "distinct", values, "classes", lambda key, n: n)
+        _sums_to(fields, "distinct_rotations", values, "classes", lambda key, n: key[1] * n)
+        _sums_to(fields, "found", values, "weights", lambda weight, n: n)
+        _sums_to(fields, "total", values, "weights", lambda weight, n: weight * n)
         return cls(**values)
+
+
+def _tally(fields: Fields, name: str, ranges) -> dict:
+    """A list of ``[key..., number]`` rows (each key part within its ``(low, high)`` range,
+    ``high`` None for no bound; each number at least 1; no key twice) as a dict."""
+    from polyfit.fields import LARGEST
+
+    tally = {}
+    for row, entry in enumerate(fields.listing(name)):
+        where = f"{name}[{row}]"
+        if not isinstance(entry, list) or len(entry) != len(ranges) + 1:
+            raise fields.error(where, f"must be a list of {len(ranges) + 1} whole numbers")
+        key = tuple(
+            fields.check_whole(where, value, low, LARGEST if high is None else high)
+            for value, (low, high) in zip(entry, ranges)
+        )
+        if key in tally:
+            raise fields.error(where, f"{list(key)} is there twice")
+        tally[key if len(key) > 1 else key[0]] = fields.check_whole(where, entry[-1], 1)
+    return tally
+
+
+def _sums_to(fields: Fields, name: str, values: dict, tally: str, term) -> None:
+    """Refuse a count that is not the sum of its tally's terms: one of the two was changed."""
+    made = sum(term(key, n) for key, n in values[tally].items())
+    if made != values[name]:
+        raise fields.error(name, f"{values[name]} is not what field {tally} adds up to ({made}): the counts disagree")
+
+
+def check_classes(counts: Counts, where: str) -> None:
+    """Refuse the added-up counts of a whole split whose classes do not hold exactly all their
+    solutions: each class is counted once, in one job, and its solutions (found in any job)
+    are its size, so the sizes of all classes add up to the total. A count changed in one
+    result, however well its seal was made again, breaks this or one of the sums checked on
+    reading; ``where`` names the files."""
+    held = sum(size * n for (size, _), n in counts.classes.items())
+    if held != counts.total:
+        raise PolyfitError(
+            f"{where}: the counts do not add up: the classes of solutions hold {held} "
+            f"solutions, but the totals say {counts.total}; a result was changed after polyfit wrote it"
+        )
 
 
 def run_job(puzzle, backend, index: int, job: Job, keep_solutions: bool = False) -> JobResult:
@@ -86,6 +145,8 @@ def run_job(puzzle, backend, index: int, job: Job, keep_solutions: bool = False)
         counts.seconds,
         counts.search.solutions,
         kept,
+        dict(counts.classes),
+        dict(counts.weights),
     )
 
 
@@ -207,4 +268,6 @@ def run_dask(address: str, puzzle, backend, jobs: Iterable[tuple[int, Job]], kee
 
 
 def default_processes() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    from polyfit.limits import cores
+
+    return cores()

@@ -2,10 +2,12 @@
  * loops in polyfit/puzzle/cover.py (Cover.classify and Cover.mirror_symmetric give the same
  * answer either way). A table says where one symmetry sends each placement.
  *
- * canonical(solution, tables, n_placements) -> bool
+ * canonical(solution, tables, n_placements) -> int
  *   solution: a tuple of placement indices; tables: an int32 buffer, one table of n_placements
- *   entries after another. True when no table maps the solution to a set of placements whose
- *   sorted indices come first (the solution is the least of its images: it stands for its class).
+ *   entries after another. 0 when some table maps the solution to a set of placements whose
+ *   sorted indices come first; else (the solution is the least of its images: it stands for its
+ *   class) 1 + the number of tables that map it onto itself (the identity and those: how many
+ *   symmetries fix it).
  * symmetric(solution, tables, n_placements) -> bool
  *   True when some table maps the solution onto itself, as a set.
  */
@@ -78,6 +80,7 @@ static PyObject *run(PyObject *args, int mode)
     const int32_t *tables = view.buf;
     Py_ssize_t n_tables = view.len / (4 * n_placements);
     int answer = mode == 0;  /* canonical until an image comes first; symmetric once one is itself */
+    long fixed = 1;  /* mode 0: the identity, and each table that maps the solution onto itself */
     for (Py_ssize_t t = 0; t < n_tables && answer == (mode == 0); t++) {
         const int32_t *table = tables + t * n_placements;
         int32_t low = INT32_MAX;
@@ -99,13 +102,13 @@ static PyObject *run(PyObject *args, int mode)
                 break;
             }
             sort(image, k);
-            for (Py_ssize_t j = 0; j < k; j++) {
-                if (image[j] != key[j]) {
-                    if (image[j] < key[j])
-                        answer = 0;
-                    break;
-                }
-            }
+            Py_ssize_t j = 0;
+            while (j < k && image[j] == key[j])
+                j++;
+            if (j == k)
+                fixed++;
+            else if (image[j] < key[j])
+                answer = 0;
         } else {
             sort(image, k);
             int same = 1;
@@ -115,7 +118,7 @@ static PyObject *run(PyObject *args, int mode)
                 answer = 1;
         }
     }
-    result = PyBool_FromLong(answer);
+    result = mode == 0 ? PyLong_FromLong(answer ? fixed : 0) : PyBool_FromLong(answer);
 done:
     if (solved != stack)
         free(solved);

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from polyfit.errors import plural
 from polyfit.puzzle.cover import build_cover, cell_name
 from polyfit.lattices import base as lattices
+from polyfit.puzzle.pieces import check_board_pieces
 from polyfit.puzzle.placements import BitGrid, area_problem, generate, reachable_areas, reaches
 from polyfit.puzzle.preplaced import preplace
 from polyfit.puzzle.solve import Counts, Puzzle
@@ -128,6 +129,7 @@ def explain(board, pieces, *, puzzle: Puzzle | None = None, certificates: bool =
     to call) or ``"always"``."""
     start = time.perf_counter()
     pieces = list(pieces)
+    check_board_pieces(board, pieces)
     pre = preplace(board, pieces)
     free = [c for c in board.cells if c not in board.fixed_cells]
     counts = [(lo, max(lo, min(hi, len(free) // p.size))) for (lo, hi), p in zip(pre.counts, pieces)]

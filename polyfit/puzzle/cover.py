@@ -265,25 +265,38 @@ class Cover:
                 return i
         raise ValueError("a solution without its breaker piece")
 
-    def classify(self, solution: tuple[int, ...], native: bool | None = None) -> tuple[bool, int]:
-        """For a solution (placement indices): is it canonical, and how many does it stand for.
-        ``native``: the C twin (the default when it built) or the Python loop."""
+    def classify(self, solution: tuple[int, ...], native: bool | None = None) -> tuple[bool, int, int]:
+        """For a solution (placement indices): is it canonical, how many does it stand for, and
+        (when canonical) how many symmetries map it onto itself: its class has
+        ``len(symmetries) // that`` solutions. ``native``: the C twin (the default when it
+        built) or the Python loop."""
         anchor = self._anchor(solution)
         weight = 1 if anchor is None else self.orbit_sizes[anchor]
+        if not solution:  # every piece pre-placed: the one solution is its own class
+            return True, weight, len(self.symmetries)
         tables, _, packed, _ = self._tables_of(anchor)
         if not tables:
-            return True, weight
+            return True, weight, 1
         if (_classify is not None) if native is None else native:
-            return _classify.canonical(tuple(solution), packed, len(self.placements)), weight
+            fixed_by = _classify.canonical(tuple(solution), packed, len(self.placements))
+            return fixed_by > 0, weight, fixed_by
         key = sorted(solution)
         least = key[0]
+        # A symmetry of the solution fixes its breaker placement (when there is a breaker):
+        # those are among the ones compared, with the identity.
+        fixed_by = 1
         for table in tables:
             image = [table[i] for i in solution]
             low = min(image)
             # An image whose least placement is smaller sorts first: no need to sort it.
-            if low < least or (low == least and sorted(image) < key):
-                return False, weight
-        return True, weight
+            if low < least:
+                return False, weight, 0
+            if low == least:
+                mapped = sorted(image)
+                if mapped < key:
+                    return False, weight, 0
+                fixed_by += mapped == key
+        return True, weight, fixed_by
 
     def mirror_symmetric(self, solution: tuple[int, ...], native: bool | None = None) -> bool:
         """Does some reflection in the group map this solution onto itself?"""

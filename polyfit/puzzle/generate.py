@@ -62,8 +62,10 @@ from itertools import product
 from typing import Callable, Iterator
 
 from polyfit.errors import PolyfitError, plural
+from polyfit.limits import check_processes
 from polyfit.lattices.grid import canonical, is_connected, lattice_group, neighbours
 from polyfit.puzzle.board import Board
+from polyfit.puzzle.pieces import check_fit
 from polyfit.puzzle.check import difficulty
 from polyfit.puzzle.solve import Counts, Puzzle
 from polyfit.puzzle.symmetry import board_symmetries, puzzle_symmetries
@@ -400,14 +402,12 @@ def generate(
     area = sum(p.size * p.count[0] for p in pieces)
     outline = tuple(sorted(set(outline)))
     dim = len(outline[0])
-    if {len(p.cells[0]) for p in pieces} != {dim}:
-        raise PolyfitError(f"the outline is {dim}D but the pieces are not")
+    check_fit(pieces, dim, "", "the outline")
     if area > len(outline):
         raise PolyfitError(
             f"the pieces cover {plural(area, 'cell')} but the outline has only {len(outline)}"
         )
-    if jobs < 1:
-        raise PolyfitError(f"--jobs takes 1 or more, not {jobs}")
+    check_processes(jobs)
     tally = tally if tally is not None else Tally()
     family = dict(required=required, exempt=exempt, base=base, holes=holes, flat=flat)
     Family(outline, area, symmetric, random.Random(seed), **family)  # bad options fail here

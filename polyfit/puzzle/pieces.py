@@ -64,3 +64,39 @@ def _orientations(cells: Shape, mirror: bool, lattice: lattices.Lattice) -> tupl
     if lattice.name in ("square", "cubic"):
         return orientations(cells, lattice_group(len(cells[0]), mirror))
     return lattice.orientations(cells, mirror)
+
+
+def check_fit(pieces, dim: int, lattice, where: str) -> None:
+    """Refuse pieces that cannot go on a board of dimension ``dim`` drawn on ``lattice`` (a
+    lattice or its name; "" for squares or cubes), naming the board as ``where``: 3D pieces on
+    a flat board, triangles on squares. Every face (the commands, the API, the studio) comes
+    through here before anything else looks at the cells, so a mismatch is this one error."""
+    from polyfit.errors import PolyfitError, plural
+
+    lattice = lattices.get(lattice or lattices.default_name(dim)).name
+
+    def which(wrong, what):
+        if len(wrong) == len(pieces):
+            return f"the pieces are {what}"
+        names = ", ".join(p.name for p in wrong[:6]) + (", ..." if len(wrong) > 6 else "")
+        are = "is" if len(wrong) == 1 else "are"
+        return f"{plural(len(wrong), 'piece')} ({names}) {are} {what}"
+
+    if not pieces:
+        raise PolyfitError("no pieces given")
+    wrong = [p for p in pieces if p.dim != dim]
+    if wrong:
+        dims = " and ".join(f"{d}D" for d in sorted({p.dim for p in wrong}))
+        raise PolyfitError(f"{where} is {dim}D but {which(wrong, dims)}")
+    wrong = [p for p in pieces if p.lattice.name != lattice]
+    if wrong:
+        kinds = " and ".join(sorted({p.lattice.name for p in wrong}))
+        raise PolyfitError(
+            f"{where} is drawn on the {lattice} lattice but {which(wrong, 'on the ' + kinds + ' lattice')}: "
+            "use pieces of the board's lattice (a pieces file says '; lattice: NAME')"
+        )
+
+
+def check_board_pieces(board, pieces) -> None:
+    """:func:`check_fit` for a :class:`polyfit.puzzle.board.Board`."""
+    check_fit(list(pieces), board.dim, board.lattice, board.label)

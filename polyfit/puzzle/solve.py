@@ -12,6 +12,7 @@ from polyfit.errors import PolyfitError, plural
 from polyfit.limits import check
 from polyfit.xc.problem import SearchStats
 from polyfit.xc.reduce import Reduction, reduce as reduce_options
+from polyfit.puzzle.pieces import check_board_pieces
 from polyfit.puzzle.placements import PlacementStats, area_problem, place
 from polyfit.puzzle.preplaced import preplace
 from polyfit.puzzle.symmetry import configuration_symmetries, puzzle_symmetries
@@ -46,6 +47,11 @@ class Counts:
     memo: dict | None = None  # a memoizing backend's cache: entries, hits, evictions, bytes
     fixed: list[int] | None = None  # with a memoizing backend: solutions fixed by each symmetry
     disassembly: object = None  # with disassemble=True: what taking them apart found (a Tally)
+    # What the counts are made of, so that counts added up from jobs can be checked to agree:
+    # (class size, classes it makes under rotations alone: 1 or 2) -> distinct classes, and
+    # weight -> solutions met standing for that many (see polyfit.longsearch.workers.JobResult).
+    classes: dict[tuple[int, int], int] = field(default_factory=dict)
+    weights: dict[int, int] = field(default_factory=dict)
 
     @property
     def nodes(self) -> int:
@@ -62,21 +68,7 @@ class Puzzle:
     """A board and its pieces, with placements generated and pruned and the cover built."""
 
     def __init__(self, board: Board, pieces, *, prune=True, break_symmetry=True, reduce=True):
-        if not pieces:
-            raise PolyfitError("no pieces given")
-        dims = {len(p.cells[0]) for p in pieces}
-        if dims != {board.dim}:
-            raise PolyfitError(
-                f"{board.label} is {board.dim}D but the pieces are "
-                + " and ".join(f"{d}D" for d in sorted(dims))
-            )
-        kinds = {p.lattice.name for p in pieces}
-        if kinds != {board.lattice.name}:
-            raise PolyfitError(
-                f"{board.label} is drawn on the {board.lattice.name} lattice but the pieces are on the "
-                + " and ".join(sorted(kinds))
-                + " lattice: use pieces of the board's lattice (a pieces file says '; lattice: NAME')"
-            )
+        check_board_pieces(board, pieces)
         self.board = board
         self.pieces = list(pieces)
         preplaced = preplace(board, self.pieces)
@@ -203,14 +195,17 @@ class Puzzle:
     def classify(self, placements: tuple[int, ...], counts: Counts) -> Found:
         """Count a solution (searched placements) and say which class it stands for."""
         cover = self.cover
-        canonical, weight = cover.classify(placements)
+        canonical, weight, fixed_by = cover.classify(placements)
         counts.total += weight
+        counts.weights[weight] = counts.weights.get(weight, 0) + 1
         if canonical:
             counts.distinct += 1
             # A class splits in two under rotations alone unless a reflection maps its
             # solutions onto themselves.
             split = cover.has_reflections and not cover.mirror_symmetric(placements)
             counts.distinct_rotations += 2 if split else 1
+            key = (len(cover.symmetries) // fixed_by, 2 if split else 1)
+            counts.classes[key] = counts.classes.get(key, 0) + 1
         return Found(placements + tuple(cover.fixed) if cover.fixed else placements, canonical, weight)
 
     def count(self, backend, seed: int | None = None) -> Counts:

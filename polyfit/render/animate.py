@@ -27,7 +27,7 @@ from polyfit.errors import PolyfitError, plural
 from polyfit.files import write_output
 from polyfit.render.palette import solution_colours
 from polyfit.render.pictures import gif_bytes
-from polyfit.render.style import INK, BACKGROUND, Style
+from polyfit.render.style import INK, Style, new_image
 from polyfit.xc.trace import trace
 
 MAX_SEARCH_STEPS = 1_000_000  # beyond this the trace (plain Python sets) takes minutes
@@ -108,7 +108,7 @@ def frame_image(puzzle, cells: dict, colours, style: Style, caption: str) -> Ima
 def captioned(picture: Image.Image, caption: str, style: Style) -> Image.Image:
     """The picture with a line of text above it."""
     text_h = flat.caption_height(style)
-    image = Image.new("RGB", (picture.width, picture.height + text_h), BACKGROUND)
+    image = new_image(picture.width, picture.height + text_h)
     image.paste(picture, (0, text_h))
     font = flat.font(round(max(12, style.cell * 0.45)))
     ImageDraw.Draw(image).text((image.width / 2, text_h * 0.6), caption, fill=INK, font=font, anchor="mm")

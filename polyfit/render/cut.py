@@ -14,6 +14,7 @@ from collections import Counter
 
 from polyfit.errors import PolyfitError
 from polyfit.render.outline import offset, outline
+from polyfit.render.style import check_millimetres
 
 SPACING = 3.0  # mm between the outlines of neighbouring pieces
 MARGIN = 5.0  # mm around the layout
@@ -49,6 +50,7 @@ def check_sizes(unit: float, kerf: float) -> None:
         raise PolyfitError(f"unit (a cell's edge) must be a positive number of millimetres, not {unit:g}")
     if not 0 <= kerf < unit:
         raise PolyfitError(f"kerf must be at least 0 and less than the cell (unit {unit:g} mm), not {kerf:g}")
+    check_millimetres("--unit", unit)  # and no more than a sheet can hold
 
 
 def pack(items: list[list[tuple[float, float]]], width: float, height: float = math.inf,

@@ -26,6 +26,7 @@ from polyfit.render.style import (
     INK,
     Style,
     font,
+    new_image,
 )
 
 # The four sides of a cell: (neighbour offset, corner A, corner B), corners as (row, col)
@@ -106,7 +107,7 @@ def draw_grid(labels: dict, colours: dict, style: Style, box=None, backdrop=Fals
     hatched.
     """
     box = box or bounds(labels)
-    image = Image.new("RGB", grid_size(box, style), BACKGROUND)
+    image = new_image(*grid_size(box, style))
     draw = ImageDraw.Draw(image)
     if backdrop:
         r0, r1, c0, c1 = box
@@ -273,7 +274,7 @@ def sheet(tiles: list[Image.Image], captions: list[str], style: Style, columns=N
     n = len(tiles)
     columns = columns or sheet_columns(n, tile_w, tile_h + text_h)
     rows = math.ceil(n / columns)
-    image = Image.new("RGB", (columns * tile_w, rows * (tile_h + text_h)), BACKGROUND)
+    image = new_image(columns * tile_w, rows * (tile_h + text_h))
     draw = ImageDraw.Draw(image)
     text_font = font(round(max(12, style.cell * 0.5)))
     for k, (tile, caption) in enumerate(zip(tiles, captions)):
@@ -389,7 +390,7 @@ def draw_polygons(labels: dict, colours: dict, style: Style, lattice, marked=fro
     lx, ly = layout.low
     width = math.ceil(layout.size[0] * s) + 2 * style.pad
     height = math.ceil(layout.size[1] * s) + 2 * style.pad
-    image = Image.new("RGB", (width, height), BACKGROUND)
+    image = new_image(width, height)
     draw = ImageDraw.Draw(image)
 
     def point(p):

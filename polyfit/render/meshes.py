@@ -22,6 +22,7 @@ import trimesh
 from polyfit.errors import PolyfitError
 from polyfit.render.bevel import bevelled_mesh
 from polyfit.render.boxgrid import grid_quads
+from polyfit.render.style import check_millimetres
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,11 @@ class Sizes:
             raise PolyfitError(f"gap must be at least 0 and less than half the unit ({self.unit / 2:g} mm)")
         if not self.thickness > 0:
             raise PolyfitError("thickness must be positive")
+        # Finite and at most a sheet's worth: --unit inf wrote NaN vertices.
+        check_millimetres("--unit", self.unit)
+        check_millimetres("--gap", self.gap, positive=False)
+        check_millimetres("--thickness", self.thickness)
+        check_millimetres("--bevel", self.bevel, positive=False)
         self.check_bevel(flat=False)
 
     def check_bevel(self, flat: bool) -> None:
@@ -161,6 +167,11 @@ class TraySizes:
     wall: float = 3.0
     floor: float = 2.0
     depth: float = 5.0
+
+    def __post_init__(self):
+        check_millimetres("--wall", self.wall)
+        check_millimetres("--floor", self.floor)
+        check_millimetres("--thickness", self.depth)  # kit's tray: as deep as the tiles are high
 
 
 def tray_mesh(board_cells, sizes: Sizes = Sizes(), tray: TraySizes = TraySizes()) -> trimesh.Trimesh:

@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 
 from polyfit.render import flat
 from polyfit.render.palette import shade
-from polyfit.render.style import BACKGROUND, INK, Style
+from polyfit.render.style import INK, Style, new_image
 
 VIEWS = ("iso", "exploded", "layers")
 SUPERSAMPLE = 3  # drawn three times larger and scaled down: smooth slanted edges
@@ -132,7 +132,7 @@ def draw_iso(cubes: dict, colours: dict, style: Style = Style(), offsets=None, e
     # Keep the size a multiple of the supersampling factor, so scaling down is exact.
     width += -width % SUPERSAMPLE
     height += -height % SUPERSAMPLE
-    image = Image.new("RGB", (width, height), BACKGROUND)
+    image = new_image(width, height)
     draw = ImageDraw.Draw(image)
     thick = max(2, round(style.border * SUPERSAMPLE * 0.8))
     thin = max(1, SUPERSAMPLE // 2 + 1)

@@ -13,6 +13,7 @@ import typer
 
 from polyfit.errors import PolyfitError, install_hint
 from polyfit.hookspecs import hookimpl
+from polyfit.files import path_is_dir
 
 DEFAULT_PORT = 8765
 INSTALL = f"polyfit studio needs Starlette and uvicorn: {install_hint('studio', 'starlette uvicorn')}"
@@ -57,7 +58,7 @@ def register_commands(app: typer.Typer) -> None:
             from polyfit.studio.server import serve
         except ImportError:
             raise PolyfitError(INSTALL) from None
-        if not folder.is_dir():
+        if not path_is_dir(folder):
             raise PolyfitError(f"{folder} is not a folder")
         sock = listening_socket(port)
         url = f"http://127.0.0.1:{sock.getsockname()[1]}/"

@@ -52,12 +52,14 @@ def parse_dlx(text: str, path="<text>") -> tuple[ExactCoverProblem, list[str]]:
         if len(problem.options) >= most_options:
             check("options", len(problem.options) + 1, f"{path}:{number}")
         option, colours = [], []
+        seen = set()  # the option's items so far: a list would make a long option quadratic
         for column, token in _tokens(line):
             name, colon, colour = token.partition(":")
             if name not in index:
                 raise ParseError(path, number, column, f"unknown item {name!r}")
-            if index[name] in option:
+            if index[name] in seen:
                 raise ParseError(path, number, column, f"item {name!r} appears twice in this option")
+            seen.add(index[name])
             if colon:
                 if index[name] < len(problem.primary):
                     message = f"{token!r}: only secondary items (after '|') take a colour"
