@@ -220,6 +220,8 @@ def _generate_on_grid(board_cells, pieces, counts, colours) -> list[Placement]:
     from polyfit.puzzle.orientations import oriented
 
     board_cells = list(board_cells)
+    if not board_cells:  # every cell pre-placed: nothing left to place
+        return []
     dim = len(board_cells[0])
     used = [i for i in range(len(pieces)) if counts is None or counts[i][1] > 0]
     forms = {i: oriented(pieces[i].cells, pieces[i].mirror, colours.of(pieces[i]) if colours else ()) for i in used}
