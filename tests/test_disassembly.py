@@ -322,7 +322,7 @@ def test_solve_disassemble_state_cap_says_unknown():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--moves"], "--moves and --max-states go with --disassemble"),
+    (["--moves"], "--moves, --max-states and --ruler go with --disassemble"),
     (["--disassemble", "--all"], "--disassemble does not go with --all"),
     (["--disassemble", "--count", "--png", "x.png"], "--count prints no solutions to draw"),
     (["--disassemble", "--count", "--output", "x.json"], "--count prints no solutions to write"),

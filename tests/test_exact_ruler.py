@@ -4,6 +4,7 @@ against BurrTools' ruler (never above it), and its C twin against the Python one
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -13,7 +14,7 @@ import polyfit
 from polyfit.lattices.base import get
 from polyfit.motion import Disassembler
 from helpers import exact_level, replay
-from test_disassembly import box, c_engine
+from test_disassembly import DATA, box, c_engine, cli
 
 CUBIC = get("cubic").motion_directions()
 
@@ -95,3 +96,46 @@ def test_the_exact_ruler_finds_a_better_plan_than_burrtools(engine):
 def test_an_unknown_ruler_names_the_valid_ones():
     with pytest.raises(polyfit.PolyfitError, match="valid rulers: burrtools, exact"):
         Disassembler(CUBIC, ruler="shortest")
+
+
+# -- the command line and the API ----------------------------------------------------------------
+
+BURR_5 = DATA / "burr-5.xmpuzzle"
+
+
+def test_solve_disassemble_ruler_exact_reports_its_ruler():
+    burrtools = json.loads(cli("solve", BURR_5, "--disassemble", "--count", "--json", "--jobs", "1").output)
+    exact = cli("solve", BURR_5, "--disassemble", "--count", "--json", "--jobs", "1", "--ruler", "exact")
+    assert exact.exit_code == 0, exact.output
+    exact = json.loads(exact.output)
+    assert (burrtools["ruler"], exact["ruler"]) == ("burrtools", "exact")
+    assert burrtools["levels"] == {"5.2": 1, "5.2.2.2": 1}
+    assert exact["levels"] == {"5.2": 1, "5.2.2": 1}
+    text = cli("solve", BURR_5, "--disassemble", "--count", "--jobs", "1", "--ruler", "exact").output
+    assert "levels (exact ruler): 5.2: 1, 5.2.2: 1" in text
+    listed = cli("solve", BURR_5, "--disassemble", "--ruler", "exact", "--moves", "--json")
+    data = json.loads(listed.output)
+    assert sorted(t["level"] for t in data["disassemblies"]) == ["5.2", "5.2.2"]
+    assert {t["ruler"] for t in data["disassemblies"]} == {"exact"}
+    for solution, taken in zip(data["solutions"], data["disassemblies"]):
+        labels = list(solution)
+        pieces = [[tuple(c) for c in solution[label]] for label in labels]
+        moves = [([labels.index(n) for n in m["pieces"]], m["by"], m["removed"]) for m in taken["moves"]]
+        assert replay(pieces, moves) == taken["level"] == exact_level(pieces)
+
+
+def test_solve_disassemble_refuses_an_unknown_ruler():
+    result = cli("solve", BURR_5, "--disassemble", "--ruler", "shortest")
+    assert result.exit_code == 2
+    assert "valid rulers: burrtools, exact" in result.output
+    result = cli("solve", BURR_5, "--ruler", "exact")
+    assert result.exit_code == 2 and "--ruler go with --disassemble" in result.output
+
+
+def test_the_api_takes_a_ruler():
+    puzzle = polyfit.load(BURR_5)
+    counts = puzzle.count(disassemble=True, ruler="exact", jobs=1)
+    assert counts.disassembly.ruler == "exact" and counts.disassembly.levels == {"5.2": 1, "5.2.2": 1}
+    solution, taken = next(puzzle.disassemblies(ruler="exact"))
+    again = solution.disassemble(ruler="exact")
+    assert again.ruler == "exact" and again.level == taken.level
