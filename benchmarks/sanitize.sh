@@ -23,5 +23,5 @@ export LD_PRELOAD="$asan" ASAN_OPTIONS=detect_leaks=0 POLYFIT_REQUIRE_C=1
 python -c "import polyfit.dlx._dlxc as a, polyfit.dlx._dlxmc as m, polyfit.dlx._bsx as b, polyfit.dlx._memo as c, polyfit.motion._motion as d; print('sanitized:', a.__file__, m.__file__, b.__file__, c.__file__, d.__file__)"
 python -m pytest -q -p no:cacheprovider --rootdir="$out" "$OLDPWD/tests/test_dlx.py" "$OLDPWD/tests/test_counts.py" \
   "$OLDPWD/tests/test_multiplicities.py" "$OLDPWD/tests/test_constraints.py" "$OLDPWD/tests/test_sanity.py" \
-  "$OLDPWD/tests/test_memo.py" "$OLDPWD/tests/test_sample.py" "$OLDPWD/tests/test_disassembly.py" \
+  "$OLDPWD/tests/test_memo.py" "$OLDPWD/tests/test_sample.py" "$OLDPWD/tests/test_disassembly.py" "$OLDPWD/tests/test_exact_ruler.py" \
   -k "not dlx-python and not python]" "$@"
