@@ -739,6 +739,7 @@ def edge_distinct(kind, board, pieces, found) -> int:
         classes.add(repr(min(images)))
     return len(classes)
 
+
 # -- An independent brute force of the exact level: it shares no code with polyfit.motion. ---------
 #
 # A state is where each piece of a part is (offsets from where the assembly has it). A move slides
