@@ -315,3 +315,25 @@ def rank(found) -> tuple:
     worse."""
     key = found[0]
     return () if key == (1, (), ()) else key
+
+
+def nearest_separations(taker, pieces):
+    """For a designer's search: ``(moves, separations, states)`` of the assembly ``pieces`` (cells per
+    piece) by the exact ruler: the fewest moves to its first separation (the removal counted)
+    and the ``(state, set)`` separations that take that many, as sets of piece numbers (a list
+    of frozensets), and the states met on the way; ``(0, [], states)`` when nothing comes apart
+    (``states``: the states the pieces can reach), None when a cap was reached. ``taker``: a
+    :class:`polyfit.motion.Disassembler`, whose caps and pair limits are used."""
+    shapes, bases = [], []
+    for cells in pieces:
+        number, base = taker._shape(cells)
+        shapes.append(number)
+        bases.extend(base)
+    n = len(pieces)
+    status, states, level, paths = exact_search(taker._context, shapes, bases, (1,) * n, (0,) * (n * taker.dim), 1,
+                                           taker.max_states, taker.max_bytes)
+    if status == STUCK:
+        return 0, [], states
+    if status != FOUND:
+        return None
+    return level, [frozenset(k for k in range(n) if path[-1][1] >> k & 1) for path in paths], states
