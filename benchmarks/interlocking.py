@@ -63,7 +63,7 @@ def main() -> None:
                 [sys.executable, "-m", "polyfit", "generate", "--interlocking", "--within", "5x5x5",
                  "--hole-count", str(args.holes), "--pieces-count", "5", "--min-level", str(level), "--count", "1",
                  "--seed", str(level), "--jobs", str(args.jobs), "--time", f"{left:.0f}", "--out", str(out), "--quiet"],
-                capture_output=True, text=True)
+                capture_output=True, text=True, cwd=tmp)
             seconds = time.monotonic() - began
             files = sorted(out.glob("*.xmpuzzle"))
             if not files:
