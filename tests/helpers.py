@@ -832,3 +832,25 @@ def exact_level(pieces, weights=None):
     if found is None:
         return None
     return level_text(found[1])
+
+
+# -- disassembly tests: boxes of cells, and the C twin (required under POLYFIT_REQUIRE_C=1) ---------
+
+
+def box(z, y, x, at=(0, 0, 0)):
+    return [(at[0] + k, at[1] + j, at[2] + i) for k in range(z) for j in range(y) for i in range(x)]
+
+
+def c_engine():
+    import os
+
+    import pytest
+
+    from polyfit.motion import native
+
+    reason = native.unavailable_reason()
+    if reason is not None:
+        if os.environ.get("POLYFIT_REQUIRE_C") == "1":
+            pytest.fail(f"the C disassembler is required (POLYFIT_REQUIRE_C=1) but {reason}")
+        pytest.skip(reason)
+    return "c"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -13,10 +14,14 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import polyfit
 from polyfit.lattices.base import get
 from polyfit.motion import Disassembler
-from helpers import exact_level, replay
-from test_disassembly import DATA, box, c_engine, cli
+from helpers import box, c_engine, exact_level, replay, run_cli
 
 CUBIC = get("cubic").motion_directions()
+DATA = Path(__file__).parent / "data" / "disassembly"
+
+
+def cli(*args):
+    return run_cli([str(a) for a in args])
 
 
 def rank(tree):

@@ -1,4 +1,4 @@
-"""polyfit generate --interlocking (polyfit.puzzle.interlocking): every puzzle written reads
+"""polyfit generate --interlocking (polyfit.design.interlocking): every puzzle written reads
 back, in polyfit and in BurrTools (where it is built), with one assembly that comes apart at the
 level written in the file."""
 
@@ -15,7 +15,7 @@ import polyfit
 from polyfit.motion import Disassembler
 from polyfit.lattices.base import get
 from polyfit.puzzle.generate import box_cells
-from polyfit.puzzle.interlocking import connected, search
+from polyfit.design.interlocking import connected, search
 from helpers import replay, run_cli
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"

@@ -45,7 +45,7 @@ class Bar:
 def run(outline, within: str, pieces_count, min_level, holes: int, max_assemblies: int, count: int,
         seed: int, out: Path, file_format: str, jobs: int, time_budget, force: bool, quiet: bool) -> None:
     from polyfit.files import write_output_text
-    from polyfit.puzzle.interlocking import Tally, search, validate, xmpuzzle_text
+    from polyfit.design.interlocking import Tally, search, validate, xmpuzzle_text
 
     if pieces_count is None or min_level is None:
         raise PolyfitError("--interlocking needs --pieces-count K and --min-level L")
