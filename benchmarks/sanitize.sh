@@ -58,4 +58,5 @@ fi
 python -m pytest -q -p no:cacheprovider --rootdir="$out" "$OLDPWD/tests/test_dlx.py" "$OLDPWD/tests/test_counts.py" \
   "$OLDPWD/tests/test_multiplicities.py" "$OLDPWD/tests/test_constraints.py" "$OLDPWD/tests/test_sanity.py" \
   "$OLDPWD/tests/test_memo.py" "$OLDPWD/tests/test_sample.py" "$OLDPWD/tests/test_reduce.py" \
-  "$OLDPWD/tests/test_disassembly.py" "$OLDPWD/tests/test_burrtools_setup.py" -k "not dlx-python and not python]" "$@"
+  "$OLDPWD/tests/test_disassembly.py" "$OLDPWD/tests/test_exact_ruler.py" "$OLDPWD/tests/test_burrtools_setup.py" \
+  -k "not dlx-python and not python]" "$@"

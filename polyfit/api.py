@@ -206,7 +206,7 @@ class Puzzle(solve.Puzzle):
                    resume=resume, depth=depth, seed=seed, force=force, on_progress=on_progress)
 
     def count(self, backend="auto", jobs: int | None = None, on_progress=None,
-              disassemble: bool = False, max_states: int | None = None) -> Counts:
+              disassemble: bool = False, max_states: int | None = None, ruler: str = "burrtools") -> Counts:
         """Count every solution exactly: ``distinct`` (one per symmetry class),
         ``distinct_rotations`` (classes under rotations alone) and ``total``. With ``auto``,
         the engine chooses how (:meth:`plan`): the memo counter when pieces repeat and the
@@ -221,17 +221,19 @@ class Puzzle(solve.Puzzle):
         puts in ``counts.disassembly``: ``assemblies``, ``disassemblable``,
         ``disassemblable_rotations`` (BurrTools' count with mirror solutions kept), ``levels``
         ({level text: assemblies}) and ``unknown`` (``max_states`` reached); ``on_progress`` then
-        hears that tally so far after each assembly (each batch, with ``jobs``)."""
+        hears that tally so far after each assembly (each batch, with ``jobs``); ``ruler``:
+        ``"burrtools"`` (its plan) or ``"exact"`` (the fewest moves over every plan)."""
         if disassemble:
             from polyfit.longsearch import disassembly
 
             counts, counts.disassembly = disassembly.count(self, self.backend(backend), jobs or 1,
-                                                           max_states=max_states, on_progress=on_progress)
+                                                           max_states=max_states, on_progress=on_progress,
+                                                           ruler=ruler)
             return counts
         return self.run(count=True, backend=backend, jobs=jobs, on_progress=on_progress).finish()
 
     def disassemblies(self, limit: int | None = None, backend: str = "auto", max_states: int | None = None,
-                      every: bool = False):
+                      every: bool = False, ruler: str = "burrtools"):
         """The distinct solutions that come apart, each as ``(Solution, taken)`` (``taken.level``,
         ``.total``, ``.moves``), in the orientation BurrTools keeps (so the levels are its), at
         most ``limit``; ``every=True`` yields the others too (``taken.separates`` False: stuck,
@@ -240,7 +242,7 @@ class Puzzle(solve.Puzzle):
 
         engine = self.plan("solutions", backend).backend
         number = 0
-        for placements, taken in disassembly.disassemblies(self, engine, max_states=max_states):
+        for placements, taken in disassembly.disassemblies(self, engine, max_states=max_states, ruler=ruler):
             if taken.separates or every:
                 number += 1
                 yield Solution(self, placements, number), taken
@@ -572,15 +574,17 @@ class Solution:
 
         return solution_json(self.puzzle, self.indices)
 
-    def disassemble(self, engine: str = "auto", max_states: int | None = None, max_bytes: int | None = None):
+    def disassemble(self, engine: str = "auto", max_states: int | None = None, max_bytes: int | None = None,
+                    ruler: str = "burrtools"):
         """Take this solution apart as it stands: ``level`` (BurrTools' text such as
         ``"5.2.2"``; ``"unknown"`` when a cap was reached; None when it does not come apart),
         ``total`` moves and ``moves`` (``{"pieces", "by", "removed"}`` each, ``by`` in the cells'
-        coordinate order)."""
+        coordinate order); ``ruler="exact"``: the fewest moves over every plan rather than
+        BurrTools' (``.ruler`` says which gave the level)."""
         from polyfit.longsearch import disassembly
 
         return disassembly.take_apart(self.puzzle, self.placements, engine=engine,
-                                      max_states=max_states, max_bytes=max_bytes)
+                                      max_states=max_states, max_bytes=max_bytes, ruler=ruler)
 
     def solution_set(self) -> SolutionSet:
         """This solution as exporters take it."""

@@ -345,7 +345,7 @@ def disassembly_text(puzzle, tally) -> str:
         text += f" ({tally.disassemblable_rotations} up to rotation alone)"
     levels = tally.sorted_levels()
     if levels:
-        text += "\nlevels: " + ", ".join(f"{level}: {n}" for level, n in levels.items())
+        text += "\nlevels" + ("" if tally.ruler == "burrtools" else f" ({tally.ruler} ruler)") + ": " + ", ".join(f"{level}: {n}" for level, n in levels.items())
     if tally.unknown:
         text += f"\n{plural(tally.unknown, 'assembly', 'assemblies')} reached the state cap: level unknown"
     return text
@@ -355,7 +355,8 @@ def disassembly_json(data: dict, tally) -> dict:
     """``--count --disassemble --json``: the counts' JSON with ``assemblies``, ``disassemblable``,
     ``disassemblable_rotations``, ``levels`` (and ``unknown`` when a cap was reached)."""
     data = dict(data, assemblies=tally.assemblies, disassemblable=tally.disassemblable,
-                disassemblable_rotations=tally.disassemblable_rotations, levels=tally.sorted_levels())
+                disassemblable_rotations=tally.disassemblable_rotations, levels=tally.sorted_levels(),
+                ruler=tally.ruler)
     if tally.unknown:
         data["unknown"] = tally.unknown
     return data

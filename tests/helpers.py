@@ -738,3 +738,119 @@ def edge_distinct(kind, board, pieces, found) -> int:
             images.append(sorted((renamed(n, c), sorted(map(sorted, c))) for n, c in moved))
         classes.add(repr(min(images)))
     return len(classes)
+
+
+# -- An independent brute force of the exact level: it shares no code with polyfit.motion. ---------
+#
+# A state is where each piece of a part is (offsets from where the assembly has it). A move slides
+# any set of the part's pieces, not all, along one axis, either way, by any distance: one unit step
+# at a time, no step putting a cell where a piece of the rest is. A set that slides past every cell
+# of the rest without meeting one is taken out (a removal, not a move). Every state of a part is
+# found breadth first; a plan takes the part apart when both parts a removal leaves come apart in
+# turn (one piece is apart). Of two sides, the heavier (by its heaviest piece) stays put, then the
+# larger, then the one with the first piece. A plan ranks by its moves to its first removal, then by
+# the ranks of the part that stayed and of the part removed, a part that needs one move everywhere
+# ranking below all others; the exact level is the least plan's level text.
+
+
+def exact_level(pieces, weights=None):
+    """The exact level text of the assembly ``pieces`` (cells per piece), or None when no plan
+    takes it apart."""
+    weights = weights or [1] * len(pieces)
+    dim = len(pieces[0][0])
+    known = {}
+
+    def cells(p, at):
+        return {tuple(c + o for c, o in zip(cell, at)) for cell in pieces[p]}
+
+    def stays(side, rest):
+        key = lambda s: (max(weights[p] for p in s), len(s), min(s) == min(side | rest))
+        return key(side) > key(rest)
+
+    def least(part, start):
+        """The least rank of a plan for ``part`` (sorted piece numbers) from ``start`` (offset per
+        piece), with its tree ``(moves, left tree, removed tree)``; None when no plan."""
+        if len(part) == 1:
+            return (), None
+        if (part, start) in known:
+            return known[(part, start)]
+        home = {p: k for k, p in enumerate(part)}
+        start = tuple(tuple(o - b for o, b in zip(at, start[0])) for at in start)
+        seen = {start}
+        layer = [start]
+        best = None
+        distance = 0
+        while layer and best is None:
+            following, removals = [], []
+            for state in layer:
+                every = [c for p in part for c in cells(p, state[home[p]])]
+                span = max(max(c[a] for c in every) - min(c[a] for c in every) for a in range(dim)) + 1
+                for mask in range(1, 2 ** len(part) - 1):
+                    moving = frozenset(p for p in part if mask >> home[p] & 1)
+                    rest = set().union(*(cells(p, state[home[p]]) for p in part if p not in moving))
+                    for axis in range(dim):
+                        for sign in (1, -1):
+                            step = 0
+                            while step <= span:
+                                shift = [0] * dim
+                                shift[axis] = sign * (step + 1)
+                                if any(cells(p, tuple(o + s for o, s in zip(state[home[p]], shift))) & rest
+                                       for p in moving):
+                                    break
+                                step += 1
+                            if step > span:
+                                removals.append((state, moving))
+                                continue
+                            for amount in range(1, step + 1):
+                                moved = tuple(tuple(o + (sign * amount if a == axis and p in moving else 0)
+                                                    for a, o in enumerate(state[home[p]])) for p in part)
+                                moved = tuple(tuple(o - b for o, b in zip(at, moved[0])) for at in moved)
+                                if moved not in seen:
+                                    seen.add(moved)
+                                    following.append(moved)
+            for state, moving in removals:
+                rest = frozenset(part) - moving
+                gone, left = (moving, rest) if not stays(moving, rest) else (rest, moving)
+                parts = []
+                for side in (left, gone):
+                    side = tuple(sorted(side))
+                    parts.append(least(side, tuple(state[home[p]] for p in side)))
+                if None in parts:
+                    continue
+                rank = (distance + 1, parts[0][0], parts[1][0])
+                if best is None or rank < best[0]:
+                    best = (rank, (distance + 1, parts[0][1], parts[1][1]))
+            layer = following
+            distance += 1
+        if best is not None and best[0] == (1, (), ()):
+            best = ((), best[1])
+        known[(part, start)] = best
+        return best
+
+    everything = tuple(range(len(pieces)))
+    found = least(everything, tuple((0,) * dim for _ in pieces))
+    if found is None:
+        return None
+    return level_text(found[1])
+
+
+# -- disassembly tests: boxes of cells, and the C twin (required under POLYFIT_REQUIRE_C=1) ---------
+
+
+def box(z, y, x, at=(0, 0, 0)):
+    return [(at[0] + k, at[1] + j, at[2] + i) for k in range(z) for j in range(y) for i in range(x)]
+
+
+def c_engine():
+    import os
+
+    import pytest
+
+    from polyfit.motion import native
+
+    reason = native.unavailable_reason()
+    if reason is not None:
+        if os.environ.get("POLYFIT_REQUIRE_C") == "1":
+            pytest.fail(f"the C disassembler is required (POLYFIT_REQUIRE_C=1) but {reason}")
+        pytest.skip(reason)
+    return "c"

@@ -17,30 +17,17 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import polyfit
 from polyfit.lattices.base import get
 from polyfit.longsearch import disassembly
-from polyfit.motion import Disassembler, Groups, native
-from helpers import replay
+from polyfit.motion import Disassembler, Groups
+from helpers import box, c_engine, replay
 
 DATA = Path(__file__).parent / "data" / "disassembly"
 CUBIC = get("cubic").motion_directions()
-
-
-def c_engine():
-    reason = native.unavailable_reason()
-    if reason is not None:
-        if os.environ.get("POLYFIT_REQUIRE_C") == "1":
-            pytest.fail(f"the C disassembler is required (POLYFIT_REQUIRE_C=1) but {reason}")
-        pytest.skip(reason)
-    return "c"
 
 
 @pytest.fixture(params=["python", "c"])
 def engine(request):
     """Each test below runs on both twins (the C one required under POLYFIT_REQUIRE_C=1)."""
     return c_engine() if request.param == "c" else "python"
-
-
-def box(z, y, x, at=(0, 0, 0)):
-    return [(at[0] + k, at[1] + j, at[2] + i) for k in range(z) for j in range(y) for i in range(x)]
 
 
 def as_burrtools_deals(groups):
@@ -322,7 +309,7 @@ def test_solve_disassemble_state_cap_says_unknown():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--moves"], "--moves and --max-states go with --disassemble"),
+    (["--moves"], "--moves, --max-states and --ruler go with --disassemble"),
     (["--disassemble", "--all"], "--disassemble does not go with --all"),
     (["--disassemble", "--count", "--png", "x.png"], "--count prints no solutions to draw"),
     (["--disassemble", "--count", "--output", "x.json"], "--count prints no solutions to write"),

@@ -24,7 +24,7 @@ LAYERS = (
     ("registry", "plugins"),
     ("engine", "report"),
     ("api",),
-    ("gallery", "atlases"),
+    ("gallery", "atlases", "design"),
     ("cli", "commands", "studio", "__init__", "__main__"),
 )
 # The faces: each parses, calls the library and shows what it says; none imports another.

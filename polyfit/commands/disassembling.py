@@ -22,18 +22,26 @@ class Disassembly:
     wanted: bool = False
     moves: bool = False
     max_states: Optional[int] = None
+    ruler: str = "burrtools"
 
     def check(self) -> None:
-        if not self.wanted and (self.moves or self.max_states is not None):
-            raise PolyfitError("--moves and --max-states go with --disassemble")
+        if not self.wanted and (self.moves or self.max_states is not None or self.ruler != "burrtools"):
+            raise PolyfitError("--moves, --max-states and --ruler go with --disassemble")
+        from polyfit.motion.disassembly import RULERS
+
+        if self.ruler not in RULERS:
+            from polyfit.errors import UnknownNameError
+
+            raise UnknownNameError("ruler", self.ruler, RULERS)
 
 
 def options(
     disassemble: bool = typer.Option(False, "--disassemble", help="Only solutions that come apart (BurrTools' moves), with their level; with --count, count them."),
     moves: bool = typer.Option(False, "--moves", help="With --disassemble: print each solution's moves."),
     max_states: Optional[int] = typer.Option(None, "--max-states", min=1, help="With --disassemble: give up on an assembly after N states (its level is then unknown)."),
+    ruler: str = typer.Option("burrtools", "--ruler", help="With --disassemble: what a level measures: burrtools (its plan, as BurrTools prints it) or exact (the fewest moves over every plan; never above BurrTools')."),
 ) -> Disassembly:
-    return Disassembly(disassemble, moves, max_states)
+    return Disassembly(disassemble, moves, max_states, ruler)
 
 
 def refuse(**given) -> None:
@@ -44,7 +52,7 @@ def refuse(**given) -> None:
 
 
 def run(puzzle, asked: Disassembly, count: bool, limit, as_json: bool, search, files, all_, sample) -> None:
-    moves, max_states = asked.moves, asked.max_states
+    moves, max_states, ruler = asked.moves, asked.max_states, asked.ruler
     refuse(**{"--all": all_, "--random": search.random, "--sample": sample,
               "--dask": search.dask, "--checkpoint": search.checkpoint, "--resume": search.resume,
               "--depth": search.depth})
@@ -62,7 +70,7 @@ def run(puzzle, asked: Disassembly, count: bool, limit, as_json: bool, search, f
             bar = TallyBar()
         try:
             counts = puzzle.count(search.backend, jobs=search.jobs or 1, disassemble=True, max_states=max_states,
-                                  on_progress=None if bar is None else bar.show)
+                                  on_progress=None if bar is None else bar.show, ruler=ruler)
         finally:
             if bar is not None:
                 bar.stop()
@@ -73,7 +81,8 @@ def run(puzzle, asked: Disassembly, count: bool, limit, as_json: bool, search, f
             typer.echo(report.disassembly_text(puzzle, counts.disassembly))
         return
     shown, taken_apart, groups, looked, stopped = [], [], [], 0, False
-    for solution, taken in puzzle.disassemblies(backend=search.backend, max_states=max_states, every=True):
+    for solution, taken in puzzle.disassemblies(backend=search.backend, max_states=max_states, every=True,
+                                                       ruler=ruler):
         looked += 1
         groups = taken.groups
         if not taken.separates:
@@ -84,7 +93,8 @@ def run(puzzle, asked: Disassembly, count: bool, limit, as_json: bool, search, f
         shown.append(solution)
         taken_apart.append(taken)
         if not as_json:
-            typer.echo(f"Solution {len(shown)} (level {taken.level}, {plural(taken.total, 'move')}):")
+            by = "" if ruler == "burrtools" else f" by the {ruler} ruler"
+            typer.echo(f"Solution {len(shown)} (level {taken.level}{by}, {plural(taken.total, 'move')}):")
             typer.echo(solution.text())
             if moves:
                 typer.echo(report.moves_text(taken))

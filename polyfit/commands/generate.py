@@ -105,7 +105,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
     @app.command()
     @guarded
     def generate(
-        pieces: str = typer.Option(..., "--pieces", "-p", help="Piece set(s), as polyfit solve takes them."),
+        pieces: Optional[str] = typer.Option(None, "--pieces", "-p", help="Piece set(s), as polyfit solve takes them (not with --interlocking)."),
         out: Path = typer.Option(..., "--out", "-o", help="Directory for the boards, their pictures and README.md."),
         within: Optional[str] = typer.Option(None, "--within", help="Outline: a box such as 8x8 or 3x3x4 (rows x columns x layers), or a board file."),
         base: Optional[Path] = typer.Option(None, "--from", help="A board to change instead: --remove or --add cells (the pieces' area decides how many)."),
@@ -123,6 +123,12 @@ def add_commands(app: typer.Typer, ctx) -> None:
         force: bool = typer.Option(False, "--force", help="Overwrite files in --out (board-001... and README.md)."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
         backend: str = typer.Option("auto", "--backend", "-b", help="Solver backend (polyfit backends lists them)."),
+        interlocking: bool = typer.Option(False, "--interlocking", help="Design interlocking puzzles instead: cut --within (a box of cubes) into --pieces-count pieces with one assembly that comes apart at --min-level or more."),
+        pieces_count: Optional[int] = typer.Option(None, "--pieces-count", help="With --interlocking: the number of pieces."),
+        min_level: Optional[int] = typer.Option(None, "--min-level", help="With --interlocking: the least level (BurrTools' moves to the first separation)."),
+        max_assemblies: int = typer.Option(1, "--max-assemblies", help="With --interlocking: the most assemblies in all (only one of them comes apart)."),
+        hole_count: int = typer.Option(0, "--hole-count", help="With --interlocking: cells of the box left empty (moves need room: a full box has level 1 at most)."),
+        file_format: str = typer.Option("xmpuzzle", "--format", help="With --interlocking: the file written (xmpuzzle: BurrTools' format, which polyfit reads too)."),
     ):
         """Find boards that the pieces fill in exactly N distinct ways.
 
@@ -152,7 +158,26 @@ def add_commands(app: typer.Typer, ctx) -> None:
         Example: polyfit generate --pieces soma --within 3x3x4 --count 5 --seed 1 --out figures
 
         Example: polyfit generate --pieces tetrominoes,tetrominoes:T=2 --from shapes/tetromino/4x5.txt --add 4 --out boards
+
+        --interlocking designs interlocking puzzles instead: it cuts the box
+        --within (less --hole-count cells) into --pieces-count connected
+        pieces whose one assembly that comes apart has level --min-level or
+        more (and at most --max-assemblies assemblies in all), each written
+        as a BurrTools .xmpuzzle with its level in the comment.
+
+        Example: polyfit generate --interlocking --within 5x5x5 --hole-count 6 --pieces-count 5 --min-level 3 --count 2 --out puzzles
         """
+        if interlocking:
+            from polyfit.commands.interlocking import run as design
+
+            if pieces is not None or base is not None or within is None:
+                raise PolyfitError("--interlocking cuts the box --within into pieces: give --within, not --pieces or --from")
+            return design(outline_of(ctx, within), within, pieces_count, min_level, hole_count, max_assemblies,
+                          count, seed, out, file_format, jobs, time_budget, force, quiet)
+        if pieces is None:
+            raise PolyfitError("give the pieces with --pieces (or --interlocking to design interlocking puzzles)")
+        if (pieces_count, min_level, hole_count, max_assemblies, file_format) != (None, None, 0, 1, "xmpuzzle"):
+            raise PolyfitError("--pieces-count, --min-level, --max-assemblies, --hole-count and --format go with --interlocking")
         from polyfit.files import path_exists, path_is_dir, write_output_text
         from polyfit.longsearch.workers import die_with
         from polyfit.puzzle.generate import Tally, changed_board, generate as search, parse_target

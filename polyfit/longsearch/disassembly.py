@@ -167,20 +167,21 @@ def burrtools_choice(puzzle, placements: tuple, rotations_only: bool) -> tuple:
 
 
 def disassembler(puzzle, engine: str = "auto", max_states: int | None = None,
-                 max_bytes: int | None = None) -> Disassembler:
-    """A disassembler for the puzzle's lattice (its pair limits are kept between assemblies)."""
+                 max_bytes: int | None = None, ruler: str = "burrtools") -> Disassembler:
+    """A disassembler for the puzzle's lattice (its pair limits are kept between assemblies);
+    ``ruler``: ``"burrtools"`` or ``"exact"`` (:mod:`polyfit.motion.exact`)."""
     lattice = lattices.of(puzzle.board)
     directions = lattice.motion_directions()
     if not directions:
         raise PolyfitError(f"disassembly is not available on the {lattice.name} lattice yet (cubes and squares have it)")
-    return Disassembler(directions, engine, max_states or MAX_STATES, max_bytes or MAX_BYTES)
+    return Disassembler(directions, engine, max_states or MAX_STATES, max_bytes or MAX_BYTES, ruler)
 
 
 def disassemble(puzzle, placements: dict, engine: str = "auto", max_states=None, max_bytes=None,
-                taker: Disassembler | None = None) -> tuple[Assembly, Disassembly]:
+                taker: Disassembler | None = None, ruler: str = "burrtools") -> tuple[Assembly, Disassembly]:
     """One solution taken apart."""
     found = assembly(puzzle, placements)
-    taker = taker or disassembler(puzzle, engine, max_states, max_bytes)
+    taker = taker or disassembler(puzzle, engine, max_states, max_bytes, ruler)
     return found, taker.disassemble(found.cells, found.weights, found.groups)
 
 
@@ -188,7 +189,8 @@ def disassemble(puzzle, placements: dict, engine: str = "auto", max_states=None,
 class Tally:
     """What :func:`count` found: ``assemblies`` (distinct), ``disassemblable`` (distinct ones
     that come apart), ``disassemblable_rotations`` (classes under rotations alone that come
-    apart), ``levels`` (level text -> distinct assemblies), ``unknown`` (a cap was reached)."""
+    apart), ``levels`` (level text -> distinct assemblies), ``unknown`` (a cap was reached);
+    ``ruler``: what measured the levels (``"burrtools"`` or ``"exact"``)."""
 
     assemblies: int = 0
     disassemblable: int = 0
@@ -196,6 +198,7 @@ class Tally:
     levels: dict = field(default_factory=dict)
     unknown: int = 0
     states: int = 0
+    ruler: str = "burrtools"
 
     def add(self, other: Tally) -> None:
         self.assemblies += other.assemblies
@@ -268,24 +271,26 @@ def tally_one(puzzle, placements, taker: Disassembler) -> Tally:
 _WORKER: dict = {}
 
 
-def _work_setup(parent, puzzle, engine, max_states, max_bytes) -> None:
+def _work_setup(parent, puzzle, engine, max_states, max_bytes, ruler) -> None:
     from polyfit.longsearch.workers import die_with
 
     die_with(parent)
     _WORKER["puzzle"] = puzzle
-    _WORKER["taker"] = disassembler(puzzle, engine, max_states, max_bytes)
+    _WORKER["taker"] = disassembler(puzzle, engine, max_states, max_bytes, ruler)
 
 
 def _work(batch) -> list[Tally]:
     return [tally_one(_WORKER["puzzle"], placements, _WORKER["taker"]) for placements in batch]
 
 
-def tallies(puzzle, solutions, jobs: int = 1, engine: str = "auto", max_states=None, max_bytes=None):
+def tallies(puzzle, solutions, jobs: int = 1, engine: str = "auto", max_states=None, max_bytes=None,
+            ruler: str = "burrtools"):
     """Each of ``solutions`` (distinct solutions as placement indices, from any search of
     ``puzzle``) with its :class:`Tally`, as ``(placements, tally)`` in their order. ``jobs`` > 1
-    takes them apart in that many processes while ``solutions`` is still being produced."""
+    takes them apart in that many processes while ``solutions`` is still being produced;
+    ``ruler``: ``"burrtools"`` or ``"exact"``."""
     if jobs <= 1:
-        taker = disassembler(puzzle, engine, max_states, max_bytes)
+        taker = disassembler(puzzle, engine, max_states, max_bytes, ruler)
         for placements in solutions:
             yield placements, tally_one(puzzle, placements, taker)
         return
@@ -293,7 +298,7 @@ def tallies(puzzle, solutions, jobs: int = 1, engine: str = "auto", max_states=N
 
     context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
     batch, size = [], 16
-    with context.Pool(jobs, _work_setup, (os.getpid(), puzzle, engine, max_states, max_bytes)) as pool:
+    with context.Pool(jobs, _work_setup, (os.getpid(), puzzle, engine, max_states, max_bytes, ruler)) as pool:
         pending = []
         for placements in solutions:
             batch.append(placements)
@@ -310,16 +315,16 @@ def tallies(puzzle, solutions, jobs: int = 1, engine: str = "auto", max_states=N
 
 
 def count(puzzle, backend, jobs: int = 1, engine: str = "auto", max_states=None, max_bytes=None,
-          on_progress=None):
+          on_progress=None, ruler: str = "burrtools"):
     """Take every distinct solution of ``puzzle`` apart (found by ``backend``); returns the
     search's counts and the :class:`Tally`. ``jobs`` > 1 takes assemblies apart in that many
     processes while the search goes on; ``on_progress(tally)`` hears each assembly done."""
     from polyfit.puzzle.solve import Counts
 
     counts = Counts()
-    tally = Tally()
+    tally = Tally(ruler=ruler)
     solutions = (found.placements for found in puzzle.search(backend, counts) if found.canonical)
-    for _, one in tallies(puzzle, solutions, jobs, engine, max_states, max_bytes):
+    for _, one in tallies(puzzle, solutions, jobs, engine, max_states, max_bytes, ruler):
         tally.add(one)
         if on_progress is not None:
             on_progress(tally)
@@ -352,6 +357,10 @@ class Taken:
         return self.result.total
 
     @property
+    def ruler(self) -> str:
+        return self.result.ruler
+
+    @property
     def separates(self) -> bool:
         return self.result.separates
 
@@ -366,7 +375,7 @@ class Taken:
         return self.assembly.group_lists()
 
     def to_json(self) -> dict:
-        return {"level": self.level, "moves": self.moves}
+        return {"level": self.level, "ruler": self.ruler, "moves": self.moves}
 
 
 
@@ -377,12 +386,12 @@ def take_apart(puzzle, placements: dict, taker: Disassembler | None = None, **op
     return Taken(found, result)
 
 
-def disassemblies(puzzle, backend, engine: str = "auto", max_states=None, max_bytes=None):
+def disassemblies(puzzle, backend, engine: str = "auto", max_states=None, max_bytes=None, ruler: str = "burrtools"):
     """Each distinct solution, in the orientation BurrTools keeps, with what taking it apart
     found: ``(placement indices, Taken)`` in the order the search finds them."""
     from polyfit.puzzle.solve import Counts
 
-    taker = disassembler(puzzle, engine, max_states, max_bytes)
+    taker = disassembler(puzzle, engine, max_states, max_bytes, ruler)
     for found in puzzle.search(backend, Counts()):
         if found.canonical:
             chosen = burrtools_choice(puzzle, found.placements, rotations_only=False)

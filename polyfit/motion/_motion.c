@@ -538,6 +538,312 @@ static PyObject *Context_separate(Context *self, PyObject *args) {
     return result;
 }
 
+/* -- the exact ruler: the C twin of polyfit/motion/exact.py, move for move ---------------------- */
+
+/* The slot of the state `nd` in the table of every state met, *seen set when it is there. */
+static size_t find_state(const Search *s, const Node *nd, int *seen) {
+    size_t h = nd->hash & (s->tsize - 1);
+    *seen = 0;
+    while (s->table[h] >= 0) {
+        if (same_state(s, at(&s->nodes, s->table[h]), nd)) { *seen = 1; return h; }
+        h = (h + 1) & (s->tsize - 1);
+    }
+    return h;
+}
+
+typedef struct {
+    int n;
+    uint64_t full;
+    uint64_t closure[MAX_PIECES], above[MAX_PIECES];
+    int top;
+    int stack_i[2 * MAX_PIECES + 2];
+    uint64_t stack_in[2 * MAX_PIECES + 2], stack_out[2 * MAX_PIECES + 2];
+} ClosedSets;
+
+/* The sets closed under "i in, rows[i][j] < below: j in", listed as exact.py's closed_sets does. */
+static void closed_start(ClosedSets *c, const Search *s, const int32_t *rows, int32_t below) {
+    int n = s->n;
+    uint64_t blocked[MAX_PIECES];
+    c->n = n;
+    c->full = s->full;
+    for (int i = 0; i < n; i++) {
+        blocked[i] = 0;
+        for (int j = 0; j < n; j++)
+            if (j != i && rows[i * n + j] < below) blocked[i] |= (uint64_t)1 << j;
+    }
+    for (int i = 0; i < n; i++) {
+        uint64_t seen = (uint64_t)1 << i;
+        int todo[MAX_PIECES], t = 0;
+        todo[t++] = i;
+        while (t) {
+            int j = todo[--t];
+            uint64_t fresh = blocked[j] & ~seen;
+            seen |= fresh;
+            for (int k = 0; k < n; k++)
+                if (fresh >> k & 1) todo[t++] = k;
+        }
+        c->closure[i] = seen;
+    }
+    for (int i = 0; i < n; i++) {
+        c->above[i] = 0;
+        for (int j = 0; j < n; j++)
+            if (c->closure[j] >> i & 1) c->above[i] |= (uint64_t)1 << j;
+    }
+    c->top = 0;
+    c->stack_i[0] = 0; c->stack_in[0] = 0; c->stack_out[0] = 0;
+    c->top = 1;
+}
+
+/* The next closed set but the empty and the full one; 0 when there are no more. */
+static uint64_t closed_next(ClosedSets *c) {
+    while (c->top) {
+        c->top--;
+        int i = c->stack_i[c->top];
+        uint64_t inside = c->stack_in[c->top], outside = c->stack_out[c->top];
+        while (i < c->n && ((inside >> i & 1) || (outside >> i & 1))) i++;
+        if (i == c->n) {
+            if (inside && inside != c->full) return inside;
+            continue;
+        }
+        uint64_t out = outside | c->above[i];
+        if (!(out & inside)) {
+            c->stack_i[c->top] = i + 1; c->stack_in[c->top] = inside; c->stack_out[c->top] = out; c->top++;
+        }
+        uint64_t into = inside | c->closure[i];
+        if (!(into & outside)) {
+            c->stack_i[c->top] = i + 1; c->stack_in[c->top] = into; c->stack_out[c->top] = outside; c->top++;
+        }
+    }
+    return 0;
+}
+
+/* The side shown moving (exact.py's shown): the heavier side (by its heaviest piece) stays
+ * put; of equal weights the larger; of equal sizes the one with the first piece. */
+static void shown(const Search *s, uint64_t *moving, int *direction) {
+    int32_t heavy_moving = 0, heavy_rest = 0;
+    int size_moving = 0, size_rest = 0;
+    for (int i = 0; i < s->n; i++) {
+        int32_t w = s->weights[i];
+        if (*moving >> i & 1) { size_moving++; if (w > heavy_moving) heavy_moving = w; }
+        else { size_rest++; if (w > heavy_rest) heavy_rest = w; }
+    }
+    int keep;
+    if (heavy_moving != heavy_rest) keep = heavy_moving < heavy_rest;
+    else if (size_moving != size_rest) keep = size_moving < size_rest;
+    else keep = !(*moving & 1);
+    if (!keep) { *moving ^= s->full; *direction ^= 1; }
+}
+
+typedef struct {
+    int32_t node;
+    int direction;
+    uint64_t moving;
+} Removal;
+
+typedef struct {
+    Removal *items;
+    size_t count, cap;
+} Removals;
+
+static int removals_of(Search *s, int32_t index, Removals *out) {
+    int n = s->n;
+    if (fill_limits(s, at(&s->nodes, index)) < 0) return -1;
+    size_t first = out->count;
+    for (int k = 0; k < s->ctx->naxes; k++) {
+        ClosedSets c;
+        closed_start(&c, s, s->limits + (size_t)k * n * n, FREE);
+        uint64_t moving;
+        while ((moving = closed_next(&c))) {
+            uint64_t part = moving & 1 ? moving ^ s->full : moving;
+            int known = 0;
+            for (size_t e = first; e < out->count && !known; e++) {
+                uint64_t other = out->items[e].moving;
+                known = (other & 1 ? other ^ s->full : other) == part;
+            }
+            if (known) continue;
+            if (out->count == out->cap) {
+                size_t ncap = out->cap ? out->cap * 2 : 64;
+                Removal *ni = realloc(out->items, ncap * sizeof(Removal));
+                if (!ni) return -1;
+                out->items = ni;
+                out->cap = ncap;
+            }
+            int direction = 2 * k;
+            shown(s, &moving, &direction);
+            out->items[out->count].node = index;
+            out->items[out->count].direction = direction;
+            out->items[out->count].moving = moving;
+            out->count++;
+        }
+    }
+    return 0;
+}
+
+/* Every move from state `index`, each new state kept; 0, 2 at a cap, -1 on no memory. */
+static int exact_expand(Search *s, int32_t index) {
+    int n = s->n;
+    if (fill_limits(s, at(&s->nodes, index)) < 0) return -1;
+    for (int k = 0; k < s->ctx->naxes; k++) {
+        const int32_t *rows = s->limits + (size_t)k * n * n;
+        int coordinate = s->ctx->axes[k];
+        ClosedSets c;
+        closed_start(&c, s, rows, 1);
+        uint64_t set;
+        while ((set = closed_next(&c))) {
+            int32_t most = FREE;
+            for (int i = 0; i < n; i++)
+                if (set >> i & 1)
+                    for (int j = 0; j < n; j++)
+                        if (!(set >> j & 1) && rows[i * n + j] < most) most = rows[i * n + j];
+            if (most >= FREE) continue;  /* a removal, not a move */
+            for (int32_t amount = 1; amount <= most; amount++) {
+                uint64_t moving = set;
+                int direction = 2 * k;
+                shown(s, &moving, &direction);
+                if ((s->tused + 1) * 2 > s->tsize && grow_table(s) < 0) return -1;
+                Node *nd = push(&s->nodes);
+                if (!nd) return -1;
+                const Node *from = at(&s->nodes, index);
+                nd->parent = index;
+                nd->depth = from->depth + 1;
+                nd->amount = amount;
+                nd->direction = direction;
+                nd->moved = moving;
+                nd->removed = 0;
+                memcpy(nd->pos, from->pos, sizeof(int32_t) * 3 * n);
+                int32_t delta = direction & 1 ? -amount : amount;
+                for (int i = 0; i < n; i++)
+                    if (moving >> i & 1) nd->pos[3 * i + coordinate] += delta;
+                nd->hash = node_hash(s, nd);
+                int seen;
+                size_t slot = find_state(s, nd, &seen);
+                if (seen) { s->nodes.count--; continue; }
+                s->table[slot] = (int32_t)(s->nodes.count - 1);
+                s->tused++;
+                s->states++;
+                if (s->states > s->max_states || s->states * state_cost(n) > s->max_bytes) return 2;
+            }
+        }
+    }
+    return 0;
+}
+
+static PyObject *exact_path(Search *s, const Removal *r) {
+    PyObject *path = PyList_New(0);
+    if (!path) return NULL;
+    const Node *nd = at(&s->nodes, r->node);
+    for (int last = 1;; last = 0) {
+        PyObject *pos = PyTuple_New(3 * s->n);
+        if (!pos) { Py_DECREF(path); return NULL; }
+        for (int i = 0; i < 3 * s->n; i++) PyTuple_SET_ITEM(pos, i, PyLong_FromLong(nd->pos[i]));
+        PyObject *item;
+        if (last) {
+            Py_INCREF(pos);
+            item = Py_BuildValue("(NKii)", pos, (unsigned long long)r->moving, r->direction, REMOVE);
+            if (!item || PyList_Append(path, item) < 0) { Py_XDECREF(item); Py_DECREF(pos); Py_DECREF(path); return NULL; }
+            Py_DECREF(item);
+        }
+        item = Py_BuildValue("(NKii)", pos, 0ULL, nd->parent < 0 ? -1 : nd->direction, nd->parent < 0 ? 0 : nd->amount);
+        if (!item || PyList_Append(path, item) < 0) { Py_XDECREF(item); Py_DECREF(path); return NULL; }
+        Py_DECREF(item);
+        if (nd->parent < 0) break;
+        nd = at(&s->nodes, nd->parent);
+    }
+    if (PyList_Reverse(path) < 0) { Py_DECREF(path); return NULL; }
+    return path;
+}
+
+static PyObject *Context_exact(Context *self, PyObject *args) {
+    PyObject *shapes, *bases, *weights, *start;
+    long long max_states, max_bytes;
+    int min_level;
+    if (!PyArg_ParseTuple(args, "OOOOiLL", &shapes, &bases, &weights, &start, &min_level, &max_states, &max_bytes)) return NULL;
+    Py_ssize_t n = PySequence_Length(shapes);
+    if (n < 0) return NULL;
+    if (n < 2 || n > MAX_PIECES) {
+        PyErr_Format(PyExc_ValueError, "a search takes 2 to %d pieces, not %zd", MAX_PIECES, n);
+        return NULL;
+    }
+    Search s;
+    memset(&s, 0, sizeof s);
+    s.ctx = self;
+    s.n = (int)n;
+    s.full = n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
+    s.max_states = max_states;
+    s.max_bytes = max_bytes;
+    int32_t *ints = malloc(sizeof(int32_t) * (n + 3 * n + n + 3 * n));
+    if (!ints) return PyErr_NoMemory();
+    int32_t *sh = ints, *ba = sh + n, *we = ba + 3 * n, *st = we + n;
+    if (read_ints(shapes, sh, n, "shapes") < 0 || read_ints(bases, ba, 3 * n, "bases") < 0 ||
+        read_ints(weights, we, n, "weights") < 0 || read_ints(start, st, 3 * n, "start") < 0) {
+        free(ints);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (sh[i] < 0 || sh[i] >= self->nshapes) {
+            free(ints);
+            PyErr_SetString(PyExc_ValueError, "unknown shape number");
+            return NULL;
+        }
+    s.shapes = sh; s.bases = ba; s.weights = we;
+    s.nodes.stride = (sizeof(Node) + sizeof(int32_t) * 3 * n + 7) & ~(size_t)7;
+    s.tsize = 1024;
+    s.table = malloc(s.tsize * sizeof(int32_t));
+    s.limits = malloc(sizeof(int32_t) * 3 * n * n);
+    Node *root = s.table && s.limits ? push(&s.nodes) : NULL;
+    if (!root) { search_free(&s); free(ints); return PyErr_NoMemory(); }
+    memset(s.table, 0xff, s.tsize * sizeof(int32_t));
+    root->parent = -1; root->depth = 0; root->amount = 0; root->direction = -1;
+    root->moved = root->removed = 0;
+    memcpy(root->pos, st, sizeof(int32_t) * 3 * n);
+    root->hash = node_hash(&s, root);
+    int seen;
+    s.table[find_state(&s, root, &seen)] = 0;
+    s.tused = 1;
+    s.states = 1;
+
+    Removals found = {NULL, 0, 0};
+    int status = STUCK, failed = 0, level = 1;
+    Py_BEGIN_ALLOW_THREADS
+    size_t layer = 0, layer_end = 1;
+    while (layer < layer_end) {
+        if (level >= min_level) {
+            for (size_t i = layer; i < layer_end && !failed; i++)
+                if (removals_of(&s, (int32_t)i, &found) < 0) failed = 1;
+            if (failed) break;
+            if (found.count) { status = FOUND; break; }
+        }
+        for (size_t i = layer; i < layer_end; i++) {
+            int r = exact_expand(&s, (int32_t)i);
+            if (r < 0) { failed = 1; break; }
+            if (r == 2) { status = UNKNOWN; break; }
+        }
+        if (failed || status == UNKNOWN) break;
+        layer = layer_end;
+        layer_end = s.nodes.count;
+        level++;
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *result = NULL;
+    if (failed) {
+        PyErr_NoMemory();
+    } else if (status == FOUND) {
+        PyObject *paths = PyList_New(0);
+        for (size_t e = 0; paths && e < found.count; e++) {
+            PyObject *path = exact_path(&s, &found.items[e]);
+            if (!path || PyList_Append(paths, path) < 0) { Py_XDECREF(path); Py_CLEAR(paths); break; }
+            Py_DECREF(path);
+        }
+        result = paths ? Py_BuildValue("(iLiN)", FOUND, s.states, level, paths) : NULL;
+    } else {
+        result = Py_BuildValue("(iLi[])", status, s.states, status == STUCK ? level - 2 : 0);
+    }
+    free(found.items);
+    search_free(&s);
+    free(ints);
+    return result;
+}
+
 static int Context_init(Context *self, PyObject *args, PyObject *kwds) {
     PyObject *axes;
     if (!PyArg_ParseTuple(args, "O", &axes)) return -1;
@@ -568,6 +874,8 @@ static PyMethodDef Context_methods[] = {
     {"add_shape", (PyCFunction)Context_add_shape, METH_O, "add_shape(cells) -> shape number"},
     {"separate", (PyCFunction)Context_separate, METH_VARARGS,
      "separate(shapes, bases, weights, start, max_states, max_bytes) -> (status, states, path)"},
+    {"exact", (PyCFunction)Context_exact, METH_VARARGS,
+     "exact(shapes, bases, weights, start, min_level, max_states, max_bytes) -> (status, states, level, paths)"},
     {"cache_size", (PyCFunction)Context_cache_size, METH_NOARGS, "pair limits cached"},
     {NULL, NULL, 0, NULL},
 };

@@ -84,6 +84,7 @@ class Separation:
 
 
 SEPARATES, STUCK, UNKNOWN = "separates", "stuck", "unknown"
+RULERS = ("burrtools", "exact")  # what a level measures: BurrTools' plan, or the fewest moves (motion.exact)
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,7 @@ class Disassembly:
     reason: str = ""
     pieces: tuple = ()
     directions: tuple = ()
+    ruler: str = "burrtools"
 
     @property
     def separates(self) -> bool:
@@ -141,12 +143,15 @@ class _Capped(Exception):
 class Disassembler:
     """Takes assemblies of one puzzle apart, keeping the pair limits of its shapes between
     them. ``directions``: the lattice's directions of motion (unit steps along axes);
-    ``engine``: ``"c"``, ``"python"`` or ``"auto"`` (C when it built)."""
+    ``engine``: ``"c"``, ``"python"`` or ``"auto"`` (C when it built); ``ruler``:
+    ``"burrtools"`` (its moves and its first separation) or ``"exact"`` (the fewest moves over
+    every plan: :mod:`polyfit.motion.exact`)."""
 
     directions: tuple
     engine: str = "auto"
     max_states: int = MAX_STATES
     max_bytes: int = MAX_BYTES
+    ruler: str = "burrtools"
     _shapes: dict = field(default_factory=dict, repr=False)
     _seen: dict = field(default_factory=dict, repr=False)  # cells as given -> (shape, base)
     _context: object = field(default=None, repr=False)
@@ -154,6 +159,10 @@ class Disassembler:
     def __post_init__(self):
         from polyfit.motion.native import context
 
+        if self.ruler not in RULERS:
+            from polyfit.errors import UnknownNameError
+
+            raise UnknownNameError("ruler", self.ruler, RULERS)
         if not self.directions:
             raise PolyfitError("this lattice has no directions of motion: its assemblies cannot be taken apart yet")
         self.dim = len(self.directions[0])
@@ -193,14 +202,18 @@ class Disassembler:
             number, base = self._shape(cells)
             shapes.append(number)
             bases.append(base)
-        self._job = _Job(self, shapes, bases, weights or (1,) * n, groups or Groups.none(n), pieces)
+        job = _Job
+        if self.ruler == "exact":
+            from polyfit.motion.exact import ExactJob as job
+        self._job = job(self, shapes, bases, weights or (1,) * n, groups or Groups.none(n), pieces)
         try:
             tree = self._job.part(tuple(range(n)), (0,) * (n * self.dim))
         except _Capped as capped:
-            return Disassembly(UNKNOWN, states=self._job.states, reason=str(capped))
+            return Disassembly(UNKNOWN, states=self._job.states, reason=str(capped), ruler=self.ruler)
         if tree is None:
-            return Disassembly(STUCK, states=self._job.states)
-        return Disassembly(SEPARATES, tree, self._job.states, pieces=tuple(pieces), directions=self.directions)
+            return Disassembly(STUCK, states=self._job.states, ruler=self.ruler)
+        return Disassembly(SEPARATES, tree, self._job.states, pieces=tuple(pieces), directions=self.directions,
+                           ruler=self.ruler)
 
 
 class _Job:

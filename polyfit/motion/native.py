@@ -47,6 +47,15 @@ class _Padded:
             path = [(_narrow(p, self.dim, self.pad), *rest) for p, *rest in path]
         return status, states, path
 
+    def exact(self, shapes, bases, weights, start, min_level, max_states, max_bytes):
+        if self.pad:
+            bases = _widen(bases, self.dim, self.pad)
+            start = _widen(start, self.dim, self.pad)
+        status, states, level, paths = self.inner.exact(shapes, bases, weights, start, min_level, max_states, max_bytes)
+        if self.pad:
+            paths = [[(_narrow(p, self.dim, self.pad), *rest) for p, *rest in path] for path in paths]
+        return status, states, level, paths
+
 
 def _widen(values, dim, pad):
     out = []

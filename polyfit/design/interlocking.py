@@ -1,0 +1,361 @@
+"""Designing interlocking puzzles: cut a box into pieces that come apart at a high level.
+
+A local search in the spirit of Chen, Wang, Song and Bickel ("Computational Design of
+High-level Interlocking Puzzles", SIGGRAPH 2022), on polyfit's own disassembly and counting:
+
+1. **split**: the box, less ``holes`` cells drawn at random, is cut into ``k`` connected
+   pieces grown together from random seeds;
+2. **change**: one cell at a time changes hands: a piece gives a border cell to the piece
+   beside it, or takes the place of a hole beside it (the hole moves: a move needs room, and
+   in a box with no holes a set that can slide at all slides straight out, level 1);
+3. **keep what raises the level**: a change is scored on the assembly as cut (:meth:`Climb.score`:
+   BurrTools' level, then how few separations the exact ruler finds that near, then the states
+   met) and kept when it scores no lower, a lower one now and then (annealing);
+4. **check** a design that reaches ``min_level``: every assembly of the pieces into the shape is
+   counted (:meth:`polyfit.Puzzle.count` with ``disassemble=True``, read back from the BurrTools
+   file it is written as); it is kept when exactly one assembly comes apart, at ``min_level``
+   or more, and there are at most ``max_assemblies`` in all.
+
+A climb that stops rising gives way to a fresh one; climb ``n`` draws its random numbers from
+``(seed, n)`` and designs come out in the order of their climbs, so a seed gives the same
+puzzles for any number of jobs."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from dataclasses import dataclass
+
+from polyfit.errors import PolyfitError
+
+FACES = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
+STEPS = 6000  # changes tried in one climb
+PATIENCE = 2000  # changes without a rise in the level before a climb gives up
+MIN_CELLS = 4  # the smallest piece
+
+
+@dataclass
+class Design:
+    """A puzzle found: ``pieces`` (cells each, where the assembly has them), the ``holes``,
+    its ``level`` (BurrTools' text, of its one assembly that comes apart), ``moves`` (in all),
+    ``assemblies`` (distinct, in all) and the ``climb`` that found it."""
+
+    pieces: list
+    holes: list
+    level: str
+    moves: int
+    assemblies: int
+    climb: int
+
+
+@dataclass
+class Tally:
+    """What the search did so far (for a progress line)."""
+
+    climbs: int = 0
+    tried: int = 0  # designs taken apart
+    checked: int = 0  # designs whose assemblies were counted
+    best: str = "-"  # the highest level met in a climb (assembly as cut)
+
+    def add(self, other: "Tally") -> None:
+        self.climbs += other.climbs
+        self.tried += other.tried
+        self.checked += other.checked
+        if _level_key(other.best) > _level_key(self.best):
+            self.best = other.best
+
+
+def _level_key(level: str):
+    if level in ("-", None, "unknown"):
+        return ()
+    return tuple(int(n) for n in level.split("."))
+
+
+def _neighbours(cell):
+    return [tuple(c + d for c, d in zip(cell, step)) for step in FACES]
+
+
+def connected(cells) -> bool:
+    cells = set(cells)
+    if not cells:
+        return False
+    todo = [next(iter(cells))]
+    seen = {todo[0]}
+    while todo:
+        for n in _neighbours(todo.pop()):
+            if n in cells and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return len(seen) == len(cells)
+
+
+def split(cells, k: int, rng: random.Random) -> dict | None:
+    """``{cell: piece}``: ``cells`` cut into ``k`` connected pieces grown from random seeds,
+    the smallest piece growing first; None when some piece is smaller than :data:`MIN_CELLS`."""
+    cells = sorted(cells)
+    inside = set(cells)
+    owner = {}
+    sizes = [0] * k
+    for piece, cell in enumerate(rng.sample(cells, k)):
+        owner[cell] = piece
+        sizes[piece] = 1
+    while len(owner) < len(cells):
+        frontier = {}
+        for cell, piece in owner.items():
+            for n in _neighbours(cell):
+                if n in inside and n not in owner:
+                    frontier.setdefault(piece, []).append(n)
+        if not frontier:
+            return None  # the shape is not connected
+        piece = min(frontier, key=lambda p: (sizes[p], rng.random()))
+        cell = rng.choice(sorted(frontier[piece]))
+        owner[cell] = piece
+        sizes[piece] += 1
+    return owner if min(sizes) >= MIN_CELLS else None
+
+
+class Climb:
+    """One climb from a fresh split (see the module)."""
+
+    def __init__(self, cells, holes, k, rng, taker):
+        self.cells, self.holes, self.k, self.rng, self.taker = cells, holes, k, rng, taker
+        self.tried = 0
+
+    def pieces(self, owner) -> list:
+        pieces = [[] for _ in range(self.k)]
+        for cell, piece in sorted(owner.items()):
+            if piece >= 0:
+                pieces[piece].append(cell)
+        return pieces
+
+    def score(self, owner):
+        """``(rank, level, key pieces)`` of the assembly as cut, None at the state cap: ``rank``
+        is BurrTools' level (its first number: the moves to the first separation, where its plan
+        takes every part apart), then (less is better) how many separations the exact ruler
+        finds that near, then the states met; an assembly that does not come apart ranks
+        ``(0, 0, states it can reach)`` (a locked design is often a step from a deep one). The
+        key pieces are the first separation's smaller side."""
+        from polyfit.motion.exact import nearest_separations
+
+        self.tried += 1
+        pieces = self.pieces(owner)
+        found = nearest_separations(self.taker, pieces)
+        if found is None:
+            return None
+        level, separations, states = found
+        if level:
+            result = self.taker.disassemble(pieces)
+            if result.status == "unknown":
+                return None
+            if result.separates:
+                first = len(result.tree.steps)
+                return (first, level, -len(separations), states), result.level, frozenset(result.tree.steps[-1].pieces)
+        return None
+
+    def change(self, owner) -> dict | None:
+        """A copy of ``owner`` with one cell on a border handed over: from a piece to the piece
+        beside it, or swapped with a hole beside it (the hole moves; holes are owned by -1);
+        None when a piece would come apart or be too small."""
+        borders = []
+        for cell, piece in owner.items():
+            if piece < 0:
+                continue
+            for n in _neighbours(cell):
+                other = owner.get(n)
+                if other is not None and other != piece:
+                    borders.append((cell, n))
+        if not borders:
+            return None
+        cell, beside = self.rng.choice(borders)
+        piece, other = owner[cell], owner[beside]
+        changed = dict(owner)
+        if other < 0:  # the piece moves into the hole, leaving one behind
+            changed[beside], changed[cell] = piece, -1
+        else:
+            changed[cell] = other
+        left = [c for c, p in changed.items() if p == piece]
+        if len(left) < MIN_CELLS or not connected(left):
+            return None
+        return changed
+
+    @staticmethod
+    def chance(worse, now) -> float:
+        """The chance to keep a change that lowers the rank (annealing at a fixed temperature:
+        a step down in BurrTools' level is kept seldom, one in the states met often)."""
+        for weight, a, b in zip((4, 2, 1), now, worse):
+            if a != b:
+                return 2.0 ** (-weight * (a - b))
+        return 0.5
+
+    def run(self, steps=STEPS, patience=PATIENCE):
+        """Yields each better design as ``(owner, score)``."""
+        owner, scored = None, None
+        for _ in range(50):
+            owner = split(self.cells, self.k, self.rng)
+            if owner is not None:
+                owner.update((hole, -1) for hole in self.holes)
+                scored = self.score(owner)
+                if scored is not None and scored[1] is not None:
+                    break
+        if scored is None or scored[1] is None:
+            return
+        yield owner, scored
+        since, best = 0, scored[0]
+        for step in range(steps):
+            changed = self.change(owner)
+            if changed is None:
+                continue
+            found = self.score(changed)
+            since += 1
+            if found is None or (found[0] < scored[0] and self.rng.random() >= self.chance(found[0], scored[0])):
+                if since > patience:
+                    return
+                continue
+            if found[0] > best:
+                since, best = 0, found[0]
+                yield changed, found
+            owner, scored = changed, found
+
+
+def shape_of(outline, holes: int, rng: random.Random):
+    """The outline less ``holes`` cells drawn at random, keeping it connected."""
+    cells = sorted(outline)
+    if holes < 0 or holes >= len(cells):
+        raise PolyfitError(f"--holes {holes}: the shape has {len(cells)} cells")
+    for _ in range(1000):
+        gone = set(rng.sample(cells, holes))
+        left = [c for c in cells if c not in gone]
+        if connected(left):
+            return left, sorted(gone)
+    raise PolyfitError(f"could not leave {holes} holes in the shape and keep it in one piece")
+
+
+def check(pieces, holes, outline, name: str = "interlocking"):
+    """Count the assemblies of ``pieces`` into their shape, as BurrTools would from the file
+    :func:`xmpuzzle_text` writes: ``(assemblies, disassemblable, levels, moves of the one)``."""
+    from polyfit.api import Puzzle
+    from polyfit.formats.burrtools import parse_puzzle, problem_board
+    from polyfit.longsearch import disassembly
+
+    text = xmpuzzle_text(pieces, holes, outline, name)
+    board, _ = problem_board(parse_puzzle(text.encode("utf-8")), 0)
+    puzzle = Puzzle(board)
+    counts, tally = disassembly.count(puzzle, puzzle.backend("auto"), 1)
+    return counts.distinct, tally
+
+
+def xmpuzzle_text(pieces, holes, outline, name: str = "interlocking", comment: str = "") -> str:
+    """The BurrTools file of the puzzle: its pieces (A, B, ...), the shape (the outline less the
+    holes) and the one assembly the pieces were cut as."""
+    from polyfit.formats.burrtools import xmpuzzle_text as write
+    from polyfit.puzzle.board import Board
+    from polyfit.puzzle.pieces import Piece
+
+    shape = sorted(c for p in pieces for c in p)
+    names = [chr(ord("A") + k) for k in range(len(pieces))]
+    board = Board(tuple(shape), name)
+    chosen = [Piece(n, tuple(p), mirror=False) for n, p in zip(names, pieces)]
+    text = write(board, chosen, [{n: [list(c) for c in p] for n, p in zip(names, pieces)}], name)
+    if comment:
+        from xml.sax.saxutils import escape
+
+        text = text.replace("  <comment/>", f"  <comment>{escape(comment)}</comment>")
+    return text
+
+
+def validate(outline, k: int, min_level: int, holes: int, max_assemblies: int) -> None:
+    if k < 2:
+        raise PolyfitError(f"--pieces-count {k}: an interlocking puzzle has two pieces or more")
+    if min_level < 1:
+        raise PolyfitError(f"--min-level {min_level}: a level is 1 or more")
+    if max_assemblies < 1:
+        raise PolyfitError(f"--max-assemblies {max_assemblies}: at least the one that comes apart")
+    if len(outline[0]) != 3:
+        raise PolyfitError("interlocking puzzles are made of cubes: give --within a box such as 5x5x5")
+    if holes < 0 or len(outline) - holes < k * MIN_CELLS:
+        raise PolyfitError(f"{len(outline)} cells less {holes} holes are too few for {k} pieces of "
+                           f"{MIN_CELLS} cells or more")
+
+
+def climb(outline, k: int, min_level: int, holes: int, max_assemblies: int, seed: int, number: int):
+    """Climb number ``number``: ``(Design or None, Tally)``."""
+    from polyfit.lattices.base import get
+    from polyfit.motion import Disassembler
+
+    tally = Tally(climbs=1)
+    rng = random.Random(f"{seed}:{number}")
+    cells, gone = shape_of(outline, holes, rng)
+    directions = get("cubic").motion_directions()
+    climber = Climb(cells, gone, k, rng, Disassembler(directions, "auto", max_states=200_000))
+    found_design = None
+    for owner, (rank, level, _) in climber.run():
+        if _level_key(level) > _level_key(tally.best):
+            tally.best = level
+        if rank[0] < min_level:
+            continue
+        pieces = climber.pieces(owner)
+        gone = sorted(c for c, p in owner.items() if p < 0)
+        tally.checked += 1
+        assemblies, found = check(pieces, gone, outline)
+        if found.disassemblable != 1 or assemblies > max_assemblies:
+            continue
+        (level, _), = found.levels.items()
+        if int(level.split(".")[0]) < min_level:
+            continue
+        taken = Disassembler(directions).disassemble(pieces)
+        found_design = Design(pieces, gone, level, taken.total, assemblies, number)
+        break
+    tally.tried = climber.tried
+    return found_design, tally
+
+
+def _climb_task(args):
+    return climb(*args)
+
+
+def _setup(parent) -> None:
+    from polyfit.longsearch.workers import die_with
+
+    die_with(parent)
+
+
+def search(outline, k: int, min_level: int, holes: int = 0, max_assemblies: int = 1, seed: int = 0,
+           jobs: int = 1, climbs: int | None = None, tally: Tally | None = None, deadline: float | None = None):
+    """Yields each :class:`Design` found (see the module), in the order of the climbs that found
+    them (so the same for any ``jobs``), for ever unless ``climbs`` bounds them; ``tally`` hears
+    the work as each climb ends; no climb starts after ``deadline`` (``time.monotonic()``)."""
+    validate(outline, k, min_level, holes, max_assemblies)
+    tally = tally if tally is not None else Tally()
+    numbers = itertools.count() if climbs is None else iter(range(climbs))
+    if deadline is not None:
+        numbers = itertools.takewhile(lambda _: time.monotonic() < deadline, numbers)
+    if jobs <= 1:
+        for number in numbers:
+            design, done = climb(outline, k, min_level, holes, max_assemblies, seed, number)
+            tally.add(done)
+            if design is not None:
+                yield design
+        return
+    import multiprocessing
+    import os
+
+    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    pool = context.Pool(jobs, _setup, (os.getpid(),))
+    try:
+        pending = []
+        while True:
+            while len(pending) < 2 * jobs:
+                number = next(numbers, None)
+                if number is None:
+                    break
+                pending.append(pool.apply_async(_climb_task, ((outline, k, min_level, holes, max_assemblies, seed, number),)))
+            if not pending:
+                return
+            design, done = pending.pop(0).get()
+            tally.add(done)
+            if design is not None:
+                yield design
+    finally:
+        pool.terminate()
+        pool.join()
