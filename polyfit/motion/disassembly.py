@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from polyfit.errors import PolyfitError
-from polyfit.motion.search import STUCK as _STUCK, UNKNOWN as _UNKNOWN
+from polyfit.motion.exact import ExactJob
 from polyfit.motion.groups import Groups
+from polyfit.motion.plan import Separation, Step, _Capped, _Job  # noqa: F401 (Step: for polyfit.motion)
 
 # Caps of one assembly's disassembly: reaching one makes its level unknown, never "stuck".
 MAX_STATES = 10_000_000
@@ -34,53 +35,6 @@ class Move:
     pieces: tuple[int, ...]
     by: tuple[int, ...]
     removed: bool = False
-
-
-@dataclass(frozen=True)
-class Step:
-    """A move as the search made it: the ``pieces`` that slid, the ``direction`` (its number in
-    the lattice's list times two, plus one for the opposite way), ``amount`` (None: out for
-    good) and the ``offsets`` of this part's pieces before it (flat)."""
-
-    pieces: tuple[int, ...]
-    direction: int
-    amount: int | None
-    offsets: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class Separation:
-    """One part taken apart: its ``pieces``, the ``steps`` up to and with the removal, and the
-    trees of the part that stayed (``left``) and of the part removed (``removed``): ``None``
-    when that part is one piece or a group."""
-
-    pieces: tuple[int, ...]
-    steps: tuple[Step, ...]
-    left: Separation | None = None
-    removed: Separation | None = None
-
-    def multi(self) -> bool:
-        """Does this part, or a part of it, need more than one move?"""
-        return len(self.steps) > 1 or any(p is not None and p.multi() for p in (self.left, self.removed))
-
-    def level(self) -> str:
-        text = str(len(self.steps))
-        for part in (self.left, self.removed):
-            if part is not None and part.multi():
-                text += "." + part.level()
-        return text
-
-    def total(self) -> int:
-        return len(self.steps) + sum(p.total() for p in (self.left, self.removed) if p is not None)
-
-    def all_steps(self) -> list[tuple[Separation, Step]]:
-        """Every step in order, with its part: this part's, then the part that stayed, then
-        the part removed."""
-        steps = [(self, step) for step in self.steps]
-        for part in (self.left, self.removed):
-            if part is not None:
-                steps.extend(part.all_steps())
-        return steps
 
 
 SEPARATES, STUCK, UNKNOWN = "separates", "stuck", "unknown"
@@ -133,10 +87,6 @@ class Disassembly:
     @property
     def total(self) -> int:
         return self.tree.total() if self.tree is not None else 0
-
-
-class _Capped(Exception):
-    pass
 
 
 @dataclass
@@ -202,9 +152,7 @@ class Disassembler:
             number, base = self._shape(cells)
             shapes.append(number)
             bases.append(base)
-        job = _Job
-        if self.ruler == "exact":
-            from polyfit.motion.exact import ExactJob as job
+        job = ExactJob if self.ruler == "exact" else _Job
         self._job = job(self, shapes, bases, weights or (1,) * n, groups or Groups.none(n), pieces)
         try:
             tree = self._job.part(tuple(range(n)), (0,) * (n * self.dim))
@@ -214,74 +162,6 @@ class Disassembler:
             return Disassembly(STUCK, states=self._job.states, ruler=self.ruler)
         return Disassembly(SEPARATES, tree, self._job.states, pieces=tuple(pieces), directions=self.directions,
                            ruler=self.ruler)
-
-
-class _Job:
-    """One assembly's disassembly: its parts, searched one after the other."""
-
-    def __init__(self, owner, shapes, bases, weights, groups, cells):
-        self.owner = owner
-        self.shapes, self.bases, self.weights = shapes, bases, tuple(weights)
-        self.groups = groups
-        self.dealer = None  # rule 2 of the groups, made when a part first gets stuck
-        self.cells = cells
-        self.states = 0
-
-    def part(self, pieces, start):
-        """The tree of this part from the offsets ``start``, or None when it is stuck."""
-        owner = self.owner
-        dim = owner.dim
-        bases = [v for p in pieces for v in self.bases[p]]
-        left_states = max(owner.max_states - self.states, 1)
-        status, met, path = owner._context.separate(
-            [self.shapes[p] for p in pieces], bases, [self.weights[p] for p in pieces],
-            start, left_states, owner.max_bytes)
-        self.states += met
-        if status == _UNKNOWN:
-            raise _Capped(f"the search met {self.states:,} states (cap {owner.max_states:,}) "
-                          f"or reached its memory cap ({owner.max_bytes:,} bytes)")
-        if status == _STUCK:
-            return None
-        before = path[-2][0]
-        removed = path[-1][1]
-        stayed = tuple(p for k, p in enumerate(pieces) if not removed >> k & 1)
-        gone = tuple(p for k, p in enumerate(pieces) if removed >> k & 1)
-        left = self.subpart(pieces, stayed, before)
-        if left is False:
-            return None
-        taken = self.subpart(pieces, gone, before)
-        if taken is False:
-            return None
-        return Separation(tuple(pieces), self.steps(pieces, path), left, taken)
-
-    def subpart(self, pieces, members, positions):
-        """The tree of a part, None when it is done as it is, False when it is stuck."""
-        if len(members) == 1 or self.groups.one_group(members):
-            return None
-        dim = self.owner.dim
-        place = {p: k for k, p in enumerate(pieces)}
-        start = tuple(v for p in members for v in positions[place[p] * dim:(place[p] + 1) * dim])
-        tree = self.part(members, start)
-        if tree is None:
-            if self.dealer is None:
-                self.dealer = self.groups.dealer()
-            if not self.dealer.deal(members):
-                return False
-        return tree
-
-    def steps(self, pieces, path) -> tuple[Step, ...]:
-        dim = self.owner.dim
-        steps = []
-        for before, after in zip(path, path[1:]):
-            positions, removed, direction, amount = after
-            if removed:
-                moving = tuple(p for k, p in enumerate(pieces) if removed >> k & 1)
-                amount = None
-            else:
-                moving = tuple(p for k, p in enumerate(pieces)
-                               if positions[k * dim:(k + 1) * dim] != before[0][k * dim:(k + 1) * dim])
-            steps.append(Step(moving, direction, amount, before[0]))
-        return tuple(steps)
 
 
 def distance_out(cells, pieces, step, unit) -> int:

@@ -39,7 +39,7 @@ leaves is stuck it gives up, while here another plan may take the assembly apart
 
 from __future__ import annotations
 
-from polyfit.motion.disassembly import Separation, _Capped, _Job
+from polyfit.motion.plan import Separation, _Capped, _Job
 from polyfit.motion.search import FREE, FOUND, REMOVE, STUCK, UNKNOWN, state_cost, state_key
 from polyfit.motion.search import Context as PythonContext
 
