@@ -461,25 +461,26 @@ static PyObject *path_of(Search *s, int32_t last) {
     return path;
 }
 
-static PyObject *Context_separate(Context *self, PyObject *args) {
-    PyObject *shapes, *bases, *weights, *start;
-    long long max_states, max_bytes;
-    if (!PyArg_ParseTuple(args, "OOOOLL", &shapes, &bases, &weights, &start, &max_states, &max_bytes)) return NULL;
+/* The start of a search of one part, from Python's arguments (the pieces' shapes, bases,
+   weights and start offsets): ``s`` set up with its root state (node 0, not yet in the table).
+   Returns the buffer of those numbers, which the caller frees after the search; NULL with an
+   exception set. */
+static int32_t *begin_search(Context *self, Search *s, PyObject *shapes, PyObject *bases, PyObject *weights,
+                             PyObject *start, long long max_states, long long max_bytes, Py_ssize_t *count) {
     Py_ssize_t n = PySequence_Length(shapes);
     if (n < 0) return NULL;
     if (n < 2 || n > MAX_PIECES) {
         PyErr_Format(PyExc_ValueError, "a search takes 2 to %d pieces, not %zd", MAX_PIECES, n);
         return NULL;
     }
-    Search s;
-    memset(&s, 0, sizeof s);
-    s.ctx = self;
-    s.n = (int)n;
-    s.full = n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
-    s.max_states = max_states;
-    s.max_bytes = max_bytes;
+    memset(s, 0, sizeof *s);
+    s->ctx = self;
+    s->n = (int)n;
+    s->full = n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
+    s->max_states = max_states;
+    s->max_bytes = max_bytes;
     int32_t *ints = malloc(sizeof(int32_t) * (n + 3 * n + n + 3 * n));
-    if (!ints) return PyErr_NoMemory();
+    if (!ints) { PyErr_NoMemory(); return NULL; }
     int32_t *sh = ints, *ba = sh + n, *we = ba + 3 * n, *st = we + n;
     if (read_ints(shapes, sh, n, "shapes") < 0 || read_ints(bases, ba, 3 * n, "bases") < 0 ||
         read_ints(weights, we, n, "weights") < 0 || read_ints(start, st, 3 * n, "start") < 0) {
@@ -492,19 +493,32 @@ static PyObject *Context_separate(Context *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "unknown shape number");
             return NULL;
         }
-    s.shapes = sh; s.bases = ba; s.weights = we;
+    s->shapes = sh; s->bases = ba; s->weights = we;
     /* whole multiples of 8 bytes, so that every node in an arena is aligned for its uint64_t */
-    s.nodes.stride = s.scratch.stride = (sizeof(Node) + sizeof(int32_t) * 3 * n + 7) & ~(size_t)7;
-    s.tsize = 1024;
-    s.table = malloc(s.tsize * sizeof(int32_t));
-    s.limits = malloc(sizeof(int32_t) * 3 * n * n);
-    Node *root = s.table && s.limits ? push(&s.nodes) : NULL;
-    if (!root) { search_free(&s); free(ints); return PyErr_NoMemory(); }
-    memset(s.table, 0xff, s.tsize * sizeof(int32_t));
+    s->nodes.stride = s->scratch.stride = (sizeof(Node) + sizeof(int32_t) * 3 * n + 7) & ~(size_t)7;
+    s->tsize = 1024;
+    s->table = malloc(s->tsize * sizeof(int32_t));
+    s->limits = malloc(sizeof(int32_t) * 3 * n * n);
+    Node *root = s->table && s->limits ? push(&s->nodes) : NULL;
+    if (!root) { search_free(s); free(ints); PyErr_NoMemory(); return NULL; }
+    memset(s->table, 0xff, s->tsize * sizeof(int32_t));
     root->parent = -1; root->depth = 0; root->amount = 0; root->direction = -1;
     root->moved = root->removed = 0;
     memcpy(root->pos, st, sizeof(int32_t) * 3 * n);
-    root->hash = node_hash(&s, root);
+    root->hash = node_hash(s, root);
+    *count = n;
+    return ints;
+}
+
+static PyObject *Context_separate(Context *self, PyObject *args) {
+    PyObject *shapes, *bases, *weights, *start;
+    long long max_states, max_bytes;
+    if (!PyArg_ParseTuple(args, "OOOOLL", &shapes, &bases, &weights, &start, &max_states, &max_bytes)) return NULL;
+    Search s;
+    Py_ssize_t n;
+    int32_t *ints = begin_search(self, &s, shapes, bases, weights, start, max_states, max_bytes, &n);
+    if (!ints) return NULL;
+    Node *root = at(&s.nodes, 0);
     int seen;
     s.table[find_slot(&s, root, 0, &seen)] = 0;
     s.tused = 1;
@@ -758,45 +772,11 @@ static PyObject *Context_exact(Context *self, PyObject *args) {
     long long max_states, max_bytes;
     int min_level;
     if (!PyArg_ParseTuple(args, "OOOOiLL", &shapes, &bases, &weights, &start, &min_level, &max_states, &max_bytes)) return NULL;
-    Py_ssize_t n = PySequence_Length(shapes);
-    if (n < 0) return NULL;
-    if (n < 2 || n > MAX_PIECES) {
-        PyErr_Format(PyExc_ValueError, "a search takes 2 to %d pieces, not %zd", MAX_PIECES, n);
-        return NULL;
-    }
     Search s;
-    memset(&s, 0, sizeof s);
-    s.ctx = self;
-    s.n = (int)n;
-    s.full = n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
-    s.max_states = max_states;
-    s.max_bytes = max_bytes;
-    int32_t *ints = malloc(sizeof(int32_t) * (n + 3 * n + n + 3 * n));
-    if (!ints) return PyErr_NoMemory();
-    int32_t *sh = ints, *ba = sh + n, *we = ba + 3 * n, *st = we + n;
-    if (read_ints(shapes, sh, n, "shapes") < 0 || read_ints(bases, ba, 3 * n, "bases") < 0 ||
-        read_ints(weights, we, n, "weights") < 0 || read_ints(start, st, 3 * n, "start") < 0) {
-        free(ints);
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (sh[i] < 0 || sh[i] >= self->nshapes) {
-            free(ints);
-            PyErr_SetString(PyExc_ValueError, "unknown shape number");
-            return NULL;
-        }
-    s.shapes = sh; s.bases = ba; s.weights = we;
-    s.nodes.stride = (sizeof(Node) + sizeof(int32_t) * 3 * n + 7) & ~(size_t)7;
-    s.tsize = 1024;
-    s.table = malloc(s.tsize * sizeof(int32_t));
-    s.limits = malloc(sizeof(int32_t) * 3 * n * n);
-    Node *root = s.table && s.limits ? push(&s.nodes) : NULL;
-    if (!root) { search_free(&s); free(ints); return PyErr_NoMemory(); }
-    memset(s.table, 0xff, s.tsize * sizeof(int32_t));
-    root->parent = -1; root->depth = 0; root->amount = 0; root->direction = -1;
-    root->moved = root->removed = 0;
-    memcpy(root->pos, st, sizeof(int32_t) * 3 * n);
-    root->hash = node_hash(&s, root);
+    Py_ssize_t n;
+    int32_t *ints = begin_search(self, &s, shapes, bases, weights, start, max_states, max_bytes, &n);
+    if (!ints) return NULL;
+    Node *root = at(&s.nodes, 0);
     int seen;
     s.table[find_state(&s, root, &seen)] = 0;
     s.tused = 1;
