@@ -841,6 +841,19 @@ def box(z, y, x, at=(0, 0, 0)):
     return [(at[0] + k, at[1] + j, at[2] + i) for k in range(z) for j in range(y) for i in range(x)]
 
 
+def cut_at_random(rng, size, count: int, holes: float) -> list:
+    """Pieces cut at random from a box of ``size`` (z, y, x) into at most ``count`` parts, each
+    cell left empty with chance ``holes``; two unit cubes when fewer than two pieces come out."""
+    pieces = [[] for _ in range(count)]
+    for cell in box(*size):
+        if rng.random() >= holes:
+            pieces[rng.randrange(count)].append(cell)
+    pieces = [p for p in pieces if p]
+    if len(pieces) < 2:
+        pieces = [box(1, 1, 1), box(1, 1, 1, (0, 0, 1))]
+    return pieces
+
+
 def c_engine():
     import os
 

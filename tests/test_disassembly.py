@@ -18,7 +18,7 @@ import polyfit
 from polyfit.lattices.base import get
 from polyfit.longsearch import disassembly
 from polyfit.motion import Disassembler, Groups
-from helpers import box, c_engine, replay
+from helpers import box, c_engine, cut_at_random, replay
 
 DATA = Path(__file__).parent / "data" / "disassembly"
 CUBIC = get("cubic").motion_directions()
@@ -141,13 +141,7 @@ def assemblies(draw):
     count = draw(st.integers(2, 5))
     rng = random.Random(draw(st.integers(0, 10**9)))
     holes = draw(st.sampled_from([0.0, 0.15, 0.3]))
-    pieces = [[] for _ in range(count)]
-    for cell in box(*size):
-        if rng.random() >= holes:
-            pieces[rng.randrange(count)].append(cell)
-    pieces = [p for p in pieces if p]
-    if len(pieces) < 2:
-        pieces = [box(1, 1, 1), box(1, 1, 1, (0, 0, 1))]
+    pieces = cut_at_random(rng, size, count, holes)
     weights = [rng.choice((1, 1, 2, 5)) for _ in pieces] if draw(st.booleans()) else None
     groups = None
     if draw(st.booleans()):

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import polyfit
 from polyfit.lattices.base import get
 from polyfit.motion import Disassembler
-from helpers import box, c_engine, exact_level, replay, run_cli
+from helpers import c_engine, cut_at_random, exact_level, replay, run_cli
 
 CUBIC = get("cubic").motion_directions()
 DATA = Path(__file__).parent / "data" / "disassembly"
@@ -39,13 +39,7 @@ def small_assemblies(draw):
     count = draw(st.integers(2, 4))
     rng = random.Random(draw(st.integers(0, 10**9)))
     holes = draw(st.sampled_from([0.0, 0.15, 0.3]))
-    pieces = [[] for _ in range(count)]
-    for cell in box(*size):
-        if rng.random() >= holes:
-            pieces[rng.randrange(count)].append(cell)
-    pieces = [p for p in pieces if p]
-    if len(pieces) < 2:
-        pieces = [box(1, 1, 1), box(1, 1, 1, (0, 0, 1))]
+    pieces = cut_at_random(rng, size, count, holes)
     weights = [rng.choice((1, 1, 2)) for _ in pieces] if draw(st.booleans()) else None
     return pieces, weights
 
