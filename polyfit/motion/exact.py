@@ -39,7 +39,7 @@ leaves is stuck it gives up, while here another plan may take the assembly apart
 
 from __future__ import annotations
 
-from polyfit.motion.plan import Separation, _Capped, _Job
+from polyfit.motion.plan import Separation, _Capped, _Job, split_at
 from polyfit.motion.search import FREE, FOUND, REMOVE, STUCK, UNKNOWN, state_cost, state_key
 from polyfit.motion.search import Context as PythonContext
 
@@ -280,9 +280,7 @@ class ExactJob(_Job):
     def plan(self, pieces, path):
         """``(rank, tree)`` when the separation ``path`` ends in leaves parts that come apart,
         each by its least plan; else None."""
-        before, removed = path[-2][0], path[-1][1]
-        stayed = tuple(p for k, p in enumerate(pieces) if not removed >> k & 1)
-        gone = tuple(p for k, p in enumerate(pieces) if removed >> k & 1)
+        before, stayed, gone = split_at(pieces, path)
         left = self.subpart(pieces, stayed, before)
         if left is None:
             return None

@@ -78,7 +78,6 @@ class _Job:
     def part(self, pieces, start):
         """The tree of this part from the offsets ``start``, or None when it is stuck."""
         owner = self.owner
-        dim = owner.dim
         bases = [v for p in pieces for v in self.bases[p]]
         left_states = max(owner.max_states - self.states, 1)
         status, met, path = owner._context.separate(
@@ -90,10 +89,7 @@ class _Job:
                           f"or reached its memory cap ({owner.max_bytes:,} bytes)")
         if status == _STUCK:
             return None
-        before = path[-2][0]
-        removed = path[-1][1]
-        stayed = tuple(p for k, p in enumerate(pieces) if not removed >> k & 1)
-        gone = tuple(p for k, p in enumerate(pieces) if removed >> k & 1)
+        before, stayed, gone = split_at(pieces, path)
         left = self.subpart(pieces, stayed, before)
         if left is False:
             return None
@@ -130,3 +126,12 @@ class _Job:
                                if positions[k * dim:(k + 1) * dim] != before[0][k * dim:(k + 1) * dim])
             steps.append(Step(moving, direction, amount, before[0]))
         return tuple(steps)
+
+
+def split_at(pieces, path) -> tuple:
+    """Where a separation ``path`` (a search's states, the last one the removal) leaves a
+    part's ``pieces``: ``(offsets just before, the pieces that stayed, the pieces removed)``."""
+    removed = path[-1][1]
+    stayed = tuple(p for k, p in enumerate(pieces) if not removed >> k & 1)
+    gone = tuple(p for k, p in enumerate(pieces) if removed >> k & 1)
+    return path[-2][0], stayed, gone
