@@ -19,6 +19,10 @@ Three kinds go further:
 - ``huge box``: gzipped BurrTools files of a few kilobytes declaring boxes of up to ten
   million voxels (one took minutes and gigabytes before its error): each must end within the
   caps like any input.
+- ``separations``: BurrTools files with ``<separation>`` trees (written by ``polyfit convert
+  --disassemble``), read by the library's ``read_separations`` (no command reads them yet)
+  through the same error handling as the command line: each must end in trees whose levels
+  print, or in one error line.
 
 The tests run a short campaign (tests/test_fuzz.py); a long one runs from the shell::
 
@@ -145,6 +149,7 @@ def make_seeds(work: Path, kinds=None) -> list[Seed]:
     seeds += long_option_seeds()
     seeds += long_name_seeds()
     seeds += huge_box_seeds()
+    seeds += separation_seeds(work)
     return seeds if kinds is None else [s for s in seeds if s.kind in kinds]
 
 
@@ -175,6 +180,38 @@ def look_alike_seeds(work: Path) -> list[Seed]:
             _polyfit("run-job", str(path), cwd=folder)
         seeds.append(Seed("look-alike", "board.txt", text, ["merge"], folder / "jobs"))
     return seeds
+
+
+def separation_seeds(work: Path) -> list[Seed]:
+    """Two files with disassembly trees: a box with a lid (a tree per solution) and a
+    six-piece burr (deeper trees)."""
+    seeds = []
+    data = ROOT / "tests" / "data" / "disassembly"
+    for name, solutions in (("lid-3", "3"), ("burr-5", "1")):
+        target = work / f"{name}-trees.xmpuzzle"
+        _polyfit("convert", str(data / f"{name}.xmpuzzle"), str(target), "--solutions", solutions, "--disassemble", cwd=work)
+        import gzip  # mutated as plain XML, which the reader takes too
+
+        seeds.append(Seed("separations", "t.xmpuzzle", gzip.decompress(target.read_bytes()), [READ_SEPARATIONS, "{}"]))
+    return seeds
+
+
+READ_SEPARATIONS = "@read_separations"  # a library call, not a command
+
+
+def read_separations_call(args) -> int:
+    """The library's tree reader on ``args[1]``: every tree's level and moves printed; a
+    library error as the command line reports one."""
+    from polyfit.errors import PolyfitError, error_line
+    from polyfit.formats.burrtools import read_separations
+
+    try:
+        for text, tree in read_separations(args[1]):
+            print(len(text.split()), "-" if tree is None else f"{tree.level()} {tree.total()}")
+    except PolyfitError as exc:
+        print(error_line(exc), file=sys.stderr)
+        return 2
+    return 0
 
 
 def _box_xml(sizes: tuple[int, int, int], voxels: str) -> bytes:
@@ -513,7 +550,8 @@ def campaign(inputs: int, seed: int = 0, work: Path | None = None, progress=None
         change = look_alike if chosen.kind == "look-alike" else mutate
         for _ in range(rng.choice([1, 1, 1, 2, 3])):
             data, mutation = change(data, rng)
-        report.outcomes.append(run_one(lambda args: run(app, args), chosen, data, mutation, work))
+        runner = read_separations_call if chosen.args[0] == READ_SEPARATIONS else (lambda args: run(app, args))
+        report.outcomes.append(run_one(runner, chosen, data, mutation, work))
         if progress is not None:
             progress(k + 1, report)
     return report

@@ -22,7 +22,7 @@ import fuzz  # noqa: E402
 
 INPUTS = 1200
 READERS = {"board", "voxel text", "pieces file", "piece spec", "magicavoxel", "dlx", "checkpoint", "job file",
-           "job result", "solutions", "xmpuzzle", "bundgaard", "yass"}
+           "job result", "solutions", "xmpuzzle", "bundgaard", "yass", "separations"}
 HOSTILE = {"look-alike", "long option", "long name", "huge box"}
 HOSTILE_INPUTS = 150
 
