@@ -419,7 +419,8 @@ function showFigure() {
   if (solution) {
     const zs = solutions.cells.map((c) => c[0]);
     const lo = Math.min(...zs), hi = Math.max(...zs);
-    $("layer-cut").min = 1; $("layer-cut").max = hi - lo + 1;
+    if (+$("layer-cut").max !== hi - lo + 1) { $("layer-cut").max = hi - lo + 1; $("layer-cut").value = hi - lo + 1; }  // a new figure: every layer
+    $("layer-cut").min = 1;
     if (figureShows !== solution) {
       figureView.show(Object.entries(solution).map(([name, cells]) => ({ name, cells, colour: solutions.colours[name] || UNKNOWN_PIECE })), figureShows !== null);
       figureShows = solution;
@@ -551,8 +552,10 @@ async function loadPlayback() {
   stopPlayback();
   Object.assign(playback, { solution, data, ...disassemblyFrames(data) });
   mergeColours(data.colours);
-  $("explode").value = 0;
+  $("explode").value = 0;  // the pieces in place, every layer shown: the moves do the rest
+  $("layer-cut").value = $("layer-cut").max;
   figureView.setExplode(0);
+  figureView.setLayerCut(Infinity);
   // frame every place a piece goes, so the whole disassembly stays in sight
   const lo = [...data.bounds[0]], hi = [...data.bounds[1]];
   for (const frame of playback.frames) for (const [name, [dz, dr, dc]] of Object.entries(frame)) {
@@ -974,7 +977,7 @@ function wire() {
   });
   $("pieces").onchange = () => { design.pieces = $("pieces").value.trim(); if (design.pieces) leaveFile(); changed(); };
   $("mirror").onchange = () => { design.mirror = $("mirror").checked; changed(); };
-  $("disassemble").onchange = () => showSolution();
+  $("disassemble").onchange = () => { showSolution(); clearTimeout(lintTimer); lintTimer = setTimeout(lint, 300); };  // the lint's answer is for the key with the box
   $("custom-pieces").oninput = () => { design.custom = $("custom-pieces").value; clearTimeout(lintTimer); lintTimer = setTimeout(() => changed(), 400); };
   $("board-name").onchange = () => { design.name = $("board-name").value.trim(); changed(); };
   $("apply-text").onclick = applyText;

@@ -119,7 +119,7 @@ export class CubeView {
     for (const node of this.pieces) {
       const [dz, dr, dc] = offsets[node.userData.name] || [0, 0, 0];
       node.userData.offset.set(dc, -dr, dz);
-      const opacity = faded.has(node.userData.name) ? 0.45 : 1;
+      const opacity = faded.has(node.userData.name) ? 0.6 : 1;
       for (const m of node.userData.materials) { m.transparent = opacity < 1; m.opacity = opacity; m.depthWrite = opacity === 1; }
     }
     for (const node of this.pieces) node.position.copy(node.userData.direction).multiplyScalar(this.explode * 1.2).add(node.userData.offset);
