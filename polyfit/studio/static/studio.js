@@ -360,6 +360,7 @@ function changed() {
     }
   }
   mirrorInfo();
+  if (design.file) $("piece-info").textContent = filePiecesInfo();
   if (designKey() !== lintKey) { $("lint").classList.add("stale"); $("reasons").classList.add("stale"); marked = new Set(); }
   refreshResults();
   drawGrid();
@@ -618,12 +619,14 @@ function resetPlayback() {
 window.polyfitStudio = {
   playback: () => ({ step: playback.step, total: playback.data ? playback.data.moves.length : null, moving: playback.fraction < 1,
                      playing: playback.playing, level: playback.data?.level ?? null, bounds: playback.data?.bounds ?? null,
-                     moves: playback.data?.moves ?? null, cells: figureView ? figureView.cellsNow() : {} }),
+                     moves: playback.data?.moves ?? null, pieces: playback.data?.pieces ?? null,
+                     cells: figureView ? figureView.cellsNow() : {} }),
 };
 
 // ---- live lint --------------------------------------------------------------------------
 let lintSeq = 0, lintAbort = null, lintKey = null;
 function chip(text, kind = "") { const s = document.createElement("span"); s.className = "chip " + kind; s.textContent = text; return s; }
+const filePiecesInfo = () => (design.file ? `from ${design.file} (with its weights and groups): ${design.filePieces.join(" ")}` : "");
 function piecesArea() {
   if (design.file) return null;  // the file's pieces: the server knows them
   let total = 0;
@@ -646,8 +649,7 @@ async function lint() {
   const cells = [...design.cells.values()];
   const count = cells.length, optional = cells.filter((m) => m === "+").length;
   const area = piecesArea();
-  $("piece-info").textContent = design.file ? `from ${design.file} (with its weights and groups): ${design.filePieces.join(" ")}`
-    : area === null ? "" : `${area} cells of pieces`;
+  $("piece-info").textContent = area === null ? filePiecesInfo() : `${area} cells of pieces`;
   const key = designKey();
   if (!count) {
     lintBox.replaceChildren(chip("draw cells to start"));
