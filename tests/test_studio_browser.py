@@ -517,6 +517,14 @@ def test_a_polycube_burr_steps_move_by_move_to_its_end(page):
     for name in removed:
         assert beyond(state["cells"][name], state["bounds"]), name
     assert same_cells(state["cells"]["D"], state["pieces"]["D"])
+    assert page.inner_text("#play") == "↺ Play again"  # from the assembly again, then reset stops it there
+    page.click("#play")
+    page.wait_for_function(f"(() => {{ const s = {STATE}; return s.playing && s.step >= 1 && s.step < 12; }})()", timeout=30000)
+    page.click("#reset")
+    state = settled(page, 0)
+    assert not state["playing"] and page.inner_text("#move-counter") == "move 0 of 12"
+    for name, start in state["pieces"].items():
+        assert same_cells(state["cells"][name], start), name
 
 
 @pytest.mark.slow

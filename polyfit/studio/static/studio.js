@@ -473,7 +473,7 @@ const DIRECTIONS = [["down", "up"], ["back", "forward"], ["left", "right"]];  //
 function disassemblyFrames(data) {
   const names = Object.keys(data.pieces);
   const [lo, hi] = data.bounds;
-  const frontier = { };     // "axis,sign" -> the next free cell coordinate along that way
+  const frontier = {};      // "axis,sign" -> the next free cell coordinate along that way
   const frames = [Object.fromEntries(names.map((n) => [n, [0, 0, 0]]))];
   const done = [new Set()];
   const laterMoves = (k, name) => data.moves.slice(k + 1).some((m) => m.pieces.includes(name));
@@ -495,7 +495,6 @@ function disassemblyFrames(data) {
     frames.push(now);
     done.push(gone);
   });
-  // the removed pieces with no moves of their own, once their part has nothing left to do
   return { frames, done };
 }
 
@@ -572,7 +571,7 @@ async function loadPlayback() {
 function goTo(to, animate = true) {
   cancelAnimationFrame(playback.frame);
   clearTimeout(playback.timer);
-  const from = playback.fraction < 1 ? playback.step : playback.step;  // a slide under way ends where it was going
+  const from = playback.step;  // a slide under way is cut short: it starts again from where it was going
   playback.from = from; playback.step = to;
   const a = playback.frames[from], b = playback.frames[to];
   const distance = Math.max(0, ...Object.keys(b).map((n) => Math.max(...b[n].map((v, k) => Math.abs(v - a[n][k])))));
@@ -598,9 +597,8 @@ async function playPause() {
     playback.playing = false; clearTimeout(playback.timer); refreshPlayback(); return;
   }
   if (!(await loadPlayback())) return;
-  const total = playback.frames.length - 1;
+  if (playback.step === playback.frames.length - 1) goTo(0, false);  // played to the end: again from the assembly
   playback.playing = true;
-  if (playback.step === total) { goTo(0, false); playback.playing = true; }
   goTo(playback.step + 1);
 }
 async function stepBy(k) {
