@@ -849,3 +849,131 @@ def test_count_with_disassemble_counts_the_assemblies_that_come_apart(client, bu
 def test_bad_disassemble_requests_are_a_400(client, burr, body, message):
     answer = client.post("/api/solutions", json={"board": burr, "dim": 3, **body})
     assert answer.status_code == 400 and message in answer.json()["error"]
+
+
+# -- the disassembly played in 3D: POST /api/disassembly ------------------------------------------
+#
+# The studio asks the library (Solution.disassemble(), the moves polyfit solve --disassemble
+# --moves prints) and adds what the page needs to place the pieces; these tests compare its
+# answers with the library's own, and replay the moves with the checker that shares no code
+# with polyfit.motion.
+
+BURRTOOLS = ROOT / "shapes" / "burrtools"
+DISASSEMBLY_DATA = ROOT / "tests" / "data" / "disassembly"
+
+
+def open_puzzle(client, folder, source):
+    """``source`` copied into the studio's folder and opened as the page opens it: the body of
+    a request for it (its drawing, and the file whose pieces it uses)."""
+    (folder / source.name).write_bytes(source.read_bytes())
+    opened = client.get(f"/api/files/{source.name}").json()
+    assert opened["dim"] == 3 and opened["pieces"], opened
+    return {"board": opened["text"], "dim": 3, "file": source.name}
+
+
+def replays(answer):
+    """The moves of an /api/disassembly answer replayed step by step from its pieces; the
+    level text they make."""
+    from helpers import replay
+
+    names = list(answer["pieces"])
+    cells = [[tuple(c) for c in answer["pieces"][n]] for n in names]
+    moves = [([names.index(p) for p in m["pieces"]], tuple(m["by"]), m["removed"]) for m in answer["moves"]]
+    groups = [[names.index(p) for p in g] for g in answer["groups"]]
+    return replay(cells, moves, groups)
+
+
+def played_matches_library(client, body, puzzle, limit):
+    """Each of the first ``limit`` solutions that come apart, taken apart by the studio, is the
+    library's disassembly of it; returns the answers."""
+    listed = client.post("/api/solutions", json={**body, "disassemble": True, "limit": limit}).json()
+    library = list(puzzle.disassemblies(limit=limit))
+    assert len(listed["solutions"]) == len(library) > 0
+    answers = []
+    for sent, (solution, taken) in zip(listed["solutions"], library):
+        answer = client.post("/api/disassembly", json={**body, "solution": sent})
+        assert answer.status_code == 200, answer.json()
+        data = answer.json()
+        assert (data["level"], data["total"], data["moves"]) == (taken.level, taken.total, taken.moves)
+        assert data["moves"] == solution.disassemble().moves and len(data["moves"]) == taken.total
+        assert data["pieces"] == {k: [list(c) for c in v] for k, v in solution.placements.items()}
+        assert data["colours"] == puzzle.colours()
+        every = [c for cells in data["pieces"].values() for c in cells]
+        assert data["bounds"] == [[min(c[k] for c in every) for k in range(3)], [max(c[k] for c in every) for k in range(3)]]
+        assert replays(data) == data["level"]
+        answers.append(data)
+    return answers
+
+
+@pytest.mark.slow
+def test_the_disassembly_of_the_first_solid_burrs_is_the_librarys(client, folder):
+    body = open_puzzle(client, folder, BURRTOOLS / "SolidSixPieceBurrs.xmpuzzle")
+    answers = played_matches_library(client, body, polyfit.load(BURRTOOLS / "SolidSixPieceBurrs.xmpuzzle"), 3)
+    assert all(len(a["pieces"]) == 6 and a["total"] >= 5 for a in answers)
+
+
+@pytest.mark.slow
+def test_a_box_with_a_lid_plays_with_the_box_standing_still(client, folder):
+    """lid-3: the box (A) weighs 10, so it stays and the pieces move out of it, as the CLI says."""
+    body = open_puzzle(client, folder, DISASSEMBLY_DATA / "lid-3.xmpuzzle")
+    puzzle = polyfit.load(DISASSEMBLY_DATA / "lid-3.xmpuzzle")
+    assert puzzle.board.motion[0][0] == 10 and all(rule[0] == 1 for rule in puzzle.board.motion[1:])
+    for answer in played_matches_library(client, body, puzzle, 2):
+        assert all("A" not in move["pieces"] for move in answer["moves"]), answer["moves"]
+
+
+def test_a_plain_polycube_board_plays_as_the_library_takes_it_apart(client):
+    castle = client.get("/api/files/boards/castle.vox").json()
+    body = {"board": castle["text"], "dim": 3, "pieces": "soma", "folder": "boards"}
+    listed = client.post("/api/solutions", json={**body, "limit": 1}).json()
+    answer = client.post("/api/disassembly", json={**body, "solution": listed["solutions"][0]})
+    assert answer.status_code == 200, answer.json()
+    data = answer.json()
+    solution = next(polyfit.Puzzle(polyfit.Board.from_text(castle["text"], dim=3), "soma").solutions(limit=1))
+    taken = solution.disassemble()
+    assert (data["level"], data["moves"]) == (taken.level, taken.moves) and taken.level is not None
+    assert replays(data) == data["level"]
+
+
+def test_puzzle_files_are_listed_and_open_with_their_pieces(client, folder):
+    (folder / "rim.xmpuzzle").write_bytes((BURRTOOLS / "box-with-rim.xmpuzzle").read_bytes())
+    assert "rim.xmpuzzle" in client.get("/api/files").json()["files"]
+    opened = client.get("/api/files/rim.xmpuzzle").json()
+    assert opened["pieces"] == ["A", "B", "C", "D"] and opened["dim"] == 3
+    board = polyfit.read_board(folder / "rim.xmpuzzle")
+    assert set(polyfit.Board.from_text(opened["text"], dim=3).cells) == set(board.cells)
+    assert client.get("/api/files/boards/castle.vox").json()["pieces"] == []
+
+
+@pytest.mark.slow
+def test_bad_disassembly_requests_are_a_clear_400(client, folder):
+    body = open_puzzle(client, folder, BURRTOOLS / "box-with-rim.xmpuzzle")
+    stuck = client.post("/api/solutions", json={**body, "limit": 1}).json()["solutions"][0]
+    puzzle = polyfit.load(BURRTOOLS / "box-with-rim.xmpuzzle")
+    assert next(puzzle.solutions(limit=1)).disassemble().level is None  # the first assembly is stuck
+    good = client.post("/api/solutions", json={**body, "disassemble": True, "limit": 1}).json()["solutions"][0]
+    swapped = {**good, "B": good["C"], "C": good["B"]}  # on the board, but no placement of these pieces
+    unknown_piece = {**good, "Q": good["B"]}
+    del unknown_piece["B"]
+    missing = {k: v for k, v in good.items() if k != "D"}
+    line = {"board": "###\n", "pieces": "trominoes:I"}
+    cases = [
+        ({**body, "solution": stuck}, "this solution does not come apart"),
+        ({**body, "solution": swapped}, "not one of this puzzle's"),
+        ({**body, "solution": unknown_piece}, "'Q' is not one of the pieces"),
+        ({**body, "solution": missing}, "not one of this puzzle's"),
+        ({**body}, "'solution' must be the solution to take apart"),
+        ({**body, "solution": "first"}, "'solution' must be the solution to take apart"),
+        ({**line, "solution": {"I": [[0, 0], [0, 1], [0, 2]]}}, "disassembly plays on 3D boards of cubes; this board is 2D"),
+        ({**body, "board": body["board"].replace("#", ".", 1), "solution": good}, "the board drawn is not box-with-rim.xmpuzzle's"),
+        ({**body, "pieces": "soma", "solution": good}, "box-with-rim.xmpuzzle holds its pieces"),
+        ({**body, "file": "nowhere.xmpuzzle", "solution": good}, "nowhere.xmpuzzle"),
+        ({**body, "file": "../box-with-rim.xmpuzzle", "solution": good}, "only files inside the studio's folder"),
+        ({**body, "file": 3, "solution": good}, "'file' must be text"),
+        ({**body, "file": "boards/castle.vox", "solution": good}, "does not hold its pieces"),
+    ]
+    for request, message in cases:
+        answer = client.post("/api/disassembly", json=request)
+        assert answer.status_code == 400, (message, answer.status_code, answer.text)
+        error = answer.json()["error"]
+        assert message in error and "Traceback" not in error, (message, error)

@@ -45,6 +45,7 @@ def studio(tmp_path_factory):
     shutil.copytree(ROOT / "shapes" / "soma", folder / "soma")
     subprocess.run([sys.executable, "-m", "polyfit", "convert", str(ROOT / "shapes" / "burrtools" / "level-5-burr.xmpuzzle"),
                     str(folder / "burr.vox")], check=True, capture_output=True)  # a burr, with burr.pieces.vox
+    shutil.copy(ROOT / "shapes" / "burrtools" / "box-with-rim.xmpuzzle", folder)  # a box (weight 10) as a piece
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -418,3 +419,121 @@ def test_a_burr_shows_the_level_of_each_solution_and_counts_what_comes_apart(pag
     page.uncheck("#disassemble")  # the levels belong to the disassembled answers: now stale
     assert page.is_hidden("#sol-level")
     assert page.is_visible("#solutions-note")
+
+
+# -- the disassembly, played in the 3D view ------------------------------------------------------
+
+STATE = "window.polyfitStudio.playback()"
+
+
+def playback(page):
+    return page.evaluate(STATE)
+
+
+def settled(page, step):
+    """Wait until the playback rests at move ``step`` (no slide under way)."""
+    page.wait_for_function(f"(() => {{ const s = {STATE}; return s.total !== null && s.step === {step} && !s.moving; }})()",
+                           timeout=30000)
+    return playback(page)
+
+
+def beyond(cells, bounds, margin=1.0):
+    """Every cube of ``cells`` at least ``margin`` cells past the assembly's box on one axis,
+    the same axis for all (the piece is clear of the box, not beside a corner of it)."""
+    (lo, hi) = bounds
+    return any(all(c[k] >= hi[k] + margin for c in cells) or all(c[k] <= lo[k] - margin for c in cells) for k in range(3))
+
+
+def within(cells, bounds):
+    (lo, hi) = bounds
+    return all(lo[k] - 1e-6 <= c[k] <= hi[k] + 1e-6 for c in cells for k in range(3))
+
+
+def same_cells(a, b):
+    return sorted(tuple(round(v, 6) for v in c) for c in a) == sorted(tuple(float(v) for v in c) for c in b)
+
+
+@pytest.mark.slow
+def test_the_box_with_a_rim_plays_its_disassembly_and_the_box_stays(page):
+    from PIL import Image
+
+    page.select_option("#file-list", "box-with-rim.xmpuzzle")
+    page.wait_for_selector("#message >> text=opened box-with-rim.xmpuzzle")
+    assert "box-with-rim.xmpuzzle" in page.inner_text("#piece-info")
+    page.check("#disassemble")
+    page.click("#solve")
+    page.wait_for_selector("#sol-index >> text=1 of 1")
+    assert page.inner_text("#sol-level") == "level 1.2.2 · 5 moves to take it apart"
+    assert page.is_visible("#playback") and page.inner_text("#move-counter") == "move – of –"
+    shot(page, "studio-disassembly-start")
+    page.click("#play")
+    state = settled(page, 3)
+    assert state["level"] == "1.2.2" and state["total"] == 5
+    assert [m["pieces"] for m in state["moves"]] == [["D"], ["B", "C"], ["C"], ["B"], ["B"]]
+    shot(page, "studio-disassembly-middle")  # docs/studio-disassembly.png
+    state = settled(page, 5)
+    page.wait_for_selector("#play >> text=Play again")
+    assert page.inner_text("#move-counter") == "move 5 of 5"
+    assert page.inner_text("#move-text") == "5. B slides up 1 and out"
+    cells, bounds = state["cells"], state["bounds"]
+    assert same_cells(cells["A"], state["pieces"]["A"]), "the box (weight 10) moved"
+    for name in "BCD":  # each taken out of the box, clear of it, and still out at the end
+        assert beyond(cells[name], bounds), (name, cells[name], bounds)
+    picture = Image.open(io.BytesIO(page.locator("#figure-view canvas").screenshot())).convert("RGB")
+    shot(page, "studio-disassembly-end")
+    pixels = [picture.getpixel((x, y)) for y in range(0, picture.height, 3) for x in range(0, picture.width, 3)]
+    magenta = (0xE7, 0x29, 0x8A)  # the box's colour in the palette (polyfit.colours)
+    assert sum(1 for p in pixels if max(abs(a - b) for a, b in zip(p, magenta)) < 50) > 100, "the box is not drawn in its colour"
+    # one move back: B is in the box again (moved towards its way out, not yet out)
+    page.click("#step-back")
+    state = settled(page, 4)
+    assert page.inner_text("#move-counter") == "move 4 of 5"
+    assert within(state["cells"]["B"], state["bounds"]) and beyond(state["cells"]["C"], state["bounds"])
+    # reset: the assembly as it was
+    page.click("#reset")
+    state = settled(page, 0)
+    assert page.inner_text("#move-counter") == "move 0 of 5"
+    for name, start in state["pieces"].items():
+        assert same_cells(state["cells"][name], start), name
+
+
+@pytest.mark.slow
+def test_a_polycube_burr_steps_move_by_move_to_its_end(page):
+    page.select_option("#file-list", "burr.vox")
+    page.wait_for_selector("#message >> text=opened burr.vox")
+    page.click("#solve")  # the plain solutions: the playback asks the server for the moves itself
+    page.wait_for_selector("#sol-index >> text=/ of /")
+    for step in range(1, 13):
+        page.click("#step")
+        settled(page, step)
+        assert page.inner_text("#move-counter") == f"move {step} of 12"
+        if step == 1:
+            assert page.inner_text("#sol-level") == "level 5.2.2.2 · 12 moves to take it apart"
+    assert page.is_disabled("#step")
+    state = playback(page)
+    stays = {n for n in state["pieces"] if all(n not in m["pieces"] for m in state["moves"])}
+    removed = {n for m in state["moves"] if m["removed"] for n in m["pieces"]}
+    assert stays == {"D"} and removed == set(state["pieces"]) - stays
+    for name in removed:
+        assert beyond(state["cells"][name], state["bounds"]), name
+    assert same_cells(state["cells"]["D"], state["pieces"]["D"])
+    assert page.inner_text("#play") == "↺ Play again"  # from the assembly again, then reset stops it there
+    page.click("#play")
+    page.wait_for_function(f"(() => {{ const s = {STATE}; return s.playing && s.step >= 1 && s.step < 12; }})()", timeout=30000)
+    page.click("#reset")
+    state = settled(page, 0)
+    assert not state["playing"] and page.inner_text("#move-counter") == "move 0 of 12"
+    for name, start in state["pieces"].items():
+        assert same_cells(state["cells"][name], start), name
+
+
+@pytest.mark.slow
+def test_a_solution_that_does_not_come_apart_says_so_in_the_page(page):
+    page.select_option("#file-list", "box-with-rim.xmpuzzle")
+    page.wait_for_selector("#message >> text=opened box-with-rim.xmpuzzle")
+    page.click("#solve")  # every assembly: the first one found is stuck in its box
+    page.wait_for_selector("#sol-index >> text=/ of /")
+    page.click("#play")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "this solution does not come apart" in page.inner_text("#error-text")
+    assert page.inner_text("#move-counter") == "move – of –"

@@ -34,7 +34,8 @@ STATIC = Path(__file__).resolve().parent / "static"
 CHECK_SECONDS = 30.0  # a check (or a lint) longer than this is stopped
 SOLUTIONS_SECONDS = 60.0
 EXPORT_SECONDS = 60.0
-FILE_SUFFIXES = (".txt", ".vox", ".pieces")
+FILE_SUFFIXES = (".txt", ".vox", ".pieces")  # the files the studio saves
+PUZZLE_SUFFIXES = (".xmpuzzle",)  # and the puzzle files (their pieces with them) it also opens
 FILES_LISTED = 2000  # the file list names at most this many files,
 FILES_LOOKED_AT = 20_000  # after looking at at most this many folder entries,
 FILES_DEPTH = 4  # at most this many names deep (3 folders, then the file)
@@ -117,7 +118,7 @@ def puzzle_body(data: dict) -> dict:
     for name in ("mirror", "disassemble"):
         if not isinstance(data.get(name, False), bool):
             raise BadRequest(f"'{name}' must be true or false")
-    for name in ("custom", "folder"):
+    for name in ("custom", "folder", "file"):
         if data.get(name) is not None and not isinstance(data[name], str):
             raise BadRequest(f"'{name}' must be text")
     if data.get("dim") not in (None, 2, 3):
@@ -170,7 +171,7 @@ def list_files(folder: Path) -> dict:
                     if entry.is_dir(follow_symlinks=False):
                         if depth < FILES_DEPTH:
                             folders.append(name)
-                    elif os.path.splitext(name)[1].lower() in FILE_SUFFIXES and entry.is_file():
+                    elif os.path.splitext(name)[1].lower() in FILE_SUFFIXES + PUZZLE_SUFFIXES and entry.is_file():
                         found.append(prefix + name)
         except OSError:  # unreadable, or gone meanwhile: left out
             continue
@@ -232,6 +233,12 @@ def create_app(folder: str | Path = ".", port: int = 8765, hosts=()) -> Starlett
     async def solutions(request):
         job = await jobs.run("solutions", puzzle_body(await read_json(request)), SOLUTIONS_SECONDS, request.is_disconnected)
         return job_answer(job)
+
+    async def disassembly(request):
+        body = puzzle_body(await read_json(request))
+        if not isinstance(body.get("solution"), dict):
+            raise BadRequest("'solution' must be the solution to take apart, {piece: cells}, as /api/solutions gives it")
+        return job_answer(await jobs.run("disassembly", body, SOLUTIONS_SECONDS, request.is_disconnected))
 
     async def export(request):
         kind = request.path_params["kind"]
@@ -295,6 +302,7 @@ def create_app(folder: str | Path = ".", port: int = 8765, hosts=()) -> Starlett
             Route("/api/jobs/{id}", job, methods=["GET"]),
             Route("/api/jobs/{id}", cancel, methods=["DELETE"]),
             Route("/api/solutions", solutions, methods=["POST"]),
+            Route("/api/disassembly", disassembly, methods=["POST"]),
             Route("/api/export/{kind}", export, methods=["POST"]),
             Route("/api/files", files),
             Route("/api/files/{path:path}", open_file, methods=["GET"]),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections import Counter
 from pathlib import Path, PurePosixPath
 
 import polyfit
@@ -73,12 +74,35 @@ def confine_spec(spec: str, base: Path, folder: Path) -> None:
             safe_path(folder, token)
 
 
+def puzzle_file(name: str, drawn, folder: Path):
+    """The board of ``name``, a puzzle file of the folder that holds its pieces (a BurrTools
+    ``.xmpuzzle``: its pieces, weights and groups come with it), when ``drawn`` (the board the
+    request's text makes) is still that file's board."""
+    path = safe_path(folder, name)
+    if path.exists() and not path.is_file():
+        raise PolyfitError(f"{name}: not a regular file")
+    board = polyfit.read_board(path)
+    if not board.pieces:
+        raise PolyfitError(f"{name}: this file does not hold its pieces; open it as a board and name them")
+    if set(drawn.cells) != set(board.cells) or set(drawn.optional) != set(board.optional):
+        raise PolyfitError(f"the board drawn is not {name}'s any more: open the file again to use its "
+                           "pieces, or name pieces for the drawing")
+    return board
+
+
 def read_body(body: dict, folder: Path):
     """The board, the pieces (a list) and the mirror switch a request asks for: the pieces
-    of the spec (or of the board's ``; pieces:`` line) and the ``custom`` ones drawn."""
+    of the spec (or of the board's ``; pieces:`` line) and the ``custom`` ones drawn; with
+    ``file``, the board and pieces of that puzzle file (see :func:`puzzle_file`)."""
     text = body["board"]
     dim = body.get("dim") or guess_dim(text)
     board = polyfit.Board.from_text(text, dim=dim, path="board")
+    if body.get("file"):
+        board = puzzle_file(body["file"], board, folder)
+        if (body.get("pieces") or "").strip() or (body.get("custom") or "").strip():
+            raise PolyfitError(f"{body['file']} holds its pieces: other pieces cannot join them "
+                               "(their weights and groups come from the file)")
+        return board, list(board.pieces), bool(body.get("mirror"))
     base = safe_path(folder, body.get("folder") or ".")
     spec = (body.get("pieces") or "").strip() or board.metadata.get("pieces")
     chosen = []
@@ -205,6 +229,63 @@ def solutions(body: dict, folder: Path, report) -> dict:
     return solution_set_json(puzzle, found, {})
 
 
+def disassembly(body: dict, folder: Path, report) -> dict:
+    """The solution sent (``solution``: {label: cells}, as /api/solutions gives it) taken apart
+    as it stands, by ``Solution.disassemble()`` (``polyfit solve --disassemble --moves``):
+    ``level``, ``ruler``, ``total``, ``moves`` (``{"pieces", "by", "removed"}``, ``by`` in the
+    cells' order ``[layer, row, column]``), ``groups``; and to place the pieces: ``pieces``
+    ({label: cells} at the start), ``colours`` and ``bounds`` (the assembly's lowest and
+    highest cell on each axis)."""
+    puzzle, placements = chosen_solution(body, folder)
+    board = puzzle.board
+    if board.dim != 3 or board.lattice.name != "cubic":
+        raise PolyfitError(f"disassembly plays on 3D boards of cubes; this board is "
+                           f"{'2D' if board.dim == 2 else board.lattice.name}")
+    solution = polyfit.Solution(puzzle, solution_indices(puzzle, placements))
+    taken = solution.disassemble()
+    if taken.level is None:
+        raise PolyfitError("this solution does not come apart: it has no disassembly to play "
+                           "(check 'disassemble' and Show solutions for those that do)")
+    if taken.level == "unknown":
+        raise PolyfitError("the disassembly search met its cap on states before this solution came "
+                           "apart, so there is no move list to play")
+    cells = [c for shape in placements.values() for c in shape]
+    return {
+        **taken.to_json(),
+        "total": taken.total,
+        "groups": taken.groups,
+        "pieces": {label: [list(c) for c in shape] for label, shape in solution.placements.items()},
+        "colours": puzzle.colours(),
+        "bounds": [[min(c[k] for c in cells) for k in range(3)], [max(c[k] for c in cells) for k in range(3)]],
+    }
+
+
+def solution_indices(puzzle, placements: dict) -> tuple:
+    """The puzzle's placement of each piece of a solution sent (``{label: cells}``), checked to
+    be a whole solution: every piece as many times as the puzzle has it, every cell that must be
+    covered covered once."""
+    index = {(p.piece, tuple(sorted(p.cells))): i for i, p in enumerate(puzzle.placements)}
+    number = {p.name: k for k, p in enumerate(puzzle.pieces)}
+    chosen = []
+    for label, cells in placements.items():
+        found = index.get((number[label.partition("#")[0]], tuple(sorted(cells))))
+        if found is None:
+            raise PolyfitError(f"solution: {label!r} is not placed as this puzzle can place it "
+                               "(the solution is not one of this puzzle's)")
+        chosen.append(found)
+    covered = [c for i in chosen for c in puzzle.placements[i].cells]
+    must = set(puzzle.board.cells) - set(puzzle.board.optional)
+    if len(covered) != len(set(covered)) or not must <= set(covered):
+        raise PolyfitError("solution: the pieces sent do not fill the board once each (the solution "
+                           "is not one of this puzzle's)")
+    used = Counter(puzzle.placements[i].piece for i in chosen)
+    wrong = [p.name for k, (p, (low, high)) in enumerate(zip(puzzle.pieces, puzzle.counts)) if not low <= used[k] <= high]
+    if wrong or sorted(puzzle.labels(chosen)) != sorted(placements):
+        raise PolyfitError(f"solution: it does not use the puzzle's pieces as the puzzle asks "
+                           f"({', '.join(wrong) or 'labels'}); the solution is not one of this puzzle's")
+    return tuple(chosen)
+
+
 def chosen_solution(body: dict, folder: Path):
     """The puzzle and the one solution a request sends back (``solution``: {label: cells}),
     checked against the board and pieces."""
@@ -259,19 +340,22 @@ def open_file(body: dict, folder: Path, report) -> dict:
         polyfit.Board.from_text(text, dim=board.dim, path=str(path))
     except (UnicodeDecodeError, PolyfitError):
         text = voxel_text(board)  # MagicaVoxel or a plugin's format: drawn as text art
-    return {"path": body["path"], "text": text, "dim": board.dim}
+    held = [p.name for p in board.pieces]  # a puzzle file with its pieces (BurrTools)
+    return {"path": body["path"], "text": text, "dim": board.dim, "pieces": held}
 
 
 def voxel_text(board) -> str:
     """A board as text art (voxel layers for 3D, bottom first), its name kept."""
     lines = [f"; name: {board.name}"] if board.name else []
     cells = {c if board.dim == 3 else (0, *c) for c in board.cells}  # (layer, row, column)
+    optional = {c if board.dim == 3 else (0, *c) for c in board.optional}
     layers, rows, columns = (range(max(c[k] for c in cells) + 1) for k in range(3))
     for z in layers:
         if z:
             lines.append("")
         for r in rows:
-            lines.append("".join("#" if (z, r, c) in cells else "." for c in columns).rstrip(".") or ".")
+            lines.append("".join(("+" if (z, r, c) in optional else "#") if (z, r, c) in cells else "."
+                                 for c in columns).rstrip(".") or ".")
     return "\n".join(lines) + "\n"
 
 
@@ -284,6 +368,7 @@ TASKS = {
     "png": export("png"),
     "glb": export("glb"),
     "open": open_file,
+    "disassembly": disassembly,
 }
 
 

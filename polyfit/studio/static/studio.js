@@ -7,7 +7,7 @@ const EMPTY_MARKS = new Set([".", " "]);
 
 // ---- the design -------------------------------------------------------------------------
 const design = { dim: 2, rows: 6, cols: 10, layers: 3, cells: new Map(), name: "", pieces: "pentominoes", mirror: false, meta: [],
-                 custom: "", folder: "" };
+                 custom: "", folder: "", file: "", filePieces: [] };  // file: a puzzle file whose pieces (weights, groups) the design uses
 let layer = 0;             // the layer drawn (3D)
 let tool = "cell";
 let placeTurn = 0;
@@ -20,14 +20,22 @@ const unkey = (k) => k.split(",").map(Number);
 
 function snapshot() {
   return JSON.stringify({ dim: design.dim, rows: design.rows, cols: design.cols, layers: design.layers,
-                          cells: [...design.cells] });
+                          cells: [...design.cells], file: design.file, filePieces: design.filePieces });
 }
 function restore(text) {
   const s = JSON.parse(text);
-  Object.assign(design, { dim: s.dim, rows: s.rows, cols: s.cols, layers: s.layers, cells: new Map(s.cells) });
+  Object.assign(design, { dim: s.dim, rows: s.rows, cols: s.cols, layers: s.layers, cells: new Map(s.cells),
+                          file: s.file || "", filePieces: s.filePieces || [] });
   layer = Math.min(layer, design.layers - 1);
 }
-function remember() { undoStack.push(snapshot()); if (undoStack.length > 200) undoStack.shift(); redoStack.length = 0; }
+function remember() {
+  undoStack.push(snapshot()); if (undoStack.length > 200) undoStack.shift(); redoStack.length = 0;
+  leaveFile();  // the drawing is about to change: it is no longer the file's board
+}
+function leaveFile() {
+  if (!design.file) return;
+  design.file = ""; design.filePieces = [];
+}
 function undo() { if (undoStack.length) { redoStack.push(snapshot()); restore(undoStack.pop()); changed(); } }
 function redo() { if (redoStack.length) { undoStack.push(snapshot()); restore(redoStack.pop()); changed(); } }
 
@@ -94,7 +102,8 @@ async function api(method, path, body, signal) {
   return data;
 }
 const puzzleBody = (extra = {}) => ({ board: boardText(), pieces: design.pieces, mirror: design.mirror, dim: design.dim,
-                                      custom: design.custom, folder: design.folder, disassemble: $("disassemble").checked, ...extra });
+                                      custom: design.custom, folder: design.folder, file: design.file || undefined,
+                                      disassemble: $("disassemble").checked, ...extra });
 
 // A word in the bar at the top; an error goes in the box over the board instead, whole and
 // wrapped, until the next thing is said or it is closed.
@@ -112,7 +121,7 @@ function say(text, kind = "") {
 // design it was computed for. When the design is another, the result is greyed and says so,
 // and solutions leave the board; an answer that comes back late is shown the same way.
 const designKey = () => JSON.stringify([boardText(false, false), design.pieces, design.mirror, design.dim, design.custom, design.folder,
-                                         $("disassemble").checked]);
+                                         design.file, $("disassemble").checked]);
 let verdictKey = null;     // the design the verdict box speaks of
 let countKey = null;       // the design the progress bar and its line speak of
 let verdictSeq = 0;        // the latest Check or Estimate asked: an older answer is dropped
@@ -143,6 +152,7 @@ function refreshResults() {
   if (taken) $("sol-level").textContent = `level ${taken.level} · ${taken.moves.length} move${taken.moves.length === 1 ? "" : "s"} to take it apart`;
   for (const id of ["export-png", "export-glb"]) $(id).disabled = !current || !list.length;
   $("hide-solution").hidden = !currentSolution();
+  refreshPlayback();
   $("show-drawing-note").hidden = !currentSolution();
 }
 
@@ -333,6 +343,7 @@ function changed() {
   $("rows").value = design.rows; $("cols").value = design.cols; $("layers").value = design.layers;
   $("board-name").value = design.name;
   $("pieces").value = design.pieces;
+  $("pieces").placeholder = design.file ? `the pieces of ${design.file}` : "pentominoes";
   $("mirror").checked = design.mirror;
   if ($("custom-pieces").value !== design.custom) $("custom-pieces").value = design.custom;
   if (design.custom) $("custom-box").open = true;
@@ -349,6 +360,7 @@ function changed() {
     }
   }
   mirrorInfo();
+  if (design.file) $("piece-info").textContent = filePiecesInfo();
   if (designKey() !== lintKey) { $("lint").classList.add("stale"); $("reasons").classList.add("stale"); marked = new Set(); }
   refreshResults();
   drawGrid();
@@ -383,7 +395,8 @@ function mirrorInfo() {
 }
 
 function encodeDesign() {
-  const json = JSON.stringify({ t: boardText(), p: design.pieces, m: design.mirror, d: design.dim, c: design.custom || undefined, f: design.folder || undefined });
+  const json = JSON.stringify({ t: boardText(), p: design.pieces, m: design.mirror, d: design.dim, c: design.custom || undefined, f: design.folder || undefined,
+                                x: design.file || undefined, xp: design.file ? design.filePieces : undefined });
   return btoa(String.fromCharCode(...new TextEncoder().encode(json))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 function decodeDesign(hash) {
@@ -395,6 +408,8 @@ function decodeDesign(hash) {
   design.mirror = !!d.m;
   design.custom = d.c || "";
   design.folder = d.f || "";
+  design.file = d.x || "";
+  design.filePieces = d.xp || [];
 }
 
 let figureView = null, figureShows = null;
@@ -405,15 +420,19 @@ function showFigure() {
   if (solution) {
     const zs = solutions.cells.map((c) => c[0]);
     const lo = Math.min(...zs), hi = Math.max(...zs);
-    $("layer-cut").min = 1; $("layer-cut").max = hi - lo + 1;
+    if (+$("layer-cut").max !== hi - lo + 1) { $("layer-cut").max = hi - lo + 1; $("layer-cut").value = hi - lo + 1; }  // a new figure: every layer
+    $("layer-cut").min = 1;
     if (figureShows !== solution) {
       figureView.show(Object.entries(solution).map(([name, cells]) => ({ name, cells, colour: solutions.colours[name] || UNKNOWN_PIECE })), figureShows !== null);
       figureShows = solution;
     }
     figureView.setExplode(+$("explode").value / 100);
     figureView.setLayerCut(lo + +$("layer-cut").value);
+    if (playback.solution === solution) figureView.setOffsets(...playback.pose());
+    else stopPlayback();
     return;
   }
+  stopPlayback();
   figureShows = null;
   figureView.setExplode(0);
   figureView.setLayerCut(Infinity);
@@ -425,10 +444,189 @@ function showFigure() {
   figureView.show([{ name: "figure", colour: "#b8c7d9", cells: other }, { name: "layer", colour: "#0072b2", cells: here }].filter((p) => p.cells.length), true);
 }
 
+// ---- the disassembly, played in the 3D view ----------------------------------------------
+// The server takes the solution shown apart (POST /api/disassembly: the library's
+// Solution.disassemble(), the moves polyfit solve --disassemble --moves prints); the page only
+// slides the pieces by those moves. A removed set slides on until it is clear of the assembly's
+// box (beyond the sets removed that way before it) and stays there; a piece with no moves left
+// after its removal is drawn see-through.
+const OUT_GAP = 2;          // empty cells between the assembly's box and a removed set
+const playback = {
+  solution: null,           // the solution whose disassembly is loaded
+  data: null,               // the answer of /api/disassembly
+  frames: [],               // frames[k]: {piece: [layers, rows, columns]} after k moves
+  done: [],                 // done[k]: the pieces removed for good after k moves
+  step: 0, from: 0, fraction: 1, playing: false, timer: null, loading: null,
+  pose() {                  // the offsets and faded pieces now (between two frames while moving)
+    const a = this.frames[this.from] || {}, b = this.frames[this.step] || {};
+    const t = this.fraction < 1 ? 0.5 - Math.cos(Math.PI * this.fraction) / 2 : 1;
+    const offsets = {};
+    for (const name of Object.keys(b)) offsets[name] = b[name].map((v, k) => a[name][k] + (v - a[name][k]) * t);
+    return [offsets, this.done[t < 1 ? Math.min(this.from, this.step) : this.step] || new Set()];
+  },
+};
+const DIRECTIONS = [["down", "up"], ["back", "forward"], ["left", "right"]];  // by axis (layer, row, column), - and +
+
+// The frames of a move list: each move adds its ``by`` to its pieces; a removed set then slides
+// on along its way until it is OUT_GAP cells past the assembly's box (and past the sets removed
+// that way before it, so none lands on another).
+function disassemblyFrames(data) {
+  const names = Object.keys(data.pieces);
+  const [lo, hi] = data.bounds;
+  const frontier = {};      // "axis,sign" -> the next free cell coordinate along that way
+  const frames = [Object.fromEntries(names.map((n) => [n, [0, 0, 0]]))];
+  const done = [new Set()];
+  const laterMoves = (k, name) => data.moves.slice(k + 1).some((m) => m.pieces.includes(name));
+  data.moves.forEach((move, k) => {
+    const now = Object.fromEntries(names.map((n) => [n, [...frames[k][n]]]));
+    for (const name of move.pieces) move.by.forEach((v, axis) => { now[name][axis] += v; });
+    const gone = new Set(done[k]);
+    if (move.removed) {
+      const axis = move.by.findIndex((v) => v !== 0), sign = Math.sign(move.by[axis]);
+      const along = move.pieces.flatMap((name) => data.pieces[name].map((cell) => cell[axis] + now[name][axis]));
+      const near = sign > 0 ? Math.min(...along) : Math.max(...along), far = sign > 0 ? Math.max(...along) : Math.min(...along);
+      const way = `${axis},${sign}`;
+      frontier[way] ??= sign > 0 ? hi[axis] + 1 + OUT_GAP : lo[axis] - 1 - OUT_GAP;
+      const extra = sign > 0 ? Math.max(0, frontier[way] - near) : Math.min(0, frontier[way] - near);
+      for (const name of move.pieces) now[name][axis] += extra;
+      frontier[way] = far + extra + sign * 2;
+      for (const name of move.pieces) if (!laterMoves(k, name)) gone.add(name);
+    }
+    frames.push(now);
+    done.push(gone);
+  });
+  return { frames, done };
+}
+
+function moveText(move) {
+  const axis = move.by.findIndex((v) => v !== 0), units = Math.abs(move.by[axis]);
+  const way = DIRECTIONS[axis][move.by[axis] > 0 ? 1 : 0];
+  return `${move.pieces.join(", ")} ${move.pieces.length > 1 ? "slide" : "slides"} ${way} ${units}${move.removed ? " and out" : ""}`;
+}
+
+function refreshPlayback() {
+  const solution = currentSolution();
+  const box = $("playback");
+  box.hidden = !(solution && design.dim === 3);
+  if (box.hidden) return;
+  const loaded = playback.solution === solution && playback.data;
+  const total = loaded ? playback.data.moves.length : null;
+  $("move-counter").textContent = loaded ? `move ${playback.step} of ${total}` : "move – of –";
+  $("move-counter").dataset.step = loaded ? playback.step : "";
+  $("move-counter").dataset.total = loaded ? total : "";
+  $("play").textContent = playback.playing ? "❚❚ Pause" : loaded && playback.step === total ? "↺ Play again" : "▶ Play disassembly";
+  $("reset").disabled = !loaded || (playback.step === 0 && !playback.playing);
+  $("step-back").disabled = !loaded || playback.step === 0;
+  $("step").disabled = loaded && playback.step === total;
+  const shownMove = loaded && playback.step > 0 ? playback.data.moves[playback.step - 1] : null;
+  $("move-text").textContent = !loaded ? "" : shownMove ? `${playback.step}. ${moveText(shownMove)}` : `the assembly · level ${playback.data.level}`;
+  if (loaded) {
+    $("sol-level").hidden = false;
+    $("sol-level").textContent = `level ${playback.data.level} · ${total} move${total === 1 ? "" : "s"} to take it apart`;
+  }
+}
+
+function stopPlayback() {
+  clearTimeout(playback.timer);
+  cancelAnimationFrame(playback.frame);
+  const was = playback.solution;
+  Object.assign(playback, { solution: null, data: null, frames: [], done: [], step: 0, from: 0, fraction: 1, playing: false });
+  if (was && figureView) figureView.setOffsets({});
+  if (was) refreshPlayback();
+}
+
+// The disassembly of the solution shown, from the server (once per solution).
+async function loadPlayback() {
+  const solution = currentSolution();
+  if (!solution) return false;
+  if (playback.solution === solution && playback.data) return true;
+  const key = designKey();
+  playback.loading ??= api("POST", "/api/disassembly", puzzleBody({ solution }));
+  say("taking the solution apart…");
+  let data;
+  try { data = await playback.loading; }
+  catch (error) { say(error.message, "error"); return false; }
+  finally { playback.loading = null; }
+  if (currentSolution() !== solution || key !== designKey()) { say(""); return false; }  // another solution meanwhile
+  say("");
+  stopPlayback();
+  Object.assign(playback, { solution, data, ...disassemblyFrames(data) });
+  mergeColours(data.colours);
+  $("explode").value = 0;  // the pieces in place, every layer shown: the moves do the rest
+  $("layer-cut").value = $("layer-cut").max;
+  figureView.setExplode(0);
+  figureView.setLayerCut(Infinity);
+  // frame every place a piece goes, so the whole disassembly stays in sight
+  const lo = [...data.bounds[0]], hi = [...data.bounds[1]];
+  for (const frame of playback.frames) for (const [name, [dz, dr, dc]] of Object.entries(frame)) {
+    for (const cell of data.pieces[name]) [cell[0] + dz, cell[1] + dr, cell[2] + dc].forEach((v, k) => { lo[k] = Math.min(lo[k], v); hi[k] = Math.max(hi[k], v); });
+  }
+  figureView.frameCells(lo, hi);
+  figureView.setOffsets(...playback.pose());
+  refreshPlayback();
+  return true;
+}
+
+// Slide from the frame shown to frame ``to``, then (playing) on to the next one.
+function goTo(to, animate = true) {
+  cancelAnimationFrame(playback.frame);
+  clearTimeout(playback.timer);
+  const from = playback.step;  // a slide under way is cut short: it starts again from where it was going
+  playback.from = from; playback.step = to;
+  const a = playback.frames[from], b = playback.frames[to];
+  const distance = Math.max(0, ...Object.keys(b).map((n) => Math.max(...b[n].map((v, k) => Math.abs(v - a[n][k])))));
+  const duration = animate ? Math.min(1800, 300 + 160 * distance) : 0;
+  const began = performance.now();
+  const tick = (time) => {
+    playback.fraction = duration ? Math.min(1, (time - began) / duration) : 1;
+    figureView.setOffsets(...playback.pose());
+    if (playback.fraction < 1) { playback.frame = requestAnimationFrame(tick); return; }
+    playback.from = to;
+    refreshPlayback();
+    if (playback.playing) {
+      if (to < playback.frames.length - 1) playback.timer = setTimeout(() => goTo(to + 1), 350);
+      else { playback.playing = false; refreshPlayback(); }
+    }
+  };
+  refreshPlayback();
+  if (duration) { playback.fraction = 0; playback.frame = requestAnimationFrame(tick); } else tick(began);
+}
+
+async function playPause() {
+  if (playback.playing) {  // pause: finish the move under way, go no further
+    playback.playing = false; clearTimeout(playback.timer); refreshPlayback(); return;
+  }
+  if (!(await loadPlayback())) return;
+  if (playback.step === playback.frames.length - 1) goTo(0, false);  // played to the end: again from the assembly
+  playback.playing = true;
+  goTo(playback.step + 1);
+}
+async function stepBy(k) {
+  if (!(await loadPlayback())) return;
+  playback.playing = false;
+  const to = Math.max(0, Math.min(playback.frames.length - 1, playback.step + k));
+  if (to !== playback.step) goTo(to);
+  else refreshPlayback();
+}
+function resetPlayback() {
+  if (!playback.data) return;
+  playback.playing = false;
+  goTo(0, false);
+}
+// For the browser tests: the playback's state and where each piece's cubes are in the scene.
+window.polyfitStudio = {
+  playback: () => ({ step: playback.step, total: playback.data ? playback.data.moves.length : null, moving: playback.fraction < 1,
+                     playing: playback.playing, level: playback.data?.level ?? null, bounds: playback.data?.bounds ?? null,
+                     moves: playback.data?.moves ?? null, pieces: playback.data?.pieces ?? null,
+                     cells: figureView ? figureView.cellsNow() : {} }),
+};
+
 // ---- live lint --------------------------------------------------------------------------
 let lintSeq = 0, lintAbort = null, lintKey = null;
 function chip(text, kind = "") { const s = document.createElement("span"); s.className = "chip " + kind; s.textContent = text; return s; }
+const filePiecesInfo = () => (design.file ? `from ${design.file} (with its weights and groups): ${design.filePieces.join(" ")}` : "");
 function piecesArea() {
+  if (design.file) return null;  // the file's pieces: the server knows them
   let total = 0;
   if (design.custom.trim()) {
     const letters = design.custom.split(/\r?\n/).filter((l) => !l.trim().startsWith(";")).join("").replace(/[.\s]/g, "");
@@ -449,7 +647,7 @@ async function lint() {
   const cells = [...design.cells.values()];
   const count = cells.length, optional = cells.filter((m) => m === "+").length;
   const area = piecesArea();
-  $("piece-info").textContent = area === null ? "" : `${area} cells of pieces`;
+  $("piece-info").textContent = area === null ? filePiecesInfo() : `${area} cells of pieces`;
   const key = designKey();
   if (!count) {
     lintBox.replaceChildren(chip("draw cells to start"));
@@ -687,6 +885,9 @@ async function openFile(name) {
     readText(file.text, file.dim);
     design.folder = name.includes("/") ? name.slice(0, name.lastIndexOf("/")) : "";
     design.custom = "";
+    design.file = file.pieces?.length ? name : "";  // a BurrTools file: its pieces, weights and groups
+    design.filePieces = file.pieces || [];
+    if (design.file) design.pieces = "";
     $("file-name").value = name;
     say(`opened ${name}`, "ok");
     changed();
@@ -774,9 +975,9 @@ function wire() {
     if ((e.ctrlKey || e.metaKey) && e.key === "z") { e.preventDefault(); e.shiftKey ? redo() : undo(); }
     if ((e.ctrlKey || e.metaKey) && e.key === "y") { e.preventDefault(); redo(); }
   });
-  $("pieces").onchange = () => { design.pieces = $("pieces").value.trim(); changed(); };
+  $("pieces").onchange = () => { design.pieces = $("pieces").value.trim(); if (design.pieces) leaveFile(); changed(); };
   $("mirror").onchange = () => { design.mirror = $("mirror").checked; changed(); };
-  $("disassemble").onchange = () => showSolution();
+  $("disassemble").onchange = () => { showSolution(); clearTimeout(lintTimer); lintTimer = setTimeout(lint, 300); };  // the lint's answer is for the key with the box
   $("custom-pieces").oninput = () => { design.custom = $("custom-pieces").value; clearTimeout(lintTimer); lintTimer = setTimeout(() => changed(), 400); };
   $("board-name").onchange = () => { design.name = $("board-name").value.trim(); changed(); };
   $("apply-text").onclick = applyText;
@@ -788,6 +989,10 @@ function wire() {
   $("prev").onclick = () => { if (solutions?.solutions.length) { shown = (shown + solutions.solutions.length - 1) % solutions.solutions.length; showing = true; showSolution(); } };
   $("next").onclick = () => { if (solutions?.solutions.length) { shown = (shown + 1) % solutions.solutions.length; showing = true; showSolution(); } };
   $("hide-solution").onclick = hideSolution;
+  $("play").onclick = playPause;
+  $("step").onclick = () => stepBy(1);
+  $("step-back").onclick = () => stepBy(-1);
+  $("reset").onclick = resetPlayback;
   $("error-close").onclick = () => say("");
   $("explode").oninput = () => showFigure();
   $("layer-cut").oninput = () => showFigure();

@@ -1,4 +1,5 @@
-// A 3D view of unit cubes grouped in pieces (three.js): orbit with the mouse, explode, cut by layer.
+// A 3D view of unit cubes grouped in pieces (three.js): orbit with the mouse, explode, cut by layer,
+// and slide pieces by whole cells (a disassembly played move by move).
 // A cell is [z, row, col]: col is x, row runs towards the viewer, z is up (as polyfit draws it).
 import * as THREE from "three";
 import { OrbitControls } from "three/addons/OrbitControls.js";
@@ -28,6 +29,7 @@ export class CubeView {
     this.pieces = [];
     this.explode = 0;
     this.layerCut = Infinity;
+    this.target = new THREE.Vector3();  // where the camera looks, from the figure's middle
     new ResizeObserver(() => this.resize()).observe(container);
   }
 
@@ -49,7 +51,7 @@ export class CubeView {
     const hfov = 2 * Math.atan(Math.tan(vfov / 2) * this.camera.aspect);
     const distance = (this.radius / Math.sin(Math.min(vfov, hfov) / 2)) * 1.08;
     this.camera.position.set(0.5, -0.85, 0.75).normalize().multiplyScalar(distance);
-    this.controls.target.set(0, 0, 0);
+    this.controls.target.copy(this.target);
     this.controls.update();
   }
 
@@ -71,6 +73,9 @@ export class CubeView {
       const node = new THREE.Group();
       const material = new THREE.MeshStandardMaterial({ color: piece.colour, roughness: 0.55, metalness: 0.05 });
       const lines = new THREE.LineBasicMaterial({ color: new THREE.Color(piece.colour).multiplyScalar(0.55) });
+      node.userData.name = piece.name;
+      node.userData.offset = new THREE.Vector3();
+      node.userData.materials = [material, lines];
       const mid = new THREE.Vector3();
       for (const [z, r, c] of piece.cells) {
         const at = new THREE.Vector3(c + 0.5, -(r + 0.5), z + 0.5).sub(centre);
@@ -88,6 +93,8 @@ export class CubeView {
       this.group.add(node);
       this.pieces.push(node);
     }
+    this.centre = centre;
+    this.target.set(0, 0, 0);
     this.levels = [lo[0], hi[0]];
     this.baseRadius = 0.5 * Math.hypot(hi[0] - lo[0] + 1, hi[1] - lo[1] + 1, hi[2] - lo[2] + 1);
     if (!keepCamera) this.userMoved = false;
@@ -100,10 +107,46 @@ export class CubeView {
   apply() {
     this.radius = (this.baseRadius || 1) * (1 + this.explode * 0.9);
     for (const node of this.pieces) {
-      node.position.copy(node.userData.direction).multiplyScalar(this.explode * 1.2);
+      node.position.copy(node.userData.direction).multiplyScalar(this.explode * 1.2).add(node.userData.offset);
       for (const child of node.children) child.visible = child.userData.z < this.layerCut;
     }
     this.resize();
+  }
+
+  // Slide the pieces: offsets {name: [layers, rows, columns]} (cells, fractions while moving)
+  // from where show() put them; the pieces named in ``faded`` are drawn see-through.
+  setOffsets(offsets, faded = new Set()) {
+    for (const node of this.pieces) {
+      const [dz, dr, dc] = offsets[node.userData.name] || [0, 0, 0];
+      node.userData.offset.set(dc, -dr, dz);
+      const opacity = faded.has(node.userData.name) ? 0.6 : 1;
+      for (const m of node.userData.materials) { m.transparent = opacity < 1; m.opacity = opacity; m.depthWrite = opacity === 1; }
+    }
+    for (const node of this.pieces) node.position.copy(node.userData.direction).multiplyScalar(this.explode * 1.2).add(node.userData.offset);
+    this.render();
+  }
+
+  // Keep the cells from lo to hi ([layer, row, column], inclusive) in sight: the camera looks
+  // at their middle from far enough (unless the user has turned the view).
+  frameCells(lo, hi) {
+    const c = this.centre || new THREE.Vector3();
+    this.target.set((lo[2] + hi[2] + 1) / 2 - c.x, -(lo[1] + hi[1] + 1) / 2 - c.y, (lo[0] + hi[0] + 1) / 2 - c.z);
+    this.baseRadius = 0.5 * Math.hypot(hi[0] - lo[0] + 1, hi[1] - lo[1] + 1, hi[2] - lo[2] + 1);
+    this.apply();
+  }
+
+  // Where each piece's cubes are now, as cells [layer, row, column] (fractions while moving),
+  // read back from the meshes in the scene.
+  cellsNow() {
+    const c = this.centre || new THREE.Vector3();
+    const found = {};
+    for (const node of this.pieces) {
+      found[node.userData.name] = node.children.filter((o) => o.isMesh).map((mesh) => {
+        const at = mesh.position.clone().add(node.position).add(c);
+        return [at.z - 0.5, -at.y - 0.5, at.x - 0.5];
+      });
+    }
+    return found;
   }
 
   render() { this.renderer.render(this.scene, this.camera); }
