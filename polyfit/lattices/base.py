@@ -33,6 +33,7 @@ BUILT_IN = (
     "polyfit.lattices.hexagon",
     "polyfit.lattices.sticks",
     "polyfit.lattices.twigs",
+    "polyfit.lattices.prisms",
 )
 
 
