@@ -208,6 +208,12 @@ class Lattice:
         as unit cubes and need not give one."""
         raise NotImplementedError
 
+    def flat_layers(self, labels: dict):
+        """For a 3D lattice whose pictures show its layers side by side in the plane (prisms):
+        ``(labels, lattice)``, the cells of ``{cell: label}`` moved onto a 2D lattice, bottom
+        layer leftmost. None for a lattice drawn in space (cubes)."""
+        return None
+
     def segment(self, cell: Cell) -> tuple[tuple[float, float], tuple[float, float]]:
         """For an edge lattice (``segments``): the cell's two end points in the plane, ``(x,
         y)`` with y down, in units of a segment's length."""

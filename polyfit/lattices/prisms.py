@@ -113,6 +113,17 @@ class PrismLattice(Lattice):
         """The outline of the prism's triangle (its layer's drawing)."""
         return TRIANGLE.polygon(cell[-2:])
 
+    def flat_layers(self, labels: dict):
+        """Pictures draw the layers as triangles side by side, bottom first, a triangle's side
+        apart (an even shift of columns keeps each triangle pointing its way)."""
+        if not labels:
+            return {}, TRIANGLE
+        low = min(c[2] for c in labels)
+        width = max(c[2] for c in labels) - low + 1
+        step = width + 2 + width % 2
+        z0 = min(c[0] for c in labels)
+        return {(r, c + (z - z0) * step): label for (z, r, c), label in labels.items()}, TRIANGLE
+
 
 PRISMS = PrismLattice()
 
