@@ -797,8 +797,10 @@ def _transformation(voxels, placed, grid: int = 0) -> tuple[int, tuple]:
             hot = prism_turn(t, (0, 0, 0))
             turned = [tuple(a - b for a, b in zip(prism_turn(t, v), hot)) for v in voxels]
             least = min(turned)
-            if (low[0] - least[0] + low[1] - least[1]) & 1:
-                continue  # a shift by odd x + y turns triangles over: not this transformation
+            if (low[0] - least[0] + low[1] - least[1] - hot[0] - hot[1]) & 1:
+                # the position less the turned hotspot moves the piece's own voxels: by an odd
+                # x + y it would turn triangles over, so this is not the transformation
+                continue
         else:
             turned = [rotate(ROTATIONS[t], v) for v in voxels]
         least = min(turned)
