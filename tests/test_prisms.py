@@ -129,12 +129,16 @@ def test_burrtools_counts_the_recorded_assemblies_now(name, tmp_path):
     assert f'assemblies="{RECORDED[name]}"'.encode() in text
 
 
-def test_assemblies_burrtools_wrote_are_tilings_by_the_pieces_and_distinct():
-    path = DATA / "diamonds-and-stacks-solved-by-burrtools.xmpuzzle"
+@pytest.mark.parametrize("name", ["diamonds-and-stacks-solved-by-burrtools.xmpuzzle", "tower-solved-by-burrtools.xmpuzzle"])
+def test_assemblies_burrtools_wrote_are_tilings_by_the_pieces_and_distinct(name):
+    """burrTxt2 -R on diamonds-and-stacks and on hand-written-tower (whose three copies of L
+    take ten of the twelve transformations there, 0 to 3 and 5 to 10, half of them turning it
+    upside down)."""
+    path = DATA / name
     board = polyfit.read_board(path)
     shapes = {p.name: p.orientations() for p in board.pieces}
     found = burrtools.read_assemblies(path)
-    assert len(found) == 10  # burrTxt2 keeps ten of its 15
+    assert len(found) == 10  # burrTxt2 keeps ten of its 15 (and of its 150)
     classes = set()
     for solution in found:
         assert sorted(c for cells in solution.values() for c in cells) == sorted(board.cells)
