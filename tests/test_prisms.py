@@ -208,3 +208,22 @@ def test_a_picture_draws_each_layer_as_triangles(tmp_path):
                                {k: [c for c in v if c[0] == 0] for k, v in solution.items() if any(c[0] == 0 for c in v)})
     # three layers side by side, each as wide as the one layer alone (and a gap between)
     assert image.height == one_layer.height and image.width > 2.5 * one_layer.width
+
+
+def test_the_polyprism_sets_are_the_enumerators_shapes_under_rotation():
+    from polyfit.lattices.prisms import SETS, polyprisms
+    for name, (n, count) in SETS.items():
+        pieces = polyprisms(n)
+        assert len(pieces) == count == len(polyforms.one_sided(n, "prisms"))
+        assert not any(p.mirror for p in pieces) and all(p.size == n for p in pieces)
+        assert len({PRISMS.canonical(p.cells, mirror=False) for p in pieces}) == count
+    assert [p.name for p in polyprisms(4)] == list("ABCDEFGHIJKLM")
+
+
+def test_a_board_names_a_polyprism_set(tmp_path):
+    # three layers of a 2 x 6 parallelogram, filled by the triprisms four times each: the
+    # parallelogram-triprisms file's puzzle, drawn as voxel text (BurrTools: 996 assemblies)
+    layer = "######\n.######\n"
+    path = tmp_path / "par.vox"
+    path.write_text("; lattice: prisms\n; pieces: 4*triprisms\n" + "\n".join([layer] * 3))
+    assert polyfit.Puzzle(polyfit.read_board(path)).count().distinct == RECORDED["parallelogram-triprisms.xmpuzzle"]
