@@ -227,3 +227,18 @@ def test_a_board_names_a_polyprism_set(tmp_path):
     path = tmp_path / "par.vox"
     path.write_text("; lattice: prisms\n; pieces: 4*triprisms\n" + "\n".join([layer] * 3))
     assert polyfit.Puzzle(polyfit.read_board(path)).count().distinct == RECORDED["parallelogram-triprisms.xmpuzzle"]
+
+
+@pytest.mark.parametrize("name", ["diamonds-and-stacks-solved-by-burrtools.xmpuzzle", "tower-solved-by-burrtools.xmpuzzle"])
+def test_assemblies_written_again_are_burrtools_own_strings(name):
+    """Read as tilings and written back, each assembly is the very string burrTxt2 wrote:
+    the same transformation numbers, positions and order of copies."""
+    import gzip
+    import re
+    path = DATA / name
+    raw = path.read_bytes()
+    theirs = re.findall(r"<assembly>([^<]*)", (gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw).decode())
+    board = polyfit.read_board(path)
+    ours = re.findall(r"<assembly>([^<]*)", burrtools.xmpuzzle_text(board, board.pieces, burrtools.read_assemblies(path)))
+    assert len(ours) == len(theirs) == 10
+    assert [a.split() for a in ours] == [a.split() for a in theirs]
