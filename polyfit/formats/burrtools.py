@@ -768,11 +768,10 @@ def read_assemblies(path, select: str | None = None) -> list[dict]:
             if layout.grid == PRISMS:
                 # the voxel turned, less the hotspot turned, from the position (as BurrTools places it)
                 hot = prism_turn(t, shape.hotspot)
-                for v in shape.cells("#"):
-                    dx, dy, dz = (a - b for a, b in zip(prism_turn(t, v), hot))
-                    cells.append(_board_cell((x + dx, y + dy, z + dz), layout))
-            for vx, vy, vz in shape.cells("#") if layout.grid != PRISMS else ():
-                dx, dy, dz = rotate(ROTATIONS[t], (vx - hx, vy - hy, vz - hz))
+                steps = [tuple(a - b for a, b in zip(prism_turn(t, v), hot)) for v in shape.cells("#")]
+            else:
+                steps = [rotate(ROTATIONS[t], (vx - hx, vy - hy, vz - hz)) for vx, vy, vz in shape.cells("#")]
+            for dx, dy, dz in steps:
                 cells.append(_board_cell((x + dx, y + dy, z + dz), layout))
             cells_of.append((name_of[shape_id], tuple(sorted(cells))))
         names = [n for n, _ in cells_of]
@@ -883,7 +882,9 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None, s
         raise PolyfitError(f"{board.label} is drawn on the {board.lattice.name} lattice, which BurrTools has no grid "
                            f"for (polyfit writes the {', '.join(WRITE_GRIDS)} lattices as .xmpuzzle)")
     for piece in pieces:
-        if piece.dim != dim or piece.lattice != board.lattice:
+        if piece.dim != dim:
+            raise PolyfitError(f"{board.label} is {dim}D but piece {piece.name} is {piece.dim}D")
+        if piece.lattice != board.lattice:
             raise PolyfitError(f"{board.label} is on the {board.lattice.name} lattice but piece {piece.name} is on the {piece.lattice.name} lattice")
         _check_turns(piece, dim)
     if grid == PRISMS and separations:
