@@ -211,7 +211,7 @@ def test_a_picture_draws_each_layer_as_triangles(tmp_path):
 
 
 def test_the_polyprism_sets_are_the_enumerators_shapes_under_rotation():
-    from polyfit.lattices.prisms import SETS, polyprisms
+    from polyfit.puzzle.lattice_sets import PRISM_SETS as SETS, polyprisms
     for name, (n, count) in SETS.items():
         pieces = polyprisms(n)
         assert len(pieces) == count == len(polyforms.one_sided(n, "prisms"))

@@ -132,28 +132,3 @@ PRISMS = PrismLattice()
 def register_lattices(register):
     register(PRISMS)
 
-
-# -- piece sets: polyprisms, as solids (turned in space, never mirrored) ------------------------
-
-# name -> (cells, pieces): the enumerator's counts, checked by the tests (not worked out when
-# the sets are registered, which every start of polyfit does)
-SETS = {"monoprism": (1, 1), "diprisms": (2, 2), "triprisms": (3, 3), "tetraprisms": (4, 13), "pentaprisms": (5, 43)}
-_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-def polyprisms(n: int):
-    """The ``n``-cell polyprisms distinct under rotations in space, in the enumerator's order:
-    named ``A``, ``B``.. (``P01``.. when there are more than 26)."""
-    from polyfit.lattices.polyforms import one_sided
-    from polyfit.puzzle.pieces import Piece
-
-    shapes = one_sided(n, "prisms")
-    names = _LETTERS if len(shapes) <= len(_LETTERS) else [f"P{i:02d}" for i in range(1, len(shapes) + 1)]
-    return [Piece(name, shape, False, lattice="prisms") for name, shape in zip(names, shapes)]
-
-
-@hookimpl
-def register_piece_sets(register):
-    for name, (n, count) in SETS.items():
-        what = "one prism" if n == 1 else f"the {count} shapes of {n} face-joined triangular prisms"
-        register(name, lambda n=n: polyprisms(n), f"{what} (solids: turned in space, never mirrored)")
