@@ -28,6 +28,7 @@ DEFAULT_PLUGINS = (
     "polyfit.lattices.hexagon",
     "polyfit.lattices.sticks",
     "polyfit.lattices.twigs",
+    "polyfit.lattices.prisms",
     "polyfit.puzzle.piece_sets",
     "polyfit.puzzle.lattice_sets",
     "polyfit.puzzle.edge_sets",

@@ -1,7 +1,7 @@
 """BurrTools ``.xmpuzzle`` files: read their problems as boards with pieces, write them back.
 
 An ``.xmpuzzle`` is XML, usually gzip-compressed: ``<puzzle version="2">`` holds a
-``<gridType type="0"/>`` (0 is the cube grid, the only one polyfit's lattices have), the
+``<gridType type="0"/>`` (0 is the cube grid, 1 the triangular prisms; polyfit reads these two), the
 ``<colors>``, the ``<shapes>`` (``<voxel x= y= z= type="0">`` strings with one character per
 voxel, x fastest, then y, then z: ``_`` empty, ``#`` filled, ``+`` variable, each optionally
 followed by a colour number) and the ``<problems>``. A ``<problem>`` lists its pieces
@@ -16,6 +16,12 @@ their counts. Problems whose pieces and result all lie in one z layer are read a
 with pieces that may be turned over (a flat piece turned in space is its mirror image in the
 plane); others are 3D, and pieces are never mirrored, as in BurrTools. Cells are
 ``(y, x)`` in 2D and ``(z, y, x)`` in 3D.
+
+On the prism grid (grid type 1) voxel ``(x, y, z)`` is a triangular prism: its triangle
+points up (+y) when x + y is even, and down when it is odd; x runs along a row of triangles,
+half a side per step, y across the rows. It is cell ``(z, -y, x)`` of the ``prisms`` lattice
+(:mod:`polyfit.lattices.prisms`: rows run down there), moved so that row + column keeps its
+parity. Prism problems are always 3D boards.
 
 Colours are part of the shapes, as in BurrTools (:mod:`polyfit.puzzle.colours`): a coloured
 piece goes only where its voxels keep the rule (a piece voxel of colour p on a result voxel of
@@ -35,6 +41,7 @@ limit before any is made. Every problem is a
 from __future__ import annotations
 
 import gzip
+import math
 import re
 import zlib
 from dataclasses import dataclass, field, replace
@@ -94,6 +101,57 @@ PROPER = 24  # BurrTools' assemblies use transformations 0..23
 
 def rotate(matrix, point):
     return tuple(sum(matrix[i][k] * point[k] for k in range(3)) for i in range(3))
+
+
+# -- the prism grid (grid type 1): its voxels as cells, and its 24 transformations -------------
+
+PRISMS = 1
+READ_GRIDS = (0, PRISMS)
+ROW = math.sqrt(0.75)  # the height of a row of triangles of side 1
+
+
+def prism_cell(voxel):
+    """The ``prisms`` lattice's cell of BurrTools' prism voxel ``(x, y, z)`` (rows run down)."""
+    x, y, z = voxel
+    return (z, -y, x)
+
+
+def prism_voxel(cell):
+    z, r, c = cell
+    return (c, -r, z)
+
+
+def even_low(voxels):
+    """The least corner of prism voxels, moved back one in x where x + y would be odd: taking it
+    away keeps each triangle pointing the way it points."""
+    low = [min(v[i] for v in voxels) for i in range(3)]
+    low[0] -= (low[0] + low[1]) & 1
+    return tuple(low)
+
+
+def _prism_matrix(t: int):
+    """Transformation ``t = 12 m + 6 f + k`` of the prism grid, on points of space: the
+    mirror image x -> -x when m is 1, the half turn about the y axis when f is 1, then k turns
+    by 60 degrees about the z axis. 0 to 11 are rotations, 12 to 23 their mirror images."""
+    k, f, m = t % 6, t // 6 % 2, t // 12
+    flip_x, flip_z = (-1) ** (f + m), (-1) ** f
+    cos, sin = math.cos(math.radians(60 * k)), math.sin(math.radians(60 * k))
+    return ((cos * flip_x, -sin, 0.0), (sin * flip_x, cos, 0.0), (0.0, 0.0, flip_z))
+
+
+PRISM_MATRICES = tuple(_prism_matrix(t) for t in range(24))
+PRISM_PROPER = 12
+WRITE_GRIDS = {"square": 0, "cubic": 0, "prisms": PRISMS}  # lattice -> the grid type it is written as
+
+
+def prism_turn(t: int, voxel):
+    """Where BurrTools' transformation ``t`` takes prism voxel ``(x, y, z)``: its centre (the
+    triangle's centroid, half-way up the layer) turned about the origin, a vertex of the
+    lattice, and the voxel holding the turned centre."""
+    x, y, z = voxel
+    centre = (0.5 + 0.5 * x, ROW * (y + (2 if (x + y) & 1 else 1) / 3), z + 0.0)
+    px, py, pz = rotate(PRISM_MATRICES[t], centre)
+    return (round(2 * px - 1), math.floor(py / ROW), round(pz))
 
 
 # -- XML, safely -------------------------------------------------------------------------------
@@ -247,6 +305,7 @@ class XmPuzzle:
     problems: list
     colours: int
     path: str
+    grid: int = 0  # BurrTools' gridType: 0 cubes, 1 triangular prisms
 
 
 def _number(node: Node, key: str, path, low=0, high=None, default=None) -> int:
@@ -456,11 +515,13 @@ def parse_puzzle(data: bytes, path="<bytes>") -> XmPuzzle:
     version = root.attrs.get("version", "")
     if version not in ("1", "2"):
         raise ParseError(path, root.line, root.column, f"BurrTools puzzle version {version[:20]!r}: polyfit reads versions 1 and 2")
+    kind = 0
     for grid in root.find("gridType"):
         kind = _number(grid, "type", path, 0, 1000)
-        if kind != 0:
+        if kind not in READ_GRIDS:
             name = GRIDS.get(kind, "an unknown grid")
-            raise ParseError(path, grid.line, grid.column, f"grid type {kind} ({name}): polyfit solves puzzles of cubes (grid type 0) only")
+            raise ParseError(path, grid.line, grid.column, f"grid type {kind} ({name}): polyfit reads BurrTools' "
+                             "grids of cubes (grid type 0) and of triangular prisms (1), not this one yet")
     colours = sum(len(c.find("color")) for c in root.find("colors"))
     shapes = []
     for holder in root.find("shapes"):
@@ -472,7 +533,7 @@ def parse_puzzle(data: bytes, path="<bytes>") -> XmPuzzle:
             problems.append(_problem(node, path, len(shapes), len(problems) + 1))
     if not problems:
         raise ParseError(path, root.line, root.column, "the puzzle has no problems (nothing to solve)")
-    return XmPuzzle(shapes, problems, colours, str(path))
+    return XmPuzzle(shapes, problems, colours, str(path), kind)
 
 
 # -- problems as boards -------------------------------------------------------------------------
@@ -483,7 +544,9 @@ def _flat(shapes) -> bool:
     return all(s.size[2] == 1 or len({z for _, _, z in s.voxels}) <= 1 for s in shapes)
 
 
-def _cell(voxel, flat: bool):
+def _cell(voxel, flat: bool, grid: int = 0):
+    if grid == PRISMS:
+        return prism_cell(voxel)
     x, y, z = voxel
     return (y, x) if flat else (z, y, x)
 
@@ -527,6 +590,7 @@ class Layout:
     flat: bool
     offset: tuple  # subtracted from every result cell
     pieces: list  # (shape id, Piece)
+    grid: int = 0
 
 
 def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
@@ -537,15 +601,20 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
     used = [puzzle.shapes[p.shape] for p in problem.parts if p.count[1] > 0]
     if not used:
         raise ParseError(path, problem.line, problem.column, f"problem {number} has no pieces")
-    flat = _flat([result] + used)
+    grid = puzzle.grid
+    flat = grid == 0 and _flat([result] + used)
     # (A result may have a million voxels: one pass each, no call per voxel.)
-    if flat:
+    if grid == PRISMS:
+        every = [(z, -y, x) for x, y, z in result.voxels]
+    elif flat:
         every = [(y, x) for x, y, _ in result.voxels]
     else:
         every = [(z, y, x) for x, y, z in result.voxels]
     if not every:
         raise ParseError(path, result.line, result.column, f"problem {number}'s result (shape {problem.result}) has no voxels")
     offset = tuple(min([c[i] for c in every]) for i in range(len(every[0])))
+    if grid == PRISMS and (offset[1] + offset[2]) & 1:
+        offset = (offset[0], offset[1], offset[2] - 1)  # keep each triangle pointing its way
     if any(offset):
         every = [tuple([a - b for a, b in zip(c, offset)]) for c in every]
     variable = frozenset(c for c, (state, _) in zip(every, result.voxels.values()) if state == "+")
@@ -565,16 +634,20 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
         shape = puzzle.shapes[shape_id]
         if shape.cells("+"):
             raise ParseError(path, shape.line, shape.column, f"shape {shape_id} is a piece of problem {number} but has variable ('+') voxels; only a result may")
-        cells = [_cell(v, flat) for v in shape.cells("#")]
+        cells = [_cell(v, flat, grid) for v in shape.cells("#")]
         if not cells:
             raise ParseError(path, shape.line, shape.column, f"shape {shape_id} is a piece of problem {number} but has no filled voxels")
         check("cells", len(cells), f"{path}: shape {shape_id}")
-        pieces.append((shape_id, Piece(names[shape_id], tuple(cells), flat, (lo, hi))))
+        pieces.append((shape_id, Piece(names[shape_id], tuple(cells), flat, (lo, hi), "prisms" if grid == PRISMS else "")))
     if problem.max_holes is not None:
         most = sum(p.size * p.count[1] for _, p in pieces)
         least = sum(p.size * p.count[0] for _, p in pieces)
         if len(every) - least > problem.max_holes and len(variable) > problem.max_holes and least != most:
             raise ParseError(path, problem.line, problem.column, f"problem {number} limits the holes to {problem.max_holes} (maxHoles): polyfit cannot limit them")
+    if grid == PRISMS and (any(c for _, c in result.voxels.values())
+                           or any(c for s, _ in pieces for _, c in puzzle.shapes[s].voxels.values())):
+        raise ParseError(path, problem.line, problem.column, f"problem {number} colours its prisms: polyfit reads "
+                         "colours on the cube grid only (grid type 0), not on the prism grid yet")
     colours = _colours(puzzle, problem, result, pieces, lambda voxel: shift(_cell(voxel, flat)), flat)
     cells = tuple(sorted(every))
     allowed = {} if colours is None else AllowedPlacements(cells, [p for _, p in pieces], colours)
@@ -588,10 +661,11 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
         pieces=tuple(p for _, p in pieces),
         allowed=allowed,
         motion=tuple((puzzle.shapes[shape_id].weight, _groups(problem, shape_id), shape_id,
-                      {} if flat else _OrientationNumbers(piece)) for shape_id, piece in pieces),
+                      {} if flat or grid else _OrientationNumbers(piece)) for shape_id, piece in pieces),
         colours=colours,
+        lattice="prisms" if grid == PRISMS else "",
     )
-    return board, Layout(flat, offset, pieces)
+    return board, Layout(flat, offset, pieces, grid)
 
 
 def _groups(problem: Problem, shape_id: int) -> tuple:
@@ -636,14 +710,19 @@ read_xmpuzzle.read_all = read_all
 
 
 def _piece_voxels(piece: Piece, flat: bool):
-    """A piece's voxels as BurrTools sees them: (x, y, z) with the cells' least corner at 0."""
+    """A piece's voxels as BurrTools sees them: (x, y, z) with the cells' least corner at 0
+    (on prisms, the least corner with x + y even)."""
+    if piece.lattice.name == "prisms":
+        voxels = [prism_voxel(c) for c in piece.cells]
+        low = even_low(voxels)
+        return [tuple(a - b for a, b in zip(v, low)) for v in voxels]
     if flat:
         return [(c, r, 0) for r, c in piece.cells]
     return [(c, r, z) for z, r, c in piece.cells]
 
 
 def _board_cell(voxel, layout: Layout):
-    cell = _cell(voxel, layout.flat)
+    cell = _cell(voxel, layout.flat, layout.grid)
     return tuple(a - b for a, b in zip(cell, layout.offset))
 
 
@@ -680,13 +759,19 @@ def read_assemblies(path, select: str | None = None) -> list[dict]:
             if placed is None:
                 continue
             x, y, z, t = placed
-            if not 0 <= t < PROPER:
-                raise ParseError(path, line, column, f"transformation {t}: BurrTools' are 0 to {PROPER - 1}")
+            proper = PRISM_PROPER if layout.grid == PRISMS else PROPER
+            if not 0 <= t < proper:
+                raise ParseError(path, line, column, f"transformation {t}: BurrTools' are 0 to {proper - 1}")
             shape = puzzle.shapes[shape_id]
             hx, hy, hz = shape.hotspot
             cells = []
-            for vx, vy, vz in shape.cells("#"):
-                dx, dy, dz = rotate(ROTATIONS[t], (vx - hx, vy - hy, vz - hz))
+            if layout.grid == PRISMS:
+                # the voxel turned, less the hotspot turned, from the position (as BurrTools places it)
+                hot = prism_turn(t, shape.hotspot)
+                steps = [tuple(a - b for a, b in zip(prism_turn(t, v), hot)) for v in shape.cells("#")]
+            else:
+                steps = [rotate(ROTATIONS[t], (vx - hx, vy - hy, vz - hz)) for vx, vy, vz in shape.cells("#")]
+            for dx, dy, dz in steps:
                 cells.append(_board_cell((x + dx, y + dy, z + dz), layout))
             cells_of.append((name_of[shape_id], tuple(sorted(cells))))
         names = [n for n, _ in cells_of]
@@ -701,13 +786,22 @@ def read_assemblies(path, select: str | None = None) -> list[dict]:
     return result
 
 
-def _transformation(voxels, placed) -> tuple[int, tuple]:
+def _transformation(voxels, placed, grid: int = 0) -> tuple[int, tuple]:
     """The BurrTools transformation and position that put ``voxels`` (a piece with its hotspot
     at the origin) on the ``placed`` voxels."""
     target = sorted(placed)
     low = target[0]
-    for t in range(PROPER):
-        turned = [rotate(ROTATIONS[t], v) for v in voxels]
+    for t in range(PRISM_PROPER if grid == PRISMS else PROPER):
+        if grid == PRISMS:
+            hot = prism_turn(t, (0, 0, 0))
+            turned = [tuple(a - b for a, b in zip(prism_turn(t, v), hot)) for v in voxels]
+            least = min(turned)
+            if (low[0] - least[0] + low[1] - least[1] - hot[0] - hot[1]) & 1:
+                # the position less the turned hotspot moves the piece's own voxels: by an odd
+                # x + y it would turn triangles over, so this is not the transformation
+                continue
+        else:
+            turned = [rotate(ROTATIONS[t], v) for v in voxels]
         least = min(turned)
         position = tuple(a - b for a, b in zip(low, least))
         if sorted(tuple(a + b for a, b in zip(v, position)) for v in turned) == target:
@@ -783,12 +877,22 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None, s
     pieces = list(pieces)
     dim = board.dim
     flat = dim == 2
+    grid = WRITE_GRIDS.get(board.lattice.name)
+    if grid is None:
+        raise PolyfitError(f"{board.label} is drawn on the {board.lattice.name} lattice, which BurrTools has no grid "
+                           f"for (polyfit writes the {', '.join(WRITE_GRIDS)} lattices as .xmpuzzle)")
     for piece in pieces:
         if piece.dim != dim:
             raise PolyfitError(f"{board.label} is {dim}D but piece {piece.name} is {piece.dim}D")
+        if piece.lattice != board.lattice:
+            raise PolyfitError(f"{board.label} is on the {board.lattice.name} lattice but piece {piece.name} is on the {piece.lattice.name} lattice")
         _check_turns(piece, dim)
+    if grid == PRISMS and separations:
+        raise PolyfitError("polyfit does not take prism assemblies apart yet: it cannot write their separations")
 
     def voxel(cell):
+        if grid == PRISMS:
+            return prism_voxel(cell)
         return (cell[1], cell[0], 0) if flat else (cell[2], cell[1], cell[0])
 
     if separations and len(separations) != len(solutions):
@@ -801,7 +905,7 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None, s
         ids = [r[2] for r in rules]
     result_id = min(set(range(len(ids) + 1)) - set(ids))
     shape_lines = {}
-    lines = ['<?xml version="1.0"?>', '<puzzle version="2">', '  <gridType type="0"/>', "  <colors/>", "  <shapes>"]
+    lines = ['<?xml version="1.0"?>', '<puzzle version="2">', f'  <gridType type="{grid}"/>', "  <colors/>", "  <shapes>"]
     piece_voxels = []
     for k, piece in enumerate(pieces):
         voxels = _piece_voxels(piece, flat)
@@ -811,7 +915,7 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None, s
         weight = f' weight="{rules[k][0]}"' if rules and rules[k][0] != 1 else ""
         shape_lines[ids[k]] = f'    <voxel x="{size[0]}" y="{size[1]}" z="{size[2]}" type="0" name="{_attr(piece.name)}"{weight}>{text}</voxel>'
     board_voxels = {voxel(c): ("+" if c in board.optional else "#") for c in board.cells}
-    low = tuple(min(v[i] for v in board_voxels) for i in range(3))
+    low = even_low(board_voxels) if grid == PRISMS else tuple(min(v[i] for v in board_voxels) for i in range(3))
     board_voxels = {tuple(a - b for a, b in zip(v, low)): s for v, s in board_voxels.items()}
     size = _box(board_voxels)
     title = name or board.name or board.label
@@ -843,7 +947,7 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None, s
     if solutions:
         lines.append("      <solutions>")
         for number, solution in enumerate(solutions, start=1):
-            text, slots = _assembly(solution, pieces, piece_voxels, voxel, low)
+            text, slots = _assembly(solution, pieces, piece_voxels, voxel, low, grid)
             if not separations or separations[number - 1] is None:
                 lines.append(f'        <solution asmNum="{number}"><assembly>{text}</assembly></solution>')
                 continue
@@ -864,7 +968,7 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None, s
     return "\n".join(lines) + "\n"
 
 
-def _assembly(solution: dict, pieces, piece_voxels, voxel, low) -> tuple[str, dict]:
+def _assembly(solution: dict, pieces, piece_voxels, voxel, low, grid: int = 0) -> tuple[str, dict]:
     """The ``<assembly>`` text of a solution, and for each of its labels the piece's BurrTools
     number (its slot: the problem's pieces in order, the copies of one sorted by transformation
     and position, empty slots after them) and position ``(x, y, z)``: ``{label: (slot, xyz)}``."""
@@ -878,7 +982,7 @@ def _assembly(solution: dict, pieces, piece_voxels, voxel, low) -> tuple[str, di
         placed = []
         for label, cells in by_piece.pop(piece.name, []):
             target = [tuple(a - b for a, b in zip(voxel(c), low)) for c in cells]
-            t, (x, y, z) = _transformation(voxels, target)
+            t, (x, y, z) = _transformation(voxels, target, grid)
             placed.append((x, y, z, t, label))
         if len(placed) > piece.count[1]:
             raise PolyfitError(f"a solution uses piece {piece.name} {len(placed)} times, more than its count allows")

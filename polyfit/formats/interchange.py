@@ -18,6 +18,7 @@ from polyfit.errors import PolyfitError
 from polyfit.files import exists_error, path_exists, write_output, write_output_text
 from polyfit.formats import burrtools, soma_notation
 from polyfit.formats.magicavoxel import write_magicavoxel
+from polyfit.lattices import base as lattices
 from polyfit.puzzle.board import Board
 from polyfit.puzzle.pieces import check_board_pieces
 
@@ -67,6 +68,8 @@ def board_text(board: Board, pieces_line: str | None) -> str:
     lines = []
     if board.name:
         lines.append(f"; name: {board.name}")
+    if lattice.name != lattices.default_name(board.dim) and "lattice" not in board.metadata:
+        lines.append(f"; lattice: {lattice.name}")  # a board read from a BurrTools prism file
     for key, value in board.metadata.items():
         if key not in ("name", "pieces") and "\n" not in value:
             lines.append(f"; {key}: {value}")
@@ -87,12 +90,17 @@ def pieces_text(pieces) -> str:
         raise PolyfitError("some pieces may be turned over and some not: a pieces file says it once for all")
     labels = {}
     left = 0
+    lattice = lattices.of(pieces[0])
     for piece in pieces:
         for cell in piece.cells:
             shifted = (*cell[:-1], cell[-1] + left)
             labels[shifted] = piece.name
         left += max(c[-1] for c in piece.cells) + 2
+        if not lattice.all_translations:
+            left += left & 1  # an even shift: each triangle keeps pointing its way
     lines = [f"; mirror: {'yes' if mirrors.pop() else 'no'}"]
+    if lattice.name != lattices.default_name(dim):
+        lines.append(f"; lattice: {lattice.name}")
     if dim == 3:
         lines.append("; dim: 3")
     for piece in pieces:

@@ -59,7 +59,7 @@ def draw_pieces(pieces, width: int = 72) -> str:
     if not pieces:
         return ""
     if pieces[0].dim == 3:
-        drawings = (f"{p.name}:\n" + draw_cells({c: p.name for c in p.cells}) for p in pieces)
+        drawings = (f"{p.name}:\n" + draw_cells({c: p.name for c in p.cells}, lattice=lattices.of(p)) for p in pieces)
         return "\n\n".join(drawings)
     blocks = []
     for p in pieces:

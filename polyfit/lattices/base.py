@@ -33,6 +33,7 @@ BUILT_IN = (
     "polyfit.lattices.hexagon",
     "polyfit.lattices.sticks",
     "polyfit.lattices.twigs",
+    "polyfit.lattices.prisms",
 )
 
 
@@ -206,6 +207,12 @@ class Lattice:
         cell's side (a square cell ``(r, c)`` is ``x`` from c to c + 1). 3D lattices draw cells
         as unit cubes and need not give one."""
         raise NotImplementedError
+
+    def flat_layers(self, labels: dict):
+        """For a 3D lattice whose pictures show its layers side by side in the plane (prisms):
+        ``(labels, lattice)``, the cells of ``{cell: label}`` moved onto a 2D lattice, bottom
+        layer leftmost. None for a lattice drawn in space (cubes)."""
+        return None
 
     def segment(self, cell: Cell) -> tuple[tuple[float, float], tuple[float, float]]:
         """For an edge lattice (``segments``): the cell's two end points in the plane, ``(x,

@@ -165,7 +165,10 @@ def draw_cells(labels: dict, empty: str = " ", lattice=None) -> str:
     layers = sorted({c[0] for c in labels})
     rows = [c[1] for c in labels]
     cols = [c[2] for c in labels]
-    box = (min(rows), max(rows), min(cols), max(cols))
+    r0, c0 = min(rows), min(cols)
+    if lattice is not None:  # prisms: start where each triangle reads back pointing its way
+        r0, c0 = lattice.art_origin(r0, c0)
+    box = (r0, max(rows), c0, max(cols))
     parts = []
     for z in layers:
         layer = {c[1:]: label for c, label in labels.items() if c[0] == z}

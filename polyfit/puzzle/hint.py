@@ -260,7 +260,7 @@ def board_text(board: Board, comment: str = "") -> str:
         for z in layers:
             if z != layers[0]:
                 lines.append("")
-            lines += _layer({c[1:]: m for c, m in marks.items() if c[0] == z}, [c[1:] for c in board.cells])
+            lines += _layer({c[1:]: m for c, m in marks.items() if c[0] == z}, [c[1:] for c in board.cells], lattices.of(board))
     return "\n".join(lines) + "\n"
 
 

@@ -1,4 +1,5 @@
-"""The built-in piece sets of the triangle and hex lattices: polyiamonds and polyhexes.
+"""The built-in piece sets of the triangle, hex and prism lattices: polyiamonds, polyhexes and
+polyprisms.
 
 Registered through the ``register_piece_sets`` hook like the polyominoes. Named pieces are drawn
 below in their lattice's text art (rows separated by ``/``, ``#`` a cell): on the triangle
@@ -16,7 +17,9 @@ enumerator's classes (:mod:`polyfit.lattices.polyforms`).
   ``I`` bar, ``P`` pistol, ``Y`` propeller, ``J`` worm, ``U`` arch, ``O`` bee, ``S`` wave;
   pentahexes ``P01``..``P22`` in the enumerator's order;
 - one-sided sets add each chiral piece's mirror image, primed (``P'``), and none may be turned
-  over.
+  over;
+- polyprisms (the ``prisms`` lattice): solids, turned in space and never mirrored, one per
+  shape under rotations, ``A``, ``B``.. in the enumerator's order (``P01``.. past 26).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from functools import cache
 
 from polyfit.hookspecs import hookimpl
 from polyfit.lattices import base as lattices
-from polyfit.lattices.polyforms import free
+from polyfit.lattices.polyforms import free, one_sided as one_sided_forms
 from polyfit.puzzle.pieces import Piece
 
 
@@ -143,6 +146,24 @@ ONE_SIDED = {
 }
 
 
+# name -> (cells, pieces): the enumerator's counts, checked by the tests (not worked out when
+# the sets are registered, which every start of polyfit does)
+PRISM_SETS = {"monoprism": (1, 1), "diprisms": (2, 2), "triprisms": (3, 3), "tetraprisms": (4, 13), "pentaprisms": (5, 43)}
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+@cache
+def polyprisms(n: int) -> tuple[Piece, ...]:
+    """The ``n``-cell polyprisms distinct under rotations in space, in the enumerator's order:
+    named ``A``, ``B``.. (``P01``.. when there are more than 26)."""
+    shapes = one_sided_forms(n, "prisms")
+    names = _LETTERS if len(shapes) <= len(_LETTERS) else [f"P{i:02d}" for i in range(1, len(shapes) + 1)]
+    return tuple(Piece(name, shape, False, lattice="prisms") for name, shape in zip(names, shapes))
+
+
 @hookimpl
 def register_piece_sets(register):
     register_sets(register, SETS, ONE_SIDED, polyforms, one_sided)
+    for name, (n, count) in PRISM_SETS.items():
+        what = "one prism" if n == 1 else f"the {count} shapes of {n} face-joined triangular prisms"
+        register(name, lambda n=n: list(polyprisms(n)), f"{what} (solids: turned in space, never mirrored)")

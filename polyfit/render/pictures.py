@@ -57,6 +57,9 @@ def solution_image(board_cells, pieces, solution: dict, style: Style = Style(), 
     view = check_view(dim, view)
     marked = flat.preplaced(solution, fixed)
     lattice = lattices.of(pieces[0]) if pieces else None
+    if lattice is not None and lattice.flat_layers({}) is not None:  # prisms: layers side by side
+        labels, lattice = lattice.flat_layers(flat.solution_labels(board_cells, solution))
+        return flat.draw_polygons(labels, colours, style, lattice, marked)
     if lattice is not None and lattice.segments:
         return segments.draw_segments(flat.solution_labels(board_cells, solution), colours, style, lattice, marked)
     if lattice is not None and lattice.dim == 2 and lattice.name != "square":
@@ -86,6 +89,13 @@ def pieces_image(pieces, style: Style = Style()):
     if not pieces:
         raise PolyfitError("no pieces to draw")
     colours = piece_colours(p.name for p in pieces)
+    lattice = lattices.of(pieces[0])
+    if lattice.flat_layers({}) is not None:  # prisms: each piece's layers side by side
+        tiles = []
+        for p in pieces:
+            labels, plane = lattice.flat_layers({c: p.name for c in p.cells})
+            tiles.append(flat.draw_polygons(labels, colours, style, plane))
+        return flat.sheet(tiles, [flat.piece_caption(p) for p in pieces], style)
     if pieces[0].dim == 3:
         return views3d.draw_pieces(pieces, colours, style)
     lattice = lattices.of(pieces[0])

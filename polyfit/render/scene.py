@@ -294,6 +294,9 @@ def solution_tile(board_cells, solution: dict, colours: dict, m: Measures, view=
                   marked=frozenset(), lattice=None) -> Tile:
     """One solution: a 2D board flat; a 3D board in ``view`` (iso, exploded or layers); a
     board of another ``lattice`` than squares from its cells' polygons."""
+    if lattice is not None and lattice.flat_layers({}) is not None:  # prisms: layers side by side
+        labels, plane = lattice.flat_layers(flat.solution_labels(board_cells, solution))
+        return polygon_tile(labels, colours, m, plane, marked)
     if lattice is not None and lattice.segments:
 
         return segment_tile(flat.solution_labels(board_cells, solution), colours, m, lattice, marked)
@@ -328,7 +331,12 @@ def pieces_tile(pieces, colours: dict, m: Measures) -> Tile:
     """A piece set, each captioned with its name: 2D pieces flat in a shared square box, 3D
     pieces isometric, as the PNG piece sheets."""
     lattice = lattices.of(pieces[0])
-    if pieces[0].dim == 3:
+    if lattice.flat_layers({}) is not None:  # prisms: each piece's layers side by side
+        tiles = []
+        for p in pieces:
+            labels, plane = lattice.flat_layers({c: p.name for c in p.cells})
+            tiles.append(polygon_tile(labels, colours, m, plane))
+    elif pieces[0].dim == 3:
         tiles = [iso_tile({c: p.name for c in p.cells}, colours, m) for p in pieces]
     elif lattice.segments:
 
