@@ -31,6 +31,9 @@ class Deferred:
             self._backend = getattr(importlib.import_module(module), cls)()
         return self._backend
 
+    def solutions(self, problem, stats):
+        return self.loaded().solutions(problem, stats)
+
     def __getattr__(self, attribute):
         if attribute.startswith("_"):  # not the backend's: also keeps unpickling from looping
             raise AttributeError(attribute)
