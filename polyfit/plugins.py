@@ -78,6 +78,8 @@ class BuiltIn:
     """A built-in plugin module, registered under its name with the hooks it implements; the
     module is imported the first time one of them is called."""
 
+    loads_on_first_call = True  # the registry may then wait to call its hooks
+
     def __init__(self, module: str, hooks: tuple[str, ...]):
         self.__name__ = module
         for hook in hooks:

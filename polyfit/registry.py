@@ -181,8 +181,6 @@ class Registry:
 
     @classmethod
     def from_plugins(cls, pm) -> Registry:
-        from polyfit.plugins import BuiltIn
-
         registry = cls()
         tables = registry._tables
         report = getattr(pm, "polyfit_report", None)
@@ -216,7 +214,7 @@ class Registry:
                     except PLUGIN_FAILURES as exc:  # a broken plugin must not take the CLI down
                         registry.problems.append(f"plugin {plugin!r} failed in {hook_name}: {exc!r}")
 
-            if all(isinstance(impl.plugin, BuiltIn) for impl in impls):
+            if all(getattr(impl.plugin, "loads_on_first_call", False) for impl in impls):  # built-ins
                 registry._pending[hook_name] = collect
             else:
                 collect()
