@@ -82,8 +82,13 @@ class BuiltIn:
 
     def __init__(self, module: str, hooks: tuple[str, ...]):
         self.__name__ = module
+        self._hooks = tuple(hooks)
         for hook in hooks:
             setattr(self, hook, self._deferred(hook))
+
+    def __dir__(self):
+        """Only the hooks: pluggy looks at each name ``dir`` gives to find the implementations."""
+        return list(self._hooks)
 
     def module(self):
         return importlib.import_module(self.__name__)
