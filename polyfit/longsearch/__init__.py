@@ -30,6 +30,7 @@ _NAMES = {
 }
 
 __all__ = sorted(_NAMES)
+MODULES = ("checkpoint", "disassembly", "jobfiles", "planning", "runner", "search", "workers")
 
 
 def __getattr__(name: str):
@@ -37,6 +38,8 @@ def __getattr__(name: str):
         value = getattr(importlib.import_module(f"{__name__}.{_NAMES[name]}"), name)
         globals()[name] = value
         return value
+    if name in MODULES:  # ``polyfit.longsearch.search`` as an attribute, imported or not
+        return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
