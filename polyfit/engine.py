@@ -151,7 +151,7 @@ def choose(
     jobs (``--jobs`` above 1, Dask, a checkpoint, a depth); ``shuffled``: options in a random
     order (one serial search); ``watched``: someone watches the progress of a count;
     ``memory``: the memo counter's cache in bytes; ``cores``: local processes available."""
-    from polyfit.longsearch.workers import default_processes
+    from polyfit.limits import cores as default_processes  # as the workers count them
 
     problem = puzzle.cover.problem
     named = not isinstance(backend, str) or backend != "auto"
@@ -191,9 +191,10 @@ def choose(
         return plan
 
     prediction = plan.prediction = predict(puzzle, engine)
-    counter = usable_memo(registry.backends) if not named else None
-    if (counter is not None and not asked_for_jobs and jobs in (None, 1) and repeats(puzzle)
-            and not problem.has_colours and prediction.seconds >= MEMO_SECONDS):
+    wants_memo = (not named and not asked_for_jobs and jobs in (None, 1) and repeats(puzzle)
+                  and not problem.has_colours and prediction.seconds >= MEMO_SECONDS)
+    counter = usable_memo(registry.backends) if wants_memo else None  # its module loads when it may count
+    if counter is not None:
         plan.counter = _with_memory(counter, memory)
         plan.node_limit = max(MEMO_FLOOR, round(MEMO_SHARE * prediction.seconds / MEMO_STATE_SECONDS))
         plan.why = (

@@ -47,6 +47,75 @@ DEFAULT_PLUGINS = (
 )
 GROUP = "polyfit"
 
+# The hooks each built-in plugin implements. A built-in is registered as a light stand-in
+# (:class:`BuiltIn`) that imports its module when one of these hooks is first called, so a
+# command pays only for the plugins it asks for (tests/test_startup.py checks this table
+# against the modules). A built-in missing here is imported and registered as it is.
+BUILT_IN_HOOKS = {
+    "polyfit.lattices.square": ("register_lattices",),
+    "polyfit.lattices.triangle": ("register_lattices",),
+    "polyfit.lattices.hexagon": ("register_lattices",),
+    "polyfit.lattices.sticks": ("register_lattices",),
+    "polyfit.lattices.twigs": ("register_lattices",),
+    "polyfit.puzzle.piece_sets": ("register_piece_sets",),
+    "polyfit.puzzle.lattice_sets": ("register_piece_sets",),
+    "polyfit.puzzle.edge_sets": ("register_piece_sets",),
+    "polyfit.dlx.plugin": ("register_backends",),
+    "polyfit.formats.textart": ("register_shape_readers", "register_exporters"),
+    "polyfit.formats.magicavoxel": ("register_shape_readers",),
+    "polyfit.formats.burrtools": ("register_shape_readers",),
+    "polyfit.formats.soma_notation": ("register_shape_readers",),
+    "polyfit.formats.solutions_json": ("register_exporters",),
+    "polyfit.formats.png": ("register_exporters",),
+    "polyfit.formats.gif": ("register_exporters",),
+    "polyfit.formats.svg": ("register_exporters",),
+    "polyfit.formats.pdf": ("register_exporters",),
+    "polyfit.formats.models": ("register_exporters",),
+    "polyfit.studio.command": ("register_commands",),
+}
+
+
+class BuiltIn:
+    """A built-in plugin module, registered under its name with the hooks it implements; the
+    module is imported the first time one of them is called."""
+
+    loads_on_first_call = True  # the registry may then wait to call its hooks
+
+    def __init__(self, module: str, hooks: tuple[str, ...]):
+        self.__name__ = module
+        self._hooks = tuple(hooks)
+        for hook in hooks:
+            setattr(self, hook, self._deferred(hook))
+
+    def __dir__(self):
+        """Only the hooks: pluggy looks at each name ``dir`` gives to find the implementations."""
+        return list(self._hooks)
+
+    def module(self):
+        return importlib.import_module(self.__name__)
+
+    def _deferred(self, hook: str):
+        if hook == "register_commands":
+
+            def impl(app):
+                return getattr(self.module(), hook)(app=app)
+        else:
+
+            def impl(register):
+                return getattr(self.module(), hook)(register=register)
+
+        impl.__name__ = impl.__qualname__ = hook
+        return hookspecs.hookimpl(impl)
+
+    def __repr__(self):
+        return f"<built-in plugin {self.__name__}>"
+
+
+def built_in(name: str):
+    """What is registered for a built-in plugin: its stand-in, or the module itself."""
+    hooks = BUILT_IN_HOOKS.get(name)
+    return BuiltIn(name, hooks) if hooks is not None else importlib.import_module(name)
+
 
 @dataclass
 class PluginInfo:
@@ -141,7 +210,7 @@ def get_plugin_manager(
     pm.add_hookspecs(hookspecs)
     report = LoadReport()
     for name in DEFAULT_PLUGINS:
-        pm.register(importlib.import_module(name), name)
+        pm.register(built_in(name), name)
         report.plugins.append(PluginInfo(name, __version__, "built-in"))
     if load_entrypoints:
         only = None

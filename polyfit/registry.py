@@ -8,7 +8,7 @@ and a warning names both.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from polyfit.errors import PolyfitError, UnknownNameError
@@ -93,7 +93,7 @@ class PieceSetEntry:
     summary: str
     plugin: str
 
-    lattices: dict = field(default_factory=dict)  # the registry's: what lattice names mean
+    registry: object = None  # the registry it belongs to: what lattice names mean
     _pieces: list | None = None
 
     def pieces(self) -> list:
@@ -101,7 +101,7 @@ class PieceSetEntry:
             from polyfit.puzzle.pieces import Piece
 
             what = f"piece set {self.name!r} of plugin {self.plugin!r}"
-            with lattice_table.using(self.lattices):
+            with self.registry.session() if self.registry is not None else lattice_table.using({}):
                 pieces = guarded(lambda: list(self.build()), what)()
             if not pieces or not all(isinstance(p, Piece) for p in pieces):
                 raise PolyfitError(f"{what} gave no pieces, or something that is not a polyfit.Piece")
@@ -127,27 +127,69 @@ class ExporterEntry:
     plugin: str
 
 
-@dataclass
+# Each hook and the tables its registrations fill.
+HOOK_TABLES = {
+    "register_piece_sets": ("piece_sets",),
+    "register_backends": ("backends", "backend_plugins"),
+    "register_shape_readers": ("readers",),
+    "register_exporters": ("exporters",),
+    "register_lattices": ("lattices", "lattice_plugins"),
+}
+
+
+def _table(name: str, hook: str):
+    """A table of the registry, filled by its hook when it is first looked at."""
+
+    def get(self) -> dict:
+        self._collect(hook)
+        return self._tables[name]
+
+    def set(self, value) -> None:
+        self._tables[name] = value
+        self._pending.pop(hook, None)
+
+    return property(get, set)
+
+
 class Registry:
-    piece_sets: dict[str, PieceSetEntry] = field(default_factory=dict)
-    backends: dict[str, object] = field(default_factory=dict)
-    backend_plugins: dict[str, str] = field(default_factory=dict)
-    readers: dict[str, ReaderEntry] = field(default_factory=dict)
-    exporters: dict[str, ExporterEntry] = field(default_factory=dict)
-    lattices: dict = field(default_factory=dict)  # lattice name -> polyfit.Lattice
-    lattice_plugins: dict[str, str] = field(default_factory=dict)  # lattice name -> plugin
-    problems: list[str] = field(default_factory=list)  # plugins that failed, with their error
+    """What the plugins registered, by kind: ``piece_sets``, ``backends`` (and
+    ``backend_plugins``), ``readers``, ``exporters``, ``lattices`` (and ``lattice_plugins``),
+    and ``problems`` (plugins that failed, with their error).
+
+    A kind that only built-in plugins provide is collected the first time it is looked at
+    (a command that reads no piece set imports none of their modules); a kind some other
+    plugin provides is collected at once, so its warnings and failures show when it loads.
+    """
+
+    piece_sets = _table("piece_sets", "register_piece_sets")
+    backends = _table("backends", "register_backends")
+    backend_plugins = _table("backend_plugins", "register_backends")
+    readers = _table("readers", "register_shape_readers")
+    exporters = _table("exporters", "register_exporters")
+    lattices = _table("lattices", "register_lattices")
+    lattice_plugins = _table("lattice_plugins", "register_lattices")
+
+    def __init__(self):
+        self._tables = {name: {} for names in HOOK_TABLES.values() for name in names}
+        self._pending: dict[str, object] = {}  # hook name -> its call, not yet made
+        self.problems: list[str] = []
+
+    def _collect(self, hook: str) -> None:
+        call = self._pending.pop(hook, None)
+        if call is not None:
+            call()
 
     @classmethod
     def from_plugins(cls, pm) -> Registry:
         registry = cls()
+        tables = registry._tables
         report = getattr(pm, "polyfit_report", None)
         if report is not None:
             registry.problems.extend(report.problems)
 
         def add(table, name, entry, plugin):
             if name in table:
-                first = getattr(table[name], "plugin", None) or registry.backend_plugins.get(name)
+                first = getattr(table[name], "plugin", None) or tables["backend_plugins"].get(name)
                 warnings.warn(
                     f"plugin {plugin!r} registers {name!r}, already registered by {first!r}; "
                     f"keeping the one from {first!r}",
@@ -161,18 +203,26 @@ class Registry:
 
         def call(hook_name, make_register):
             hook = getattr(pm.hook, hook_name)
-            for impl in hook.get_hookimpls():  # in registration order: built-ins first
-                plugin = impl.plugin_name
-                trace(f"{hook_name}(register) -> plugin {plugin!r}")
-                try:
-                    impl.function(register=make_register(plugin))
-                except PLUGIN_FAILURES as exc:  # a broken plugin must not take the CLI down
-                    registry.problems.append(f"plugin {plugin!r} failed in {hook_name}: {exc!r}")
+            impls = hook.get_hookimpls()  # in registration order: built-ins first
+
+            def collect():
+                for impl in impls:
+                    plugin = impl.plugin_name
+                    trace(f"{hook_name}(register) -> plugin {plugin!r}")
+                    try:
+                        impl.function(register=make_register(plugin))
+                    except PLUGIN_FAILURES as exc:  # a broken plugin must not take the CLI down
+                        registry.problems.append(f"plugin {plugin!r} failed in {hook_name}: {exc!r}")
+
+            if all(getattr(impl.plugin, "loads_on_first_call", False) for impl in impls):  # built-ins
+                registry._pending[hook_name] = collect
+            else:
+                collect()
 
         call(
             "register_piece_sets",
             lambda plugin: lambda name, build, summary="": add(
-                registry.piece_sets, name, PieceSetEntry(name, build, summary, plugin, registry.lattices), plugin
+                tables["piece_sets"], name, PieceSetEntry(name, build, summary, plugin, registry), plugin
             ),
         )
 
@@ -183,8 +233,8 @@ class Registry:
                     raise PolyfitError(f"registered {backend!r}, which is not a backend (a name and solutions())")
                 if not is_built_in(plugin):
                     backend = PluginBackend(backend, plugin)
-                if add(registry.backends, name, backend, plugin):
-                    registry.backend_plugins[name] = plugin
+                if add(tables["backends"], name, backend, plugin):
+                    tables["backend_plugins"][name] = plugin
 
             return register
 
@@ -192,7 +242,7 @@ class Registry:
         call(
             "register_shape_readers",
             lambda plugin: lambda name, suffixes, read, sniff=None: add(
-                registry.readers,
+                tables["readers"],
                 name,
                 ReaderEntry(
                     name,
@@ -207,7 +257,7 @@ class Registry:
         call(
             "register_exporters",
             lambda plugin: lambda name, suffixes, export, summary="": add(
-                registry.exporters,
+                tables["exporters"],
                 name,
                 ExporterEntry(
                     name, tuple(suffixes), guarded(export, f"exporter {name!r} of plugin {plugin!r}"), summary, plugin
@@ -219,17 +269,18 @@ class Registry:
         def register_lattice(plugin):
             def register(lattice):
                 lattice_table.check_lattice(lattice)
-                if lattice.name in registry.lattices:
-                    first = registry.lattice_plugins[lattice.name]
-                    if registry.lattices[lattice.name] is not lattice or first != plugin:
+                lattices, owners = tables["lattices"], tables["lattice_plugins"]
+                if lattice.name in lattices:
+                    first = owners[lattice.name]
+                    if lattices[lattice.name] is not lattice or first != plugin:
                         warnings.warn(
                             f"plugin {plugin!r} registers lattice {lattice.name!r}, already registered "
                             f"by {first!r}; keeping the one from {first!r}",
                             stacklevel=2,
                         )
                     return
-                registry.lattices[lattice.name] = lattice
-                registry.lattice_plugins[lattice.name] = plugin
+                lattices[lattice.name] = lattice
+                owners[lattice.name] = plugin
 
             return register
 

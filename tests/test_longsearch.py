@@ -194,7 +194,7 @@ def test_jobs_are_capped_before_anything_is_planned_or_forked(monkeypatch):
     def no_planning(*args, **kwargs):
         raise AssertionError("planned jobs for a refused --jobs")
 
-    monkeypatch.setattr(longsearch.search, "plan", no_planning)
+    monkeypatch.setattr(longsearch.planning, "plan", no_planning)  # run() takes it from there when it splits
     puzzle, engine = pentominoes("3x20.txt")
     most = most_processes()
     for jobs in (most + 1, 100_000, 0):

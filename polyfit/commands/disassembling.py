@@ -27,6 +27,8 @@ class Disassembly:
     def check(self) -> None:
         if not self.wanted and (self.moves or self.max_states is not None or self.ruler != "burrtools"):
             raise PolyfitError("--moves, --max-states and --ruler go with --disassemble")
+        if self.ruler == "burrtools":
+            return  # the default: no need to load the disassembler to know it
         from polyfit.motion.disassembly import RULERS
 
         if self.ruler not in RULERS:

@@ -58,7 +58,8 @@ class Outputs:
     def planned(self) -> list[Output]:
         """Every file to write, in the order given: --output files, then the shorthands."""
         if self._planned is None:
-            exporters = self.registry.exporters
+            wanted = self.output or any(getattr(self, attribute) is not None for attribute, _, _ in SHORTHANDS)
+            exporters = self.registry.exporters if wanted else {}  # no exporter loads for none
             if self.format is not None and len(self.output) != 1:
                 raise PolyfitError("--format names the format of one --output file; give exactly one --output")
             if self.cut and not self.svg:

@@ -12,20 +12,36 @@ their counts), ``workers`` (local processes and Dask), ``checkpoint`` (the check
 
 from __future__ import annotations
 
-from polyfit.longsearch.checkpoint import Checkpoint, open_checkpoint
-from polyfit.longsearch.planning import plan, quick_estimate
-from polyfit.longsearch.runner import Progress, count_in_jobs, run_jobs
-from polyfit.longsearch.search import LongSearch, asks_for_jobs, run
+import importlib
 
-__all__ = [
-    "Checkpoint",
-    "LongSearch",
-    "Progress",
-    "asks_for_jobs",
-    "count_in_jobs",
-    "open_checkpoint",
-    "plan",
-    "quick_estimate",
-    "run",
-    "run_jobs",
-]
+# Each name and the module that defines it, loaded on first use: taking assemblies apart
+# (polyfit.longsearch.disassembly) needs none of the jobs, workers and checkpoints.
+_NAMES = {
+    "Checkpoint": "checkpoint",
+    "open_checkpoint": "checkpoint",
+    "plan": "planning",
+    "quick_estimate": "planning",
+    "Progress": "runner",
+    "count_in_jobs": "runner",
+    "run_jobs": "runner",
+    "LongSearch": "search",
+    "asks_for_jobs": "search",
+    "run": "search",
+}
+
+__all__ = sorted(_NAMES)
+MODULES = ("checkpoint", "disassembly", "jobfiles", "planning", "runner", "search", "workers")
+
+
+def __getattr__(name: str):
+    if name in _NAMES:
+        value = getattr(importlib.import_module(f"{__name__}.{_NAMES[name]}"), name)
+        globals()[name] = value
+        return value
+    if name in MODULES:  # ``polyfit.longsearch.search`` as an attribute, imported or not
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_NAMES))

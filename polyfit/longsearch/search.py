@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from polyfit.errors import PolyfitError
 from polyfit.files import check_writable, path_exists
 from polyfit.limits import check_processes
-from polyfit.longsearch.checkpoint import Checkpoint, open_checkpoint
-from polyfit.longsearch.planning import plan
-from polyfit.longsearch.runner import Progress, run_jobs
 from polyfit.puzzle.solve import Counts, Found
+
+if TYPE_CHECKING:
+    from polyfit.longsearch.checkpoint import Checkpoint
+    from polyfit.longsearch.runner import Progress
 
 
 def asks_for_jobs(jobs=None, dask=None, checkpoint=None, resume=None, depth=None) -> bool:
@@ -134,6 +135,11 @@ def run(
     split_up = (asked or split) and seed is None and puzzle.impossible is None
     if not split_up:
         return LongSearch(puzzle.search(backend, counts, seed=seed), counts, 0, 1, None)
+    # The jobs' modules, loaded only for a search split into jobs.
+    from polyfit.longsearch.checkpoint import open_checkpoint
+    from polyfit.longsearch.planning import plan
+    from polyfit.longsearch.runner import run_jobs
+
     job_list = plan(puzzle, processes, depth)
     saved = None
     if checkpoint is not None or resume is not None:

@@ -1,0 +1,98 @@
+"""Start-up pays for what a command uses: a small solve loads no exporter, piece set, picture,
+studio page or job machinery. These tests count the modules a whole command loads (in a
+fresh process); they time nothing."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from polyfit.dlx.plugin import DEFERRED
+from polyfit.plugins import BUILT_IN_HOOKS, DEFAULT_PLUGINS, BuiltIn, get_plugin_manager
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Run the command line in this process, then print the modules it loaded and what it printed.
+PROBE = """
+import contextlib, io, json, sys
+sys.argv = ["polyfit", *sys.argv[1:]]
+from polyfit.cli import main
+out = io.StringIO()
+code = 0
+try:
+    with contextlib.redirect_stdout(out):
+        main()
+except SystemExit as exc:
+    code = exc.code
+print(json.dumps({"code": code, "out": out.getvalue(), "modules": sorted(sys.modules)}))
+"""
+
+# Never needed to count or take apart the assemblies of a small file.
+NEVER = [
+    "numpy", "PIL", "trimesh", "rich", "rich.markdown", "multiprocessing", "ctypes",
+    "polyfit.studio.app", "polyfit.studio.server", "polyfit.studio.tasks",
+    "polyfit.atlases", "polyfit.design", "polyfit.design.interlocking", "polyfit.render",
+    "polyfit.formats.png", "polyfit.formats.gif", "polyfit.formats.svg", "polyfit.formats.pdf",
+    "polyfit.formats.models", "polyfit.formats.solutions_json",
+    "polyfit.longsearch.workers", "polyfit.longsearch.checkpoint", "polyfit.longsearch.runner",
+    "polyfit.longsearch.planning", "polyfit.xc.jobs",
+    "polyfit.dlx.python", "polyfit.dlx.bitset_python", "polyfit.dlx.memo",
+    "polyfit.commands.generate", "polyfit.commands.render", "polyfit.commands.atlas",
+]
+
+
+def probe(*args):
+    result = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=ROOT, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout.splitlines()[-1])
+    assert report["code"] in (0, None), result.stderr
+    return report["out"], set(report["modules"])
+
+
+def test_a_small_disassembly_count_loads_only_what_it_uses():
+    out, modules = probe("solve", "tests/data/disassembly/lid-3.xmpuzzle", "--count", "--disassemble",
+                         "--jobs", "1", "--json")
+    counts = json.loads(out)
+    assert (counts["assemblies"], counts["disassemblable"]) == (136, 93)  # the answer is still there
+    assert {"polyfit.motion.disassembly", "polyfit.formats.burrtools"} <= modules  # what it did use
+    assert not modules & set(NEVER), sorted(modules & set(NEVER))
+    assert not modules & {"polyfit.puzzle.piece_sets", "polyfit.puzzle.lattice_sets", "polyfit.puzzle.edge_sets"}
+
+
+def test_a_small_count_loads_no_disassembler():
+    out, modules = probe("solve", "shapes/soma/castle.vox", "--count")
+    assert "3 distinct solutions" in out
+    assert not modules & {*NEVER, "polyfit.motion", "polyfit.longsearch.disassembly"}, sorted(
+        modules & {*NEVER, "polyfit.motion", "polyfit.longsearch.disassembly"})
+
+
+def test_listing_pieces_loads_no_solver():
+    out, modules = probe("pieces", "pentominoes")
+    assert set("FILNPTUVWXYZ") <= set(out)  # the twelve pieces, drawn
+    assert not modules & {*NEVER, "polyfit.puzzle.cover", "polyfit.motion", "polyfit.dlx.plugin"}
+
+
+@pytest.mark.parametrize("name", DEFAULT_PLUGINS)
+def test_each_built_in_plugin_is_described_by_the_hooks_it_implements(name):
+    """The stand-in registered for a built-in plugin offers exactly the hooks of its module."""
+    module = importlib.import_module(name)
+    implemented = {attr for attr in dir(module) if hasattr(getattr(module, attr), "polyfit_impl")}
+    assert set(BUILT_IN_HOOKS[name]) == implemented
+
+
+def test_every_built_in_is_registered_as_a_stand_in_in_order():
+    pm = get_plugin_manager(load_entrypoints=False)
+    names = [name for name, plugin in pm.list_name_plugin() if isinstance(plugin, BuiltIn)]
+    assert names == list(DEFAULT_PLUGINS)
+
+
+@pytest.mark.parametrize("name", sorted(DEFERRED))
+def test_each_deferred_backend_is_the_class_it_names(name):
+    module, cls = DEFERRED[name]
+    assert getattr(importlib.import_module(module), cls).name == name
