@@ -57,6 +57,7 @@ BUILT_IN_HOOKS = {
     "polyfit.lattices.hexagon": ("register_lattices",),
     "polyfit.lattices.sticks": ("register_lattices",),
     "polyfit.lattices.twigs": ("register_lattices",),
+    "polyfit.lattices.prisms": ("register_lattices",),
     "polyfit.puzzle.piece_sets": ("register_piece_sets",),
     "polyfit.puzzle.lattice_sets": ("register_piece_sets",),
     "polyfit.puzzle.edge_sets": ("register_piece_sets",),
