@@ -35,15 +35,23 @@ class Assembly:
         return [[self.labels[p] for p in members] for members in self.groups.lists()]
 
 
-def _copy_order(numbers, cells):
+def _copy_order(numbers, cells, normal=None):
     """BurrTools sorts the copies of a piece by transformation number, then position (x, y,
     z); ``numbers``: {normalized orientation: BurrTools' number} from the file, when it has
-    them."""
+    them; ``normal``: the cells' ``(shape, least corner)`` when known (see :func:`_normal`)."""
     if not numbers:
         return tuple(sorted(cells))
-    low = tuple(min(c[i] for c in cells) for i in range(len(cells[0])))
-    shape = tuple(sorted(tuple(a - b for a, b in zip(c, low)) for c in cells))
+    shape, low = normal or _normal(cells)
     return (numbers.get(shape, len(numbers)), *reversed(low))
+
+
+def _normal(cells, placement=None) -> tuple:
+    """The cells moved to their least corner, sorted, and that corner: a generated
+    ``placement`` of them knows both."""
+    if placement is not None and placement.shape is not None:
+        return tuple(placement.shape), tuple(placement.corner)
+    low = tuple(min(c[i] for c in cells) for i in range(len(cells[0])))
+    return tuple(sorted(tuple(a - b for a, b in zip(c, low)) for c in cells)), low
 
 
 def assembly(puzzle, placements: dict) -> Assembly:
@@ -107,48 +115,49 @@ def _pivot(puzzle) -> int | None:
     return sum(p.count[1] for p in pieces[:best])
 
 
+def _ranks(keys) -> list[int]:
+    """Each key's place among the distinct keys, in order (equal keys, equal places)."""
+    places = {key: k for k, key in enumerate(sorted(set(keys)))}
+    return [places[key] for key in keys]
+
+
 class _Chooser:
-    """What choosing costs once per puzzle: the symmetries' placement tables and each
-    placement's piece and key."""
+    """What choosing costs once per puzzle: each placement's place in BurrTools' order as a
+    number, and each symmetry's table with the place of every image."""
 
     def __init__(self, puzzle):
         cover = puzzle.cover
         self.puzzle = puzzle
         self.pivot = _pivot(puzzle)
-        self.pivot_piece = -1
+        pivot_piece = -1
         slot = 0
         for k, piece in enumerate(puzzle.pieces):
             if slot == self.pivot:
-                self.pivot_piece = k
+                pivot_piece = k
             slot += piece.count[1]
-        self.proper = [cover.table(sym) for sym in cover.symmetries if sym.is_proper]
-        self.every = self.proper + [cover.table(sym) for sym in cover.symmetries if not sym.is_proper]
         rules = puzzle.board.motion
-        self.keys = []
+        keys = []
         for placement in puzzle.placements:
-            rule = rules[placement.piece]
-            self.keys.append((placement.piece, _copy_order(rule[3] if len(rule) > 3 else None, placement.cells)))
-
-    def order(self, image) -> tuple:
-        """The image's placements in BurrTools' order, compared as its slots compare: piece
-        by piece, copies sorted (the pivot's first), a piece's empty slots after its copies.
-        ``(piece, key)`` pairs and an end mark do it without listing the empty slots: where
-        one image has a copy and the other an empty slot, the other has gone on to a later
-        piece (or the end)."""
-        keys = sorted(self.keys[i] for i in image)
-        if self.pivot is not None:
-            keys = [k for k in keys if k[0] == self.pivot_piece] + [k for k in keys if k[0] != self.pivot_piece]
-        keys.append((len(self.puzzle.pieces),))
-        return tuple(keys)
+            rule, cells = rules[placement.piece], placement.cells
+            numbers = rule[3] if len(rule) > 3 else None
+            keys.append((placement.piece, _copy_order(numbers, cells, numbers and _normal(cells, placement))))
+        # An image's placements compare as its slots do: piece by piece, copies sorted, the
+        # pivot's slot first. Its pieces' counts are a solution's (a symmetry maps a piece's
+        # placements to its own or to an equal piece's), so images are alike in length and
+        # compare as their sorted places.
+        rank = _ranks([(piece != pivot_piece, piece, key) for piece, key in keys])
+        proper = [cover.table(sym) for sym in cover.symmetries if sym.is_proper]
+        mirrored = [cover.table(sym) for sym in cover.symmetries if not sym.is_proper]
+        self.proper = [(table, [rank[j] for j in table]) for table in proper]
+        self.every = self.proper + [(table, [rank[j] for j in table]) for table in mirrored]
 
     def choose(self, placements, rotations_only: bool) -> tuple:
-        best = None
-        for table in self.proper if rotations_only else self.every:
-            image = tuple(table[i] for i in placements)
-            order = self.order(image)
-            if best is None or order < best[0]:
-                best = (order, image)
-        return best[1]
+        best = best_order = None
+        for table, ranked in self.proper if rotations_only else self.every:
+            order = sorted(map(ranked.__getitem__, placements))
+            if best is None or order < best_order:
+                best, best_order = table, order
+        return tuple(map(best.__getitem__, placements))
 
 
 _CHOICE: dict = {}  # id(puzzle) -> its chooser (which holds the puzzle: ids are not reused)
@@ -164,6 +173,61 @@ def burrtools_choice(puzzle, placements: tuple, rotations_only: bool) -> tuple:
         _CHOICE.clear()
         chooser = _CHOICE[id(puzzle)] = _Chooser(puzzle)
     return chooser.choose(placements, rotations_only)
+
+
+class _Pieces:
+    """What :func:`assembly` works out per solution, once per placement for a count: its place
+    in BurrTools' piece order, its shape and base in the disassembler, its piece's weight;
+    the groups by the pieces a solution uses."""
+
+    def __init__(self, puzzle, taker: Disassembler):
+        board, pieces = puzzle.board, puzzle.pieces
+        rules = board.motion if len(board.motion) == len(pieces) else ()
+        self.rules = rules
+        self.count = len(pieces)
+        keys, self.shapes, self.weights, self.cells = [], [], [], []
+        for placement in puzzle.placements:
+            piece, cells = placement.piece, placement.cells
+            numbers = rules[piece][3] if rules and len(rules[piece]) > 3 else None
+            normal = _normal(cells, placement)
+            keys.append((piece, _copy_order(numbers, cells, normal)))
+            self.shapes.append(taker.shape(cells, normal))
+            self.weights.append(rules[piece][0] if rules else 1)
+            self.cells.append(cells)
+        self.place = _ranks(keys)
+        self.piece = [placement.piece for placement in puzzle.placements]
+        self._groups: dict = {}
+
+    def groups(self, part_of: tuple) -> Groups:
+        groups = self._groups.get(part_of)
+        if groups is None:
+            rules = self.rules
+            if rules:
+                groups = Groups(part_of, tuple(r[1] for r in rules), tuple(r[2] for r in rules))
+            else:
+                groups = Groups(part_of, ((),) * self.count, tuple(range(self.count)))
+            self._groups[part_of] = groups
+        return groups
+
+    def take_apart(self, placements, taker: Disassembler) -> Disassembly:
+        """As ``taker.disassemble(*assembly(...))`` would, with no work per cell."""
+        order = sorted(placements, key=self.place.__getitem__)  # stable: as assembly() sorts
+        shapes = self.shapes
+        return taker.disassemble_shapes([shapes[i][0] for i in order], [shapes[i][1] for i in order],
+                                        [self.weights[i] for i in order],
+                                        self.groups(tuple([self.piece[i] for i in order])),
+                                        [self.cells[i] for i in order])
+
+
+_PIECES: dict = {}  # id(taker) -> (puzzle, its _Pieces)
+
+
+def _pieces(puzzle, taker: Disassembler) -> _Pieces:
+    known = _PIECES.get(id(taker))
+    if known is None or known[0] is not puzzle:
+        _PIECES.clear()
+        known = _PIECES[id(taker)] = (puzzle, _Pieces(puzzle, taker), taker)
+    return known[1]
 
 
 def disassembler(puzzle, engine: str = "auto", max_states: int | None = None,
@@ -240,11 +304,12 @@ def tally_one(puzzle, placements, taker: Disassembler) -> Tally:
     that is another class, its mirror image)."""
     tally = Tally(assemblies=1)
     done = {}
+    pieces = _pieces(puzzle, taker)
 
     def taken_apart(image):
         key = frozenset(image)
         if key not in done:
-            _, done[key] = disassemble(puzzle, _labelled(puzzle, image), taker=taker)
+            done[key] = pieces.take_apart(image, taker)
             tally.states += done[key].states
         return done[key]
 
