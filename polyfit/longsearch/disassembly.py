@@ -136,11 +136,12 @@ class _Chooser:
                 pivot_piece = k
             slot += piece.count[1]
         rules = puzzle.board.motion
+        numbers = [dict(rule[3]) if len(rule) > 3 else None for rule in rules]
         keys = []
         for placement in puzzle.placements:
-            rule, cells = rules[placement.piece], placement.cells
-            numbers = rule[3] if len(rule) > 3 else None
-            keys.append((placement.piece, _copy_order(numbers, cells, numbers and _normal(cells, placement))))
+            known = numbers[placement.piece]
+            cells = placement.cells if not known or placement.shape is None else None
+            keys.append((placement.piece, _copy_order(known, cells, known and _normal(cells, placement))))
         # An image's placements compare as its slots do: piece by piece, copies sorted, the
         # pivot's slot first. Its pieces' counts are a solution's (a symmetry maps a piece's
         # placements to its own or to an equal piece's), so images are alike in length and
@@ -149,15 +150,31 @@ class _Chooser:
         proper = [cover.table(sym) for sym in cover.symmetries if sym.is_proper]
         mirrored = [cover.table(sym) for sym in cover.symmetries if not sym.is_proper]
         self.proper = [(table, [rank[j] for j in table]) for table in proper]
-        self.every = self.proper + [(table, [rank[j] for j in table]) for table in mirrored]
+        self.mirrored = [(table, [rank[j] for j in table]) for table in mirrored]
+        self.every = self.proper + self.mirrored
 
-    def choose(self, placements, rotations_only: bool) -> tuple:
+    @staticmethod
+    def _least(tables, placements) -> tuple:
+        """The image the first of ``tables`` with the least order makes, and that order."""
         best = best_order = None
-        for table, ranked in self.proper if rotations_only else self.every:
+        for table, ranked in tables:
             order = sorted(map(ranked.__getitem__, placements))
             if best is None or order < best_order:
                 best, best_order = table, order
-        return tuple(map(best.__getitem__, placements))
+        return tuple(map(best.__getitem__, placements)), best_order
+
+    def choose(self, placements, rotations_only: bool) -> tuple:
+        return self._least(self.proper if rotations_only else self.every, placements)[0]
+
+    def choices(self, placements) -> tuple:
+        """``choose(placements, False)``, ``choose(placements, True)`` and, when there are
+        reflections, ``choose(mirror, True)`` for any mirror image of the placements (its
+        rotations are this one's reflections), from one look at each symmetry."""
+        proper, proper_order = self._least(self.proper, placements)
+        if not self.mirrored:
+            return proper, proper, None
+        mirrored, mirrored_order = self._least(self.mirrored, placements)
+        return (mirrored if mirrored_order < proper_order else proper), proper, mirrored
 
 
 _CHOICE: dict = {}  # id(puzzle) -> its chooser (which holds the puzzle: ids are not reused)
@@ -168,11 +185,18 @@ def burrtools_choice(puzzle, placements: tuple, rotations_only: bool) -> tuple:
     only when ``rotations_only``) that BurrTools keeps."""
     if len(puzzle.cover.symmetries) <= 1 or not puzzle.board.motion:
         return placements
+    return _chooser(puzzle).choose(placements, rotations_only)
+
+
+def _chooser(puzzle) -> _Chooser | None:
+    """The puzzle's chooser, None when BurrTools' choice is the solution as it is."""
+    if len(puzzle.cover.symmetries) <= 1 or not puzzle.board.motion:
+        return None
     chooser = _CHOICE.get(id(puzzle))
     if chooser is None or chooser.puzzle is not puzzle:
         _CHOICE.clear()
         chooser = _CHOICE[id(puzzle)] = _Chooser(puzzle)
-    return chooser.choose(placements, rotations_only)
+    return chooser
 
 
 class _Pieces:
@@ -185,16 +209,17 @@ class _Pieces:
         rules = board.motion if len(board.motion) == len(pieces) else ()
         self.rules = rules
         self.count = len(pieces)
-        keys, self.shapes, self.weights, self.cells = [], [], [], []
+        numbers = [dict(rule[3]) if len(rule) > 3 else None for rule in rules] or [None] * len(pieces)
+        keys, self.shapes, self.weights = [], [], []
         for placement in puzzle.placements:
-            piece, cells = placement.piece, placement.cells
-            numbers = rules[piece][3] if rules and len(rules[piece]) > 3 else None
-            normal = _normal(cells, placement)
-            keys.append((piece, _copy_order(numbers, cells, normal)))
+            piece = placement.piece
+            normal = _normal(None, placement) if placement.shape is not None else None
+            cells = placement.cells if normal is None or not numbers[piece] else None
+            keys.append((piece, _copy_order(numbers[piece], cells, normal)))
             self.shapes.append(taker.shape(cells, normal))
             self.weights.append(rules[piece][0] if rules else 1)
-            self.cells.append(cells)
         self.place = _ranks(keys)
+        self.placements = puzzle.placements
         self.piece = [placement.piece for placement in puzzle.placements]
         self._groups: dict = {}
 
@@ -216,7 +241,7 @@ class _Pieces:
         return taker.disassemble_shapes([shapes[i][0] for i in order], [shapes[i][1] for i in order],
                                         [self.weights[i] for i in order],
                                         self.groups(tuple([self.piece[i] for i in order])),
-                                        [self.cells[i] for i in order])
+                                        [self.placements[i].cells for i in order])
 
 
 _PIECES: dict = {}  # id(taker) -> (puzzle, its _Pieces)
@@ -315,19 +340,21 @@ def tally_one(puzzle, placements, taker: Disassembler) -> Tally:
 
     # BurrTools identifies mirror images only where its mirror check can (every piece its own
     # mirror image or with a partner); polyfit's symmetries of the puzzle have reflections then
-    result = taken_apart(burrtools_choice(puzzle, placements, rotations_only=False))
+    chooser = _chooser(puzzle)
+    every, proper, mirrored = chooser.choices(placements) if chooser else (placements, placements, None)
+    result = taken_apart(every)
     if result.separates:
         tally.disassemblable += 1
         tally.levels[result.level] = 1
     elif result.status == "unknown":
         tally.unknown += 1
         tally.levels["unknown"] = 1
-    classes = [placements]
-    image = mirror_image(puzzle, placements)
-    if image is not None:
-        classes.append(image)
-    for member in classes:
-        tally.disassemblable_rotations += taken_apart(burrtools_choice(puzzle, member, rotations_only=True)).separates
+    tally.disassemblable_rotations += taken_apart(proper).separates
+    cover = puzzle.cover
+    if cover.has_reflections and not cover.mirror_symmetric(placements):  # the mirror image is another class
+        if mirrored is None:
+            mirrored = mirror_image(puzzle, placements)
+        tally.disassemblable_rotations += taken_apart(mirrored).separates
     return tally
 
 
