@@ -10,7 +10,6 @@ alone, a class and its mirror image apart).
 from __future__ import annotations
 
 import os
-from collections import Counter
 from dataclasses import dataclass, field
 
 from polyfit.errors import PolyfitError
@@ -221,18 +220,13 @@ class _Pieces:
         self.place = _ranks(keys)
         self.placements = puzzle.placements
         self.piece = [placement.piece for placement in puzzle.placements]
-        self._groups: dict = {}
+        if rules:
+            self.part_groups, self.keys = tuple(r[1] for r in rules), tuple(r[2] for r in rules)
+        else:
+            self.part_groups, self.keys = ((),) * len(pieces), tuple(range(len(pieces)))
 
     def groups(self, part_of: tuple) -> Groups:
-        groups = self._groups.get(part_of)
-        if groups is None:
-            rules = self.rules
-            if rules:
-                groups = Groups(part_of, tuple(r[1] for r in rules), tuple(r[2] for r in rules))
-            else:
-                groups = Groups(part_of, ((),) * self.count, tuple(range(self.count)))
-            self._groups[part_of] = groups
-        return groups
+        return Groups(part_of, self.part_groups, self.keys)
 
     def take_apart(self, placements, taker: Disassembler) -> Disassembly:
         """As ``taker.disassemble(*assembly(...))`` would, with no work per cell."""
@@ -295,7 +289,9 @@ class Tally:
         self.disassemblable_rotations += other.disassemblable_rotations
         self.unknown += other.unknown
         self.states += other.states
-        self.levels = dict(Counter(self.levels) + Counter(other.levels))
+        levels = self.levels
+        for level, number in other.levels.items():
+            levels[level] = levels.get(level, 0) + number
 
     def sorted_levels(self) -> dict:
         """The levels, easiest first (by each number in turn)."""
