@@ -120,6 +120,32 @@ def _ranks(keys) -> list[int]:
     return [places[key] for key in keys]
 
 
+class _Images:
+    """Symmetries' tables (each with the place of every image: see :class:`_Chooser`) and, per
+    placement, the least place of its images and the tables that give it: the image of a
+    solution with the least order starts with the least of these, so only the tables giving
+    that one are sorted."""
+
+    def __init__(self, tables):
+        self.tables = tables
+        ranks = [ranked for _, ranked in tables]
+        self.low = list(map(min, zip(*ranks))) if ranks else []
+        self.giving = [tuple(k for k, ranked in enumerate(ranks) if ranked[i] == low) for i, low in enumerate(self.low)]
+
+    def least(self, placements) -> tuple:
+        """The image the first of the tables with the least order makes, and that order."""
+        low, giving, tables = self.low, self.giving, self.tables
+        first = min(map(low.__getitem__, placements))
+        candidates = sorted({k for i in placements if low[i] == first for k in giving[i]})
+        best = best_order = None
+        for k in candidates:
+            table, ranked = tables[k]
+            order = sorted(map(ranked.__getitem__, placements))
+            if best is None or order < best_order:
+                best, best_order = table, order
+        return tuple(map(best.__getitem__, placements)), best_order
+
+
 class _Chooser:
     """What choosing costs once per puzzle: each placement's place in BurrTools' order as a
     number, and each symmetry's table with the place of every image."""
@@ -148,19 +174,19 @@ class _Chooser:
         rank = _ranks([(piece != pivot_piece, piece, key) for piece, key in keys])
         proper = [cover.table(sym) for sym in cover.symmetries if sym.is_proper]
         mirrored = [cover.table(sym) for sym in cover.symmetries if not sym.is_proper]
-        self.proper = [(table, [rank[j] for j in table]) for table in proper]
-        self.mirrored = [(table, [rank[j] for j in table]) for table in mirrored]
-        self.every = self.proper + self.mirrored
+        self.proper = _Images([(table, [rank[j] for j in table]) for table in proper])
+        self.mirrored = _Images([(table, [rank[j] for j in table]) for table in mirrored])
+        self._every = None
+
+    @property
+    def every(self) -> _Images:
+        if self._every is None:
+            self._every = _Images(self.proper.tables + self.mirrored.tables)
+        return self._every
 
     @staticmethod
-    def _least(tables, placements) -> tuple:
-        """The image the first of ``tables`` with the least order makes, and that order."""
-        best = best_order = None
-        for table, ranked in tables:
-            order = sorted(map(ranked.__getitem__, placements))
-            if best is None or order < best_order:
-                best, best_order = table, order
-        return tuple(map(best.__getitem__, placements)), best_order
+    def _least(images: _Images, placements) -> tuple:
+        return images.least(placements)
 
     def choose(self, placements, rotations_only: bool) -> tuple:
         return self._least(self.proper if rotations_only else self.every, placements)[0]
@@ -170,7 +196,7 @@ class _Chooser:
         reflections, ``choose(mirror, True)`` for any mirror image of the placements (its
         rotations are this one's reflections), from one look at each symmetry."""
         proper, proper_order = self._least(self.proper, placements)
-        if not self.mirrored:
+        if not self.mirrored.tables:
             return proper, proper, None
         mirrored, mirrored_order = self._least(self.mirrored, placements)
         return (mirrored if mirrored_order < proper_order else proper), proper, mirrored
