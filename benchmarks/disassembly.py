@@ -27,14 +27,17 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parent / "tests" / "data" / "disassembly"
-DEFAULT = ["SolidSixPieceBurrs", "lid-4", "lid-3", "box-4", "burr-5", "group-6"]
+# family-80 (benchmarks/data, made by disassembly_puzzles.py --family): 12,182 assemblies, as
+# designers' piece families have; too slow for the tests
+DEFAULT = ["SolidSixPieceBurrs", "lid-4", "lid-3", "box-4", "burr-5", "group-6", "family-80"]
+LARGE = HERE / "data"
 BURRTXT2 = Path(os.environ.get("TMPDIR", "/tmp")) / "burrtools" / "burrTxt2"
 
 from burrtools_levels import burrtxt2_run  # noqa: E402  (beside this file)
 
 
 def timed(args, stdin=None, cwd=HERE):
-    """Run a command; its CPU seconds (user + system), wall seconds and output."""
+    """Run a command; its CPU seconds (user + system), wall seconds, output and peak memory (KB)."""
     start = time.perf_counter()
     process = subprocess.Popen(args, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=cwd)
     out = process.stdout.read()
@@ -42,7 +45,7 @@ def timed(args, stdin=None, cwd=HERE):
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode != 0:
         sys.exit(f"{' '.join(map(str, args))} failed ({process.returncode})")
-    return usage.ru_utime + usage.ru_stime, time.perf_counter() - start, out.decode()
+    return usage.ru_utime + usage.ru_stime, time.perf_counter() - start, out.decode(), usage.ru_maxrss
 
 
 def burrtools(path: Path):
@@ -52,10 +55,10 @@ def burrtools(path: Path):
 
 
 def polyfit(path: Path):
-    cpu, wall, out = timed([sys.executable, "-m", "polyfit", "solve", str(path), "--count", "--disassemble",
-                            "--jobs", "1", "--json"])
+    cpu, wall, out, rss = timed([sys.executable, "-m", "polyfit", "solve", str(path), "--count", "--disassemble",
+                                 "--jobs", "1", "--json"])
     data = json.loads(out)
-    return cpu, wall, (data["assemblies"], data["disassemblable"])
+    return cpu, wall, (data["assemblies"], data["disassemblable"]), rss
 
 
 def main() -> None:
@@ -65,19 +68,22 @@ def main() -> None:
     args = parser.parse_args()
     if not BURRTXT2.exists():
         sys.exit(f"BurrTools is not built at {BURRTXT2}: run bash ../shared/burrtools/build.sh")
-    files = args.files or [DATA / f"{name}.xmpuzzle" for name in DEFAULT]
-    print(f"{'puzzle':24} {'BurrTools CPU':>13} {'polyfit CPU':>11} {'ratio':>6} {'polyfit wall':>12}  counts")
+    files = args.files or [(DATA if (DATA / f"{name}.xmpuzzle").exists() else LARGE) / f"{name}.xmpuzzle"
+                           for name in DEFAULT]
+    print(f"{'puzzle':24} {'BurrTools CPU':>13} {'polyfit CPU':>11} {'ratio':>6} {'polyfit wall':>12} {'polyfit MB':>10}  counts")
     for path in files:
-        bt, pf, pf_wall = [], [], []
+        bt, pf, pf_wall, pf_rss = [], [], [], []
         for _ in range(args.rounds):
             cpu, bt_counts = burrtools(path)
             bt.append(cpu)
-            cpu, wall, pf_counts = polyfit(path)
+            cpu, wall, pf_counts, rss = polyfit(path)
             pf.append(cpu)
             pf_wall.append(wall)
+            pf_rss.append(rss / 1024)
         b, p, w = statistics.median(bt), statistics.median(pf), statistics.median(pf_wall)
         same = "equal" if bt_counts == pf_counts else f"DIFFER: BurrTools {bt_counts}, polyfit {pf_counts}"
-        print(f"{path.stem:24} {b:13.3f} {p:11.3f} {p / b:6.2f} {w:12.3f}  {bt_counts[0]}/{bt_counts[1]} {same}")
+        print(f"{path.stem:24} {b:13.3f} {p:11.3f} {p / b:6.2f} {w:12.3f} {max(pf_rss):10.0f}  "
+              f"{bt_counts[0]}/{bt_counts[1]} {same}", flush=True)
 
 
 if __name__ == "__main__":

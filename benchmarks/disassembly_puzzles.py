@@ -12,6 +12,11 @@ Kinds, each from a seed (the same files every run):
 - ``group-*``: box cuts whose stuck pieces are put in groups (``group=`` on shapes, some with
   ``<group>`` counts), to exercise BurrTools' rules for pieces that may stay together.
 
+``--family`` makes instead the benchmark's large puzzle, benchmarks/data/family-80.xmpuzzle:
+SolidSixPieceBurrs' 25 solid pieces and 80 more, each a solid one with one or two more voxels
+cut from its middle (and its mirror image), any six in the solid knot: about 11,000 assemblies,
+as designers' piece families have (too slow for the tests: only benchmarks/disassembly.py runs it).
+
 Only assemblies the polyfit disassembler finds interesting are kept (levels above 1, dotted
 levels, stuck ones, groups), so the comparison with BurrTools covers more than level 1; the
 answers themselves come from BurrTools (benchmarks/burrtools_levels.py).
@@ -203,11 +208,57 @@ def level_of(pieces, weights=None, groups=None):
 NAMES = "ABCDEFGHIJ"
 
 
+def _normalized(cells):
+    low = [min(c[i] for c in cells) for i in range(3)]
+    return tuple(sorted(tuple(c[i] - low[i] for i in range(3)) for c in cells))
+
+
+def _kind(cells):
+    """The cells up to rotation (the least of their 24 turns)."""
+    from polyfit.formats.burrtools import PROPER, ROTATIONS
+
+    return min(_normalized([tuple(sum(m[i][k] * c[k] for k in range(3)) for i in range(3)) for c in cells])
+               for m in ROTATIONS[:PROPER])
+
+
+def piece_family(extra: int, seed: int):
+    """SolidSixPieceBurrs' pieces and ``extra`` more (in mirror pairs) cut from them, each a
+    piece with one or two voxels of its middle 2x2x2 taken away; and the knot they fill."""
+    import polyfit
+
+    solid = polyfit.load(OUT / "SolidSixPieceBurrs.xmpuzzle")
+    rng = random.Random(seed)
+    pieces = [tuple(sorted(p.cells)) for p in solid.pieces]
+    kinds = {_kind(p) for p in pieces}
+    while len(pieces) < 25 + extra:
+        cells = rng.choice(pieces[:25])
+        extent = [max(c[i] for c in cells) - min(c[i] for c in cells) + 1 for i in range(3)]
+        middle = [c for c in cells if c[extent.index(6)] in (2, 3)]
+        cut = set(rng.sample(middle, rng.choice((1, 2))))
+        rest = tuple(c for c in cells if c not in cut)
+        if not is_connected(rest) or _kind(rest) in kinds:
+            continue
+        for shape in (rest, _normalized([(z, y, -x) for z, y, x in rest])):
+            if _kind(shape) not in kinds:
+                kinds.add(_kind(shape))
+                pieces.append(shape)
+    return pieces, sorted(solid.board.cells)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=6, help="puzzles of each kind")
     parser.add_argument("--only", help="make only the puzzles whose names start so")
+    parser.add_argument("--family", action="store_true", help="make the benchmark's large puzzle only")
     args = parser.parse_args()
+    if args.family:
+        pieces, knot = piece_family(80, 5)
+        text = xml(pieces, [f"P{k}" for k in range(len(pieces))], knot)
+        path = Path(__file__).resolve().parent / "data" / "family-80.xmpuzzle"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text.replace('count="1"/>', 'min="0" max="6"/>'))  # any six, as SolidSix
+        print(path)
+        return
     OUT.mkdir(parents=True, exist_ok=True)
     made = []
 

@@ -213,6 +213,63 @@ def test_polyfit_counts_and_levels_equal_burrtools(path):
     assert counts.distinct_rotations == answer["mirror"]["assemblies"]
 
 
+def _least_image(puzzle, placements, rotations_only):
+    """BurrTools' choice written out plainly, as a reference: every image of the solution under
+    the symmetries, its placements as (piece, copy order) keys, the symmetry breaker's piece
+    first, sorted; the least (the first symmetry on a tie)."""
+    cover, rules = puzzle.cover, puzzle.board.motion
+    pivot = disassembly._pivot(puzzle)
+    pivot_piece = -1 if pivot is None else next(
+        k for k in range(len(puzzle.pieces)) if sum(p.count[1] for p in puzzle.pieces[:k]) == pivot)
+
+    def key(i):
+        placement = puzzle.placements[i]
+        rule = rules[placement.piece]
+        order = disassembly._copy_order(rule[3] if len(rule) > 3 else None, placement.cells)
+        return (placement.piece != pivot_piece, placement.piece, order)
+
+    best = None
+    for sym in cover.symmetries:
+        if rotations_only and not sym.is_proper:
+            continue
+        image = tuple(cover.table(sym)[i] for i in placements)
+        order = sorted(key(i) for i in image)
+        if best is None or order < best[0]:
+            best = (order, image)
+    return best[1]
+
+
+@pytest.mark.parametrize("name", ["SolidSixPieceBurrs", "knot-1", "group-3"])
+def test_the_count_takes_each_assembly_apart_as_a_listing_does(name):
+    """The count's short cut (each placement's order, shape and weight worked out once, the
+    symmetries looked at once per solution) meets each assembly in the orientation BurrTools
+    keeps and in the piece order the listing's path (labels, cells) gives, with its result."""
+    puzzle = polyfit.load(DATA / f"{name}.xmpuzzle")
+    taker = disassembly.disassembler(puzzle)
+    fast = disassembly._pieces(puzzle, taker)
+    chooser = disassembly._chooser(puzzle)
+    met = 0
+    for found in puzzle.search(puzzle.backend("auto"), polyfit.Counts()):
+        if not found.canonical:
+            continue
+        placements = found.placements
+        every, proper, mirrored = chooser.choices(placements)
+        assert every == _least_image(puzzle, placements, rotations_only=False)
+        assert proper == _least_image(puzzle, placements, rotations_only=True)
+        image = disassembly.mirror_image(puzzle, placements)
+        if image is not None:
+            assert frozenset(mirrored) == frozenset(_least_image(puzzle, image, rotations_only=True))
+        for chosen in (every, proper):
+            slow = disassembly.disassemble(puzzle, disassembly._labelled(puzzle, chosen), taker=taker)[1]
+            quick = fast.take_apart(chosen, taker)
+            assert (quick.status, quick.level, quick.total, quick.states) == (slow.status, slow.level, slow.total, slow.states)
+            assert quick.moves == slow.moves
+        met += 1
+        if met == 80:
+            break
+    assert met > 0
+
+
 def test_the_recorded_answers_cover_deep_and_dotted_levels():
     levels = {level for path in DATA.glob("*.burrtools.json.gz") for level in answers(path)["default"]["levels"]}
     assert "1.2" in levels

@@ -813,10 +813,14 @@ def orientation_numbers(piece: Piece) -> dict:
     """BurrTools' transformation number of each orientation of a 3D piece (normalized cells,
     (z, y, x)): the least that turns the piece so (it sorts copies of a piece by it)."""
     numbers = {}
+    voxels = _piece_voxels(piece, False)
     for t in range(PROPER):
-        turned = [rotate(ROTATIONS[t], v) for v in _piece_voxels(piece, False)]
-        low = [min(v[i] for v in turned) for i in range(3)]
-        shape = tuple(sorted((v[2] - low[2], v[1] - low[1], v[0] - low[0]) for v in turned))
+        (a, b, c), (d, e, f), (g, h, i) = ROTATIONS[t]  # rotate(), unrolled: this runs per piece
+        xs = [a * x + b * y + c * z for x, y, z in voxels]
+        ys = [d * x + e * y + f * z for x, y, z in voxels]
+        zs = [g * x + h * y + i * z for x, y, z in voxels]
+        lx, ly, lz = min(xs), min(ys), min(zs)
+        shape = tuple(sorted(zip([v - lz for v in zs], [v - ly for v in ys], [v - lx for v in xs])))
         numbers.setdefault(shape, t)
     return numbers
 

@@ -10,7 +10,6 @@ alone, a class and its mirror image apart).
 from __future__ import annotations
 
 import os
-from collections import Counter
 from dataclasses import dataclass, field
 
 from polyfit.errors import PolyfitError
@@ -35,15 +34,23 @@ class Assembly:
         return [[self.labels[p] for p in members] for members in self.groups.lists()]
 
 
-def _copy_order(numbers, cells):
+def _copy_order(numbers, cells, normal=None):
     """BurrTools sorts the copies of a piece by transformation number, then position (x, y,
     z); ``numbers``: {normalized orientation: BurrTools' number} from the file, when it has
-    them."""
+    them; ``normal``: the cells' ``(shape, least corner)`` when known (see :func:`_normal`)."""
     if not numbers:
         return tuple(sorted(cells))
-    low = tuple(min(c[i] for c in cells) for i in range(len(cells[0])))
-    shape = tuple(sorted(tuple(a - b for a, b in zip(c, low)) for c in cells))
+    shape, low = normal or _normal(cells)
     return (numbers.get(shape, len(numbers)), *reversed(low))
+
+
+def _normal(cells, placement=None) -> tuple:
+    """The cells moved to their least corner, sorted, and that corner: a generated
+    ``placement`` of them knows both."""
+    if placement is not None and placement.shape is not None:
+        return tuple(placement.shape), tuple(placement.corner)
+    low = tuple(min(c[i] for c in cells) for i in range(len(cells[0])))
+    return tuple(sorted(tuple(a - b for a, b in zip(c, low)) for c in cells)), low
 
 
 def assembly(puzzle, placements: dict) -> Assembly:
@@ -107,48 +114,92 @@ def _pivot(puzzle) -> int | None:
     return sum(p.count[1] for p in pieces[:best])
 
 
+def _ranks(keys) -> list[int]:
+    """Each key's place among the distinct keys, in order (equal keys, equal places)."""
+    places = {key: k for k, key in enumerate(sorted(set(keys)))}
+    return [places[key] for key in keys]
+
+
+class _Images:
+    """Symmetries' tables (each with the place of every image: see :class:`_Chooser`) and, per
+    placement, the least place of its images and the tables that give it: the image of a
+    solution with the least order starts with the least of these, so only the tables giving
+    that one are sorted."""
+
+    def __init__(self, tables):
+        self.tables = tables
+        ranks = [ranked for _, ranked in tables]
+        self.low = list(map(min, zip(*ranks))) if ranks else []
+        self.giving = [tuple(k for k, ranked in enumerate(ranks) if ranked[i] == low) for i, low in enumerate(self.low)]
+
+    def least(self, placements) -> tuple:
+        """The image the first of the tables with the least order makes, and that order."""
+        low, giving, tables = self.low, self.giving, self.tables
+        first = min(map(low.__getitem__, placements))
+        candidates = sorted({k for i in placements if low[i] == first for k in giving[i]})
+        best = best_order = None
+        for k in candidates:
+            table, ranked = tables[k]
+            order = sorted(map(ranked.__getitem__, placements))
+            if best is None or order < best_order:
+                best, best_order = table, order
+        return tuple(map(best.__getitem__, placements)), best_order
+
+
 class _Chooser:
-    """What choosing costs once per puzzle: the symmetries' placement tables and each
-    placement's piece and key."""
+    """What choosing costs once per puzzle: each placement's place in BurrTools' order as a
+    number, and each symmetry's table with the place of every image."""
 
     def __init__(self, puzzle):
         cover = puzzle.cover
         self.puzzle = puzzle
         self.pivot = _pivot(puzzle)
-        self.pivot_piece = -1
+        pivot_piece = -1
         slot = 0
         for k, piece in enumerate(puzzle.pieces):
             if slot == self.pivot:
-                self.pivot_piece = k
+                pivot_piece = k
             slot += piece.count[1]
-        self.proper = [cover.table(sym) for sym in cover.symmetries if sym.is_proper]
-        self.every = self.proper + [cover.table(sym) for sym in cover.symmetries if not sym.is_proper]
         rules = puzzle.board.motion
-        self.keys = []
+        numbers = [dict(rule[3]) if len(rule) > 3 else None for rule in rules]
+        keys = []
         for placement in puzzle.placements:
-            rule = rules[placement.piece]
-            self.keys.append((placement.piece, _copy_order(rule[3] if len(rule) > 3 else None, placement.cells)))
+            known = numbers[placement.piece]
+            cells = placement.cells if not known or placement.shape is None else None
+            keys.append((placement.piece, _copy_order(known, cells, known and _normal(cells, placement))))
+        # An image's placements compare as its slots do: piece by piece, copies sorted, the
+        # pivot's slot first. Its pieces' counts are a solution's (a symmetry maps a piece's
+        # placements to its own or to an equal piece's), so images are alike in length and
+        # compare as their sorted places.
+        rank = _ranks([(piece != pivot_piece, piece, key) for piece, key in keys])
+        proper = [cover.table(sym) for sym in cover.symmetries if sym.is_proper]
+        mirrored = [cover.table(sym) for sym in cover.symmetries if not sym.is_proper]
+        self.proper = _Images([(table, [rank[j] for j in table]) for table in proper])
+        self.mirrored = _Images([(table, [rank[j] for j in table]) for table in mirrored])
+        self._every = None
 
-    def order(self, image) -> tuple:
-        """The image's placements in BurrTools' order, compared as its slots compare: piece
-        by piece, copies sorted (the pivot's first), a piece's empty slots after its copies.
-        ``(piece, key)`` pairs and an end mark do it without listing the empty slots: where
-        one image has a copy and the other an empty slot, the other has gone on to a later
-        piece (or the end)."""
-        keys = sorted(self.keys[i] for i in image)
-        if self.pivot is not None:
-            keys = [k for k in keys if k[0] == self.pivot_piece] + [k for k in keys if k[0] != self.pivot_piece]
-        keys.append((len(self.puzzle.pieces),))
-        return tuple(keys)
+    @property
+    def every(self) -> _Images:
+        if self._every is None:
+            self._every = _Images(self.proper.tables + self.mirrored.tables)
+        return self._every
+
+    @staticmethod
+    def _least(images: _Images, placements) -> tuple:
+        return images.least(placements)
 
     def choose(self, placements, rotations_only: bool) -> tuple:
-        best = None
-        for table in self.proper if rotations_only else self.every:
-            image = tuple(table[i] for i in placements)
-            order = self.order(image)
-            if best is None or order < best[0]:
-                best = (order, image)
-        return best[1]
+        return self._least(self.proper if rotations_only else self.every, placements)[0]
+
+    def choices(self, placements) -> tuple:
+        """``choose(placements, False)``, ``choose(placements, True)`` and, when there are
+        reflections, ``choose(mirror, True)`` for any mirror image of the placements (its
+        rotations are this one's reflections), from one look at each symmetry."""
+        proper, proper_order = self._least(self.proper, placements)
+        if not self.mirrored.tables:
+            return proper, proper, None
+        mirrored, mirrored_order = self._least(self.mirrored, placements)
+        return (mirrored if mirrored_order < proper_order else proper), proper, mirrored
 
 
 _CHOICE: dict = {}  # id(puzzle) -> its chooser (which holds the puzzle: ids are not reused)
@@ -159,11 +210,69 @@ def burrtools_choice(puzzle, placements: tuple, rotations_only: bool) -> tuple:
     only when ``rotations_only``) that BurrTools keeps."""
     if len(puzzle.cover.symmetries) <= 1 or not puzzle.board.motion:
         return placements
+    return _chooser(puzzle).choose(placements, rotations_only)
+
+
+def _chooser(puzzle) -> _Chooser | None:
+    """The puzzle's chooser, None when BurrTools' choice is the solution as it is."""
+    if len(puzzle.cover.symmetries) <= 1 or not puzzle.board.motion:
+        return None
     chooser = _CHOICE.get(id(puzzle))
     if chooser is None or chooser.puzzle is not puzzle:
         _CHOICE.clear()
         chooser = _CHOICE[id(puzzle)] = _Chooser(puzzle)
-    return chooser.choose(placements, rotations_only)
+    return chooser
+
+
+class _Pieces:
+    """What :func:`assembly` works out per solution, once per placement for a count: its place
+    in BurrTools' piece order, its shape and base in the disassembler, its piece's weight;
+    the groups by the pieces a solution uses."""
+
+    def __init__(self, puzzle, taker: Disassembler):
+        board, pieces = puzzle.board, puzzle.pieces
+        rules = board.motion if len(board.motion) == len(pieces) else ()
+        self.rules = rules
+        self.count = len(pieces)
+        numbers = [dict(rule[3]) if len(rule) > 3 else None for rule in rules] or [None] * len(pieces)
+        keys, self.shapes, self.weights = [], [], []
+        for placement in puzzle.placements:
+            piece = placement.piece
+            normal = _normal(None, placement) if placement.shape is not None else None
+            cells = placement.cells if normal is None or not numbers[piece] else None
+            keys.append((piece, _copy_order(numbers[piece], cells, normal)))
+            self.shapes.append(taker.shape(cells, normal))
+            self.weights.append(rules[piece][0] if rules else 1)
+        self.place = _ranks(keys)
+        self.placements = puzzle.placements
+        self.piece = [placement.piece for placement in puzzle.placements]
+        if rules:
+            self.part_groups, self.keys = tuple(r[1] for r in rules), tuple(r[2] for r in rules)
+        else:
+            self.part_groups, self.keys = ((),) * len(pieces), tuple(range(len(pieces)))
+
+    def groups(self, part_of: tuple) -> Groups:
+        return Groups(part_of, self.part_groups, self.keys)
+
+    def take_apart(self, placements, taker: Disassembler) -> Disassembly:
+        """As ``taker.disassemble(*assembly(...))`` would, with no work per cell."""
+        order = sorted(placements, key=self.place.__getitem__)  # stable: as assembly() sorts
+        shapes = self.shapes
+        return taker.disassemble_shapes([shapes[i][0] for i in order], [shapes[i][1] for i in order],
+                                        [self.weights[i] for i in order],
+                                        self.groups(tuple([self.piece[i] for i in order])),
+                                        [self.placements[i].cells for i in order])
+
+
+_PIECES: dict = {}  # id(taker) -> (puzzle, its _Pieces)
+
+
+def _pieces(puzzle, taker: Disassembler) -> _Pieces:
+    known = _PIECES.get(id(taker))
+    if known is None or known[0] is not puzzle:
+        _PIECES.clear()
+        known = _PIECES[id(taker)] = (puzzle, _Pieces(puzzle, taker), taker)
+    return known[1]
 
 
 def disassembler(puzzle, engine: str = "auto", max_states: int | None = None,
@@ -206,7 +315,9 @@ class Tally:
         self.disassemblable_rotations += other.disassemblable_rotations
         self.unknown += other.unknown
         self.states += other.states
-        self.levels = dict(Counter(self.levels) + Counter(other.levels))
+        levels = self.levels
+        for level, number in other.levels.items():
+            levels[level] = levels.get(level, 0) + number
 
     def sorted_levels(self) -> dict:
         """The levels, easiest first (by each number in turn)."""
@@ -240,29 +351,32 @@ def tally_one(puzzle, placements, taker: Disassembler) -> Tally:
     that is another class, its mirror image)."""
     tally = Tally(assemblies=1)
     done = {}
+    pieces = _pieces(puzzle, taker)
 
     def taken_apart(image):
         key = frozenset(image)
         if key not in done:
-            _, done[key] = disassemble(puzzle, _labelled(puzzle, image), taker=taker)
+            done[key] = pieces.take_apart(image, taker)
             tally.states += done[key].states
         return done[key]
 
     # BurrTools identifies mirror images only where its mirror check can (every piece its own
     # mirror image or with a partner); polyfit's symmetries of the puzzle have reflections then
-    result = taken_apart(burrtools_choice(puzzle, placements, rotations_only=False))
+    chooser = _chooser(puzzle)
+    every, proper, mirrored = chooser.choices(placements) if chooser else (placements, placements, None)
+    result = taken_apart(every)
     if result.separates:
         tally.disassemblable += 1
         tally.levels[result.level] = 1
     elif result.status == "unknown":
         tally.unknown += 1
         tally.levels["unknown"] = 1
-    classes = [placements]
-    image = mirror_image(puzzle, placements)
-    if image is not None:
-        classes.append(image)
-    for member in classes:
-        tally.disassemblable_rotations += taken_apart(burrtools_choice(puzzle, member, rotations_only=True)).separates
+    tally.disassemblable_rotations += taken_apart(proper).separates
+    cover = puzzle.cover
+    if cover.has_reflections and not cover.mirror_symmetric(placements):  # the mirror image is another class
+        if mirrored is None:
+            mirrored = mirror_image(puzzle, placements)
+        tally.disassemblable_rotations += taken_apart(mirrored).separates
     return tally
 
 

@@ -125,7 +125,15 @@ class Disassembler:
         self.axes = tuple(axes)
         self._context = context(self.engine, self.dim, self.axes)
 
-    def _shape(self, cells):
+    def shape(self, cells, normal=None) -> tuple:
+        """The piece with these cells as the searches know it: ``(shape number, base)``;
+        ``normal``: the cells moved to their least corner, sorted, and that corner, when known."""
+        if normal is not None:
+            shape, base = normal
+            number = self._shapes.get(shape)
+            if number is None:
+                number = self._shapes[shape] = self._context.add_shape(shape)
+            return number, base
         if not isinstance(cells, tuple):
             cells = tuple(tuple(c) for c in cells)
         known = self._seen.get(cells)
@@ -144,14 +152,20 @@ class Disassembler:
         per piece, where the assembly has them). ``weights``: which part moves when two parts
         come apart (the heavier stays; all 1 when not given); ``groups``: which pieces may stay
         together."""
-        n = len(pieces)
-        if n < 2:
+        if len(pieces) < 2:
             return Disassembly(STUCK, reason="fewer than two pieces")
         shapes, bases = [], []
         for cells in pieces:
-            number, base = self._shape(cells)
+            number, base = self.shape(cells)
             shapes.append(number)
             bases.append(base)
+        return self.disassemble_shapes(shapes, bases, weights, groups, pieces)
+
+    def disassemble_shapes(self, shapes, bases, weights, groups: Groups | None, pieces) -> Disassembly:
+        """:meth:`disassemble` with each piece's :meth:`shape` worked out already."""
+        n = len(pieces)
+        if n < 2:
+            return Disassembly(STUCK, reason="fewer than two pieces")
         job = ExactJob if self.ruler == "exact" else _Job
         self._job = job(self, shapes, bases, weights or (1,) * n, groups or Groups.none(n), pieces)
         try:

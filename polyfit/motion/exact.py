@@ -324,7 +324,7 @@ def nearest_separations(taker, pieces):
     :class:`polyfit.motion.Disassembler`, whose caps and pair limits are used."""
     shapes, bases = [], []
     for cells in pieces:
-        number, base = taker._shape(cells)
+        number, base = taker.shape(cells)
         shapes.append(number)
         bases.extend(base)
     n = len(pieces)
