@@ -30,8 +30,9 @@ from dataclasses import dataclass
 from polyfit.errors import PolyfitError
 
 FACES = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
-STEPS = 6000  # changes tried in one climb
-PATIENCE = 2000  # changes without a rise in the level before a climb gives up
+PATIENCE = 1000  # changes without a rise in the level before a climb goes back to a kept design
+KICKS = 8  # how many times a climb goes back before it gives up
+BEAM = 8  # the best designs a climb keeps to go back to
 MIN_CELLS = 4  # the smallest piece
 
 
@@ -116,68 +117,92 @@ def split(cells, k: int, rng: random.Random) -> dict | None:
 
 
 class Climb:
-    """One climb from a fresh split (see the module)."""
+    """One climb from a fresh split (see the module). A design is ``owner``: a tuple giving, for
+    each cell of the outline (in sorted order), its piece, or -1 for a hole; the cells' faces are
+    looked up in a table made once, so a change costs a few steps, not a pass over the box."""
 
-    def __init__(self, cells, holes, k, rng, taker):
+    def __init__(self, outline, cells, holes, k, rng, taker):
+        self.coords = sorted(outline)
+        self.index = {c: i for i, c in enumerate(self.coords)}
+        self.faces = [tuple(self.index[n] for n in _neighbours(c) if n in self.index) for c in self.coords]
         self.cells, self.holes, self.k, self.rng, self.taker = cells, holes, k, rng, taker
         self.tried = 0
+        self._scores = {}  # owner -> score: a climb walks back over designs it has scored
 
     def pieces(self, owner) -> list:
         pieces = [[] for _ in range(self.k)]
-        for cell, piece in sorted(owner.items()):
+        for cell, piece in zip(self.coords, owner):
             if piece >= 0:
                 pieces[piece].append(cell)
         return pieces
 
+    def owner_of(self, owned: dict) -> tuple:
+        return tuple(owned.get(c, -1) for c in self.coords)
+
     def score(self, owner):
-        """``(rank, level, key pieces)`` of the assembly as cut, None at the state cap: ``rank``
-        is BurrTools' level (its first number: the moves to the first separation, where its plan
-        takes every part apart), then (less is better) how many separations the exact ruler
-        finds that near, then the states met; an assembly that does not come apart ranks
-        ``(0, 0, states it can reach)`` (a locked design is often a step from a deep one). The
-        key pieces are the first separation's smaller side."""
+        """``(rank, level, key pieces)`` of the assembly as cut, None when it does not come
+        apart or a cap was reached: ``rank`` is BurrTools' level (its first number: the moves
+        to the first separation, where its plan takes every part apart), then the exact ruler's
+        level, then (less is better) how many separations that ruler finds that near, then the
+        states met. The key pieces are the first separation's smaller side. Scores are kept,
+        so a design met again costs nothing."""
+        known = self._scores.get(owner, False)
+        if known is not False:
+            return known
+        self.tried += 1
+        self._scores[owner] = found = self._score(self.pieces(owner))
+        return found
+
+    def _score(self, pieces):
         from polyfit.motion.exact import nearest_separations
 
-        self.tried += 1
-        pieces = self.pieces(owner)
+        # BurrTools' plan first: it is the cheaper ruler, and a design it cannot take apart is dropped
+        result = self.taker.disassemble(pieces)
+        if result.status == "unknown" or not result.separates:
+            return None
         found = nearest_separations(self.taker, pieces)
-        if found is None:
+        if found is None or not found[0]:
             return None
         level, separations, states = found
-        if level:
-            result = self.taker.disassemble(pieces)
-            if result.status == "unknown":
-                return None
-            if result.separates:
-                first = len(result.tree.steps)
-                return (first, level, -len(separations), states), result.level, frozenset(result.tree.steps[-1].pieces)
-        return None
+        first = len(result.tree.steps)
+        return (first, level, -len(separations), states), result.level, frozenset(result.tree.steps[-1].pieces)
 
-    def change(self, owner) -> dict | None:
+    def change(self, owner) -> tuple | None:
         """A copy of ``owner`` with one cell on a border handed over: from a piece to the piece
         beside it, or swapped with a hole beside it (the hole moves; holes are owned by -1);
         None when a piece would come apart or be too small."""
-        borders = []
-        for cell, piece in owner.items():
+        rng, faces = self.rng, self.faces
+        for _ in range(64):
+            cell = rng.randrange(len(owner))
+            piece = owner[cell]
             if piece < 0:
                 continue
-            for n in _neighbours(cell):
-                other = owner.get(n)
-                if other is not None and other != piece:
-                    borders.append((cell, n))
-        if not borders:
+            beside = rng.choice(faces[cell])
+            other = owner[beside]
+            if other != piece:
+                break
+        else:
             return None
-        cell, beside = self.rng.choice(borders)
-        piece, other = owner[cell], owner[beside]
-        changed = dict(owner)
+        changed = list(owner)
         if other < 0:  # the piece moves into the hole, leaving one behind
             changed[beside], changed[cell] = piece, -1
         else:
             changed[cell] = other
-        left = [c for c, p in changed.items() if p == piece]
-        if len(left) < MIN_CELLS or not connected(left):
+        left = [i for i, p in enumerate(changed) if p == piece]
+        if len(left) < MIN_CELLS or not self._connected(changed, left):
             return None
-        return changed
+        return tuple(changed)
+
+    def _connected(self, owner, cells) -> bool:
+        piece = owner[cells[0]]
+        todo, seen = [cells[0]], {cells[0]}
+        faces = self.faces
+        while todo:
+            for n in faces[todo.pop()]:
+                if n not in seen and owner[n] == piece:
+                    seen.add(n)
+                    todo.append(n)
+        return len(seen) == len(cells)
 
     @staticmethod
     def chance(worse, now) -> float:
@@ -188,34 +213,50 @@ class Climb:
                 return 2.0 ** (-weight * (a - b))
         return 0.5
 
-    def run(self, steps=STEPS, patience=PATIENCE):
-        """Yields each better design as ``(owner, score)``."""
-        owner, scored = None, None
+    def start(self):
+        """A fresh split that comes apart: ``(owner, score)``, or None after 50 tries."""
         for _ in range(50):
-            owner = split(self.cells, self.k, self.rng)
-            if owner is not None:
-                owner.update((hole, -1) for hole in self.holes)
+            owned = split(self.cells, self.k, self.rng)
+            if owned is not None:
+                owner = self.owner_of(owned)
                 scored = self.score(owner)
                 if scored is not None and scored[1] is not None:
-                    break
-        if scored is None or scored[1] is None:
+                    return owner, scored
+        return None
+
+    def run(self, patience=PATIENCE, kicks=KICKS, beam=BEAM):
+        """Yields each better design as ``(owner, score)``. The ``beam`` best designs met are
+        kept; when ``patience`` changes in a row bring no rise, the climb goes back to one of
+        them (drawn at random) and goes on from there, ``kicks`` times before it gives up."""
+        begun = self.start()
+        if begun is None:
             return
+        owner, scored = begun
         yield owner, scored
-        since, best = 0, scored[0]
-        for step in range(steps):
-            changed = self.change(owner)
-            if changed is None:
-                continue
-            found = self.score(changed)
-            since += 1
-            if found is None or (found[0] < scored[0] and self.rng.random() >= self.chance(found[0], scored[0])):
-                if since > patience:
-                    return
-                continue
-            if found[0] > best:
-                since, best = 0, found[0]
-                yield changed, found
-            owner, scored = changed, found
+        kept = [(scored[0], owner)]
+        best = scored[0]
+        for _ in range(kicks + 1):
+            since = 0
+            while since <= patience:
+                changed = self.change(owner)
+                if changed is None:
+                    since += 1
+                    continue
+                found = self.score(changed)
+                since += 1
+                if found is None or (found[0] < scored[0] and self.rng.random() >= self.chance(found[0], scored[0])):
+                    continue
+                if found[0] > best:
+                    since, best = 0, found[0]
+                    yield changed, found
+                owner, scored = changed, found
+                if len(kept) < beam or found[0] > kept[-1][0]:
+                    if all(o != changed for _, o in kept):
+                        kept.append((found[0], changed))
+                        kept.sort(key=lambda e: e[0], reverse=True)
+                        del kept[beam:]
+            _, owner = self.rng.choice(kept)
+            scored = self.score(owner)
 
 
 def shape_of(outline, holes: int, rng: random.Random):
@@ -287,7 +328,7 @@ def climb(outline, k: int, min_level: int, holes: int, max_assemblies: int, seed
     rng = random.Random(f"{seed}:{number}")
     cells, gone = shape_of(outline, holes, rng)
     directions = get("cubic").motion_directions()
-    climber = Climb(cells, gone, k, rng, Disassembler(directions, "auto", max_states=200_000))
+    climber = Climb(outline, cells, gone, k, rng, Disassembler(directions, "auto", max_states=200_000))
     found_design = None
     for owner, (rank, level, _) in climber.run():
         if _level_key(level) > _level_key(tally.best):
@@ -295,7 +336,7 @@ def climb(outline, k: int, min_level: int, holes: int, max_assemblies: int, seed
         if rank[0] < min_level:
             continue
         pieces = climber.pieces(owner)
-        gone = sorted(c for c, p in owner.items() if p < 0)
+        gone = [c for c, p in zip(climber.coords, owner) if p < 0]
         tally.checked += 1
         assemblies, found = check(pieces, gone, outline)
         if found.disassemblable != 1 or assemblies > max_assemblies:
