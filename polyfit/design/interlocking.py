@@ -36,6 +36,9 @@ BEAM = 8  # the best designs a climb keeps to go back to
 MIN_CELLS = 4  # the smallest piece
 
 
+FORMATS = ("xmpuzzle", "vox")
+
+
 @dataclass
 class Design:
     """A puzzle found: ``pieces`` (cells each, where the assembly has them), the ``holes``,
@@ -48,6 +51,45 @@ class Design:
     moves: int
     assemblies: int
     climb: int
+
+    def summary(self) -> str:
+        from polyfit.errors import plural
+
+        return (f"level {self.level} ({plural(self.moves, 'move')}), "
+                f"{plural(self.assemblies, 'assembly', 'assemblies')}, {plural(len(self.holes), 'hole')}")
+
+    def write(self, path, file_format: str = "xmpuzzle", force: bool = False, note: str = "") -> list:
+        """Write the puzzle to ``path``; the files written. ``xmpuzzle``: BurrTools' file, which
+        polyfit reads too, with the pieces, the shape and the one assembly, the level in its
+        comment; ``vox``: polyfit's voxel text of the shape (``; interlocking:`` says the
+        level) and its pieces in ``NAME.pieces.vox`` beside it (BurrTools does not read these).
+        ``note`` is added to the level. Nothing is overwritten without ``force``."""
+        from pathlib import Path
+
+        path = Path(path)
+        comment = self.summary() + (f"; {note}" if note else "")
+        if file_format == "xmpuzzle":
+            from polyfit.files import write_output_text
+
+            write_output_text(path, xmpuzzle_text(self.pieces, self.holes, None, path.stem, comment), force)
+            return [path]
+        if file_format == "vox":
+            from polyfit.formats.interchange import Source, write_board
+            from polyfit.puzzle.board import Board
+
+            shape = tuple(sorted(c for p in self.pieces for c in p))
+            board = Board(shape, path.stem, {"interlocking": comment})
+            return write_board(Source(board, _named_pieces(self.pieces), None, []), path, "voxel-text", force)
+        from polyfit.errors import UnknownNameError
+
+        raise UnknownNameError("format", file_format, FORMATS)
+
+
+def _named_pieces(pieces) -> list:
+    """The pieces A, B, ... as polyfit pieces (not turned over: BurrTools' default)."""
+    from polyfit.puzzle.pieces import Piece
+
+    return [Piece(chr(ord("A") + k), tuple(sorted(p)), mirror=False) for k, p in enumerate(pieces)]
 
 
 @dataclass
@@ -291,13 +333,11 @@ def xmpuzzle_text(pieces, holes, outline, name: str = "interlocking", comment: s
     holes) and the one assembly the pieces were cut as."""
     from polyfit.formats.burrtools import xmpuzzle_text as write
     from polyfit.puzzle.board import Board
-    from polyfit.puzzle.pieces import Piece
 
     shape = sorted(c for p in pieces for c in p)
-    names = [chr(ord("A") + k) for k in range(len(pieces))]
+    chosen = _named_pieces(pieces)
     board = Board(tuple(shape), name)
-    chosen = [Piece(n, tuple(p), mirror=False) for n, p in zip(names, pieces)]
-    text = write(board, chosen, [{n: [list(c) for c in p] for n, p in zip(names, pieces)}], name)
+    text = write(board, chosen, [{q.name: [list(c) for c in p] for q, p in zip(chosen, pieces)}], name)
     if comment:
         from xml.sax.saxutils import escape
 
@@ -400,3 +440,36 @@ def search(outline, k: int, min_level: int, holes: int = 0, max_assemblies: int 
     finally:
         pool.terminate()
         pool.join()
+
+
+def generate_interlocking(within, pieces: int, min_level: int, holes: int = 0, max_assemblies: int = 1,
+                          count: int | None = 1, seed: int = 0, jobs: int = 1, seconds: float | None = None):
+    """Design interlocking puzzles, as ``polyfit generate --interlocking`` does: cut ``within``
+    (a box size such as ``"5x5x5"``, or cells) less ``holes`` cells into ``pieces`` connected
+    pieces whose one assembly that comes apart has level ``min_level`` or more (BurrTools'
+    level), with at most ``max_assemblies`` assemblies in all. Yields each :class:`Design` found
+    (write one with :meth:`Design.write`), ``count`` of them (None: for ever), within ``seconds``
+    (None: no limit), in the same order for any ``jobs`` (worker processes) for one ``seed``.
+
+    >>> import polyfit
+    >>> design = next(polyfit.generate_interlocking("3x3x3", pieces=3, min_level=2, holes=2, seed=4))
+    >>> design.level, design.assemblies
+    ('2', 1)
+    """
+    if isinstance(within, str):
+        from polyfit.puzzle.generate import box_cells
+
+        outline = box_cells(within)
+        if outline is None:
+            raise PolyfitError(f"within {within!r}: give a box size such as 5x5x5, or the cells")
+    else:
+        outline = tuple(sorted(tuple(c) for c in within))
+    deadline = None if seconds is None else time.monotonic() + seconds
+    found = search(outline, pieces, min_level, holes, max_assemblies, seed, jobs, deadline=deadline)
+    try:
+        for number, design in enumerate(found, 1):
+            yield design
+            if count is not None and number >= count:
+                return
+    finally:
+        found.close()
