@@ -41,6 +41,7 @@ class Bar:
 
 def run(outline, within: str, pieces_count, min_level, holes: int, max_assemblies: int, count: int,
         seed: int, out: Path, file_format: str, jobs: int, time_budget, force: bool, quiet: bool) -> None:
+    from polyfit.commands.generate import interrupt_after
     from polyfit.design.interlocking import FORMATS, Tally, search, validate
 
     if pieces_count is None or min_level is None:
@@ -72,7 +73,8 @@ def run(outline, within: str, pieces_count, min_level, holes: int, max_assemblie
             while not force and any((out / f"puzzle-{number:03d}{s}").exists() for s in (suffix, ".pieces" + suffix)):
                 number += 1
             path = out / f"puzzle-{number:03d}{suffix}"
-            design.write(path, file_format, force, f"made by {command} (climb {design.climb})")
+            with interrupt_after():  # a puzzle is written whole (with its pieces file) or not at all
+                design.write(path, file_format, force, f"made by {command} (climb {design.climb})")
             found += 1
             number += 1
             typer.echo(f"wrote {path} (level {design.level}, {plural(design.moves, 'move')}, "

@@ -396,8 +396,12 @@ def _climb_task(args):
 
 
 def _setup(parent) -> None:
+    import signal
+
     from polyfit.longsearch.workers import die_with
 
+    # Ctrl-C reaches the whole process group: the parent stops the workers, they stay quiet.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with(parent)
 
 
