@@ -266,10 +266,11 @@ class Climb:
                     return owner, scored
         return None
 
-    def run(self, patience=PATIENCE, kicks=KICKS, beam=BEAM):
+    def run(self, patience=PATIENCE, kicks=KICKS, beam=BEAM, deadline=None):
         """Yields each better design as ``(owner, score)``. The ``beam`` best designs met are
         kept; when ``patience`` changes in a row bring no rise, the climb goes back to one of
-        them (drawn at random) and goes on from there, ``kicks`` times before it gives up."""
+        them (drawn at random) and goes on from there, ``kicks`` times before it gives up; it
+        stops at ``deadline`` (``time.monotonic()``)."""
         begun = self.start()
         if begun is None:
             return
@@ -280,6 +281,8 @@ class Climb:
         for _ in range(kicks + 1):
             since = 0
             while since <= patience:
+                if deadline is not None and time.monotonic() > deadline:
+                    return
                 changed = self.change(owner)
                 if changed is None:
                     since += 1
@@ -359,8 +362,9 @@ def validate(outline, k: int, min_level: int, holes: int, max_assemblies: int) -
                            f"{MIN_CELLS} cells or more")
 
 
-def climb(outline, k: int, min_level: int, holes: int, max_assemblies: int, seed: int, number: int):
-    """Climb number ``number``: ``(Design or None, Tally)``."""
+def climb(outline, k: int, min_level: int, holes: int, max_assemblies: int, seed: int, number: int,
+          deadline: float | None = None):
+    """Climb number ``number``: ``(Design or None, Tally)``; it stops at ``deadline``."""
     from polyfit.lattices.base import get
     from polyfit.motion import Disassembler
 
@@ -370,7 +374,7 @@ def climb(outline, k: int, min_level: int, holes: int, max_assemblies: int, seed
     directions = get("cubic").motion_directions()
     climber = Climb(outline, cells, gone, k, rng, Disassembler(directions, "auto", max_states=200_000))
     found_design = None
-    for owner, (rank, level, _) in climber.run():
+    for owner, (rank, level, _) in climber.run(deadline=deadline):
         if _level_key(level) > _level_key(tally.best):
             tally.best = level
         if rank[0] < min_level:
@@ -409,7 +413,7 @@ def search(outline, k: int, min_level: int, holes: int = 0, max_assemblies: int 
            jobs: int = 1, climbs: int | None = None, tally: Tally | None = None, deadline: float | None = None):
     """Yields each :class:`Design` found (see the module), in the order of the climbs that found
     them (so the same for any ``jobs``), for ever unless ``climbs`` bounds them; ``tally`` hears
-    the work as each climb ends; no climb starts after ``deadline`` (``time.monotonic()``)."""
+    the work as each climb ends; at ``deadline`` (``time.monotonic()``) the climbs stop."""
     validate(outline, k, min_level, holes, max_assemblies)
     tally = tally if tally is not None else Tally()
     numbers = itertools.count() if climbs is None else iter(range(climbs))
@@ -417,7 +421,7 @@ def search(outline, k: int, min_level: int, holes: int = 0, max_assemblies: int 
         numbers = itertools.takewhile(lambda _: time.monotonic() < deadline, numbers)
     if jobs <= 1:
         for number in numbers:
-            design, done = climb(outline, k, min_level, holes, max_assemblies, seed, number)
+            design, done = climb(outline, k, min_level, holes, max_assemblies, seed, number, deadline)
             tally.add(done)
             if design is not None:
                 yield design
@@ -434,7 +438,7 @@ def search(outline, k: int, min_level: int, holes: int = 0, max_assemblies: int 
                 number = next(numbers, None)
                 if number is None:
                     break
-                pending.append(pool.apply_async(_climb_task, ((outline, k, min_level, holes, max_assemblies, seed, number),)))
+                pending.append(pool.apply_async(_climb_task, ((outline, k, min_level, holes, max_assemblies, seed, number, deadline),)))
             if not pending:
                 return
             design, done = pending.pop(0).get()
