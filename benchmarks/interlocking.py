@@ -6,6 +6,8 @@ its level, the seconds its search took, and what BurrTools 0.7.1 (``burrTxt2 -R 
 is built) says of the file: its assemblies, solutions and the level of its separation tree.
 
     python benchmarks/interlocking.py [--budget 600] [--holes 6] [--jobs 2]
+
+The results of a run, and where a search spends its time, are in docs/interlocking.md.
 """
 
 from __future__ import annotations
