@@ -33,6 +33,7 @@ FACES = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
 PATIENCE = 1000  # changes without a rise in the level before a climb goes back to a kept design
 KICKS = 8  # how many times a climb goes back before it gives up
 BEAM = 8  # the best designs a climb keeps to go back to
+FORGET = 20_000  # scores kept before a climb forgets them (when it goes back to a kept design)
 MIN_CELLS = 4  # the smallest piece
 
 
@@ -209,6 +210,15 @@ class Climb:
         first = len(result.tree.steps)
         return (first, level, -len(separations), states), result.level, frozenset(result.tree.steps[-1].pieces)
 
+    def forget(self) -> None:
+        """Drop the scores kept and the shapes the disassembler knows (a long climb meets
+        hundreds of thousands of designs, and their pieces' shapes, which would fill memory)."""
+        from polyfit.motion import Disassembler
+
+        taker = self.taker
+        self._scores.clear()
+        self.taker = Disassembler(taker.directions, taker.engine, taker.max_states, taker.max_bytes)
+
     def change(self, owner) -> tuple | None:
         """A copy of ``owner`` with one cell on a border handed over: from a piece to the piece
         beside it, or swapped with a hole beside it (the hole moves; holes are owned by -1);
@@ -300,6 +310,8 @@ class Climb:
                         kept.append((found[0], changed))
                         kept.sort(key=lambda e: e[0], reverse=True)
                         del kept[beam:]
+            if len(self._scores) > FORGET:
+                self.forget()
             _, owner = self.rng.choice(kept)
             scored = self.score(owner)
 
