@@ -8,17 +8,19 @@ High-level Interlocking Puzzles", SIGGRAPH 2022), on polyfit's own disassembly a
 2. **change**: one cell at a time changes hands: a piece gives a border cell to the piece
    beside it, or takes the place of a hole beside it (the hole moves: a move needs room, and
    in a box with no holes a set that can slide at all slides straight out, level 1);
-3. **keep what raises the level**: a change is scored on the assembly as cut (:meth:`Climb.score`:
-   BurrTools' level, then how few separations the exact ruler finds that near, then the states
-   met) and kept when it scores no lower, a lower one now and then (annealing);
+3. **keep what raises the level**: a change is scored on the assembly as cut
+   (:meth:`Climb.score`: BurrTools' level, then the exact ruler's, then how few separations it
+   finds that near, then the states met) and kept when it scores no lower, a lower one now and
+   then (annealing); a climb keeps its best designs (a beam) and, when it stops rising, goes
+   back to one of them;
 4. **check** a design that reaches ``min_level``: every assembly of the pieces into the shape is
    counted (:meth:`polyfit.Puzzle.count` with ``disassemble=True``, read back from the BurrTools
    file it is written as); it is kept when exactly one assembly comes apart, at ``min_level``
    or more, and there are at most ``max_assemblies`` in all.
 
-A climb that stops rising gives way to a fresh one; climb ``n`` draws its random numbers from
-``(seed, n)`` and designs come out in the order of their climbs, so a seed gives the same
-puzzles for any number of jobs."""
+A climb that has gone back often enough gives way to a fresh one; climb ``n`` draws its random
+numbers from ``(seed, n)`` and designs come out in the order of their climbs, so a seed gives
+the same puzzles for any number of jobs."""
 
 from __future__ import annotations
 
@@ -484,6 +486,8 @@ def generate_interlocking(within, pieces: int, min_level: int, holes: int = 0, m
             raise PolyfitError(f"within {within!r}: give a box size such as 5x5x5, or the cells")
     else:
         outline = tuple(sorted(tuple(c) for c in within))
+    if count is not None and count < 1:
+        return
     deadline = None if seconds is None else time.monotonic() + seconds
     found = search(outline, pieces, min_level, holes, max_assemblies, seed, jobs, deadline=deadline)
     try:
