@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import typer
@@ -39,9 +40,23 @@ class Bar:
         self._progress.stop()
 
 
+@contextmanager
+def ctrl_c_held():
+    """Ctrl-C inside the block is held back (the signal blocked) until the block ends."""
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def run(outline, within: str, pieces_count, min_level, holes: int, max_assemblies: int, count: int,
         seed: int, out: Path, file_format: str, jobs: int, time_budget, force: bool, quiet: bool) -> None:
-    from polyfit.commands.generate import interrupt_after
     from polyfit.design.interlocking import FORMATS, Tally, search, validate
 
     if pieces_count is None or min_level is None:
@@ -73,7 +88,7 @@ def run(outline, within: str, pieces_count, min_level, holes: int, max_assemblie
             while not force and any((out / f"puzzle-{number:03d}{s}").exists() for s in (suffix, ".pieces" + suffix)):
                 number += 1
             path = out / f"puzzle-{number:03d}{suffix}"
-            with interrupt_after():  # a puzzle is written whole (with its pieces file) or not at all
+            with ctrl_c_held():  # a puzzle is written whole (with its pieces file) or not at all
                 design.write(path, file_format, force, f"made by {command} (climb {design.climb})")
             found += 1
             number += 1
