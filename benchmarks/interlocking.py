@@ -5,7 +5,12 @@ Asks for puzzles of rising least level (2, 3, ...) one after the other within on
 its level, the seconds its search took, and what BurrTools 0.7.1 (``burrTxt2 -R -d``, where it
 is built) says of the file: its assemblies, solutions and the level of its separation tree.
 
-    python benchmarks/interlocking.py [--budget 600] [--holes 6] [--jobs 2]
+    python benchmarks/interlocking.py [--budget 600] [--holes 6] [--jobs 2] [--seed 0]
+
+The search for least level L runs on seed ``--seed`` + L (so one run differs from another
+only in time unless ``--seed`` does).
+
+The results of a run, and where a search spends its time, are in docs/interlocking.md.
 """
 
 from __future__ import annotations
@@ -49,6 +54,7 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=600)
     parser.add_argument("--holes", type=int, default=6)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     start = time.monotonic()
     level = 2
@@ -62,7 +68,7 @@ def main() -> None:
             result = subprocess.run(
                 [sys.executable, "-m", "polyfit", "generate", "--interlocking", "--within", "5x5x5",
                  "--hole-count", str(args.holes), "--pieces-count", "5", "--min-level", str(level), "--count", "1",
-                 "--seed", str(level), "--jobs", str(args.jobs), "--time", f"{left:.0f}", "--out", str(out), "--quiet"],
+                 "--seed", str(args.seed + level), "--jobs", str(args.jobs), "--time", f"{left:.0f}", "--out", str(out), "--quiet"],
                 capture_output=True, text=True, cwd=tmp)
             seconds = time.monotonic() - began
             files = sorted(out.glob("*.xmpuzzle"))

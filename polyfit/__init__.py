@@ -26,6 +26,7 @@ _NAMES = {
     "Run": "polyfit.api",
     "Solution": "polyfit.api",
     "Plan": "polyfit.engine",
+    "generate_interlocking": "polyfit.design.interlocking",
     "backend": "polyfit.api",
     "backends": "polyfit.api",
     "board_pieces": "polyfit.api",

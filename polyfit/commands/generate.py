@@ -128,7 +128,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
         min_level: Optional[int] = typer.Option(None, "--min-level", help="With --interlocking: the least level (BurrTools' moves to the first separation)."),
         max_assemblies: int = typer.Option(1, "--max-assemblies", help="With --interlocking: the most assemblies in all (only one of them comes apart)."),
         hole_count: int = typer.Option(0, "--hole-count", help="With --interlocking: cells of the box left empty (moves need room: a full box has level 1 at most)."),
-        file_format: str = typer.Option("xmpuzzle", "--format", help="With --interlocking: the file written (xmpuzzle: BurrTools' format, which polyfit reads too)."),
+        file_format: str = typer.Option("xmpuzzle", "--format", help="With --interlocking: the file written (xmpuzzle: BurrTools' format, which polyfit reads too; vox: polyfit's voxel text, with the pieces in a .pieces.vox beside it)."),
     ):
         """Find boards that the pieces fill in exactly N distinct ways.
 

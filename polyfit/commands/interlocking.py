@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import typer
 
 from polyfit.commands import EXIT_INTERRUPTED
 from polyfit.errors import PolyfitError, plural
-
-FORMATS = ("xmpuzzle",)
-
 
 class Bar:
     """A live line on stderr: puzzles found, climbs, the best level met, the time."""
@@ -42,10 +40,24 @@ class Bar:
         self._progress.stop()
 
 
+@contextmanager
+def ctrl_c_held():
+    """Ctrl-C inside the block is held back (the signal blocked) until the block ends."""
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def run(outline, within: str, pieces_count, min_level, holes: int, max_assemblies: int, count: int,
         seed: int, out: Path, file_format: str, jobs: int, time_budget, force: bool, quiet: bool) -> None:
-    from polyfit.files import write_output_text
-    from polyfit.design.interlocking import Tally, search, validate, xmpuzzle_text
+    from polyfit.design.interlocking import FORMATS, Tally, search, validate
 
     if pieces_count is None or min_level is None:
         raise PolyfitError("--interlocking needs --pieces-count K and --min-level L")
@@ -72,12 +84,12 @@ def run(outline, within: str, pieces_count, min_level, holes: int, max_assemblie
             if design is None:
                 why = " (time is up)"
                 break
-            while not force and (out / f"puzzle-{number:03d}.xmpuzzle").exists():
+            suffix = ".xmpuzzle" if file_format == "xmpuzzle" else ".vox"
+            while not force and any((out / f"puzzle-{number:03d}{s}").exists() for s in (suffix, ".pieces" + suffix)):
                 number += 1
-            path = out / f"puzzle-{number:03d}.xmpuzzle"
-            comment = (f"level {design.level} ({design.moves} moves), {plural(design.assemblies, 'assembly', 'assemblies')}, "
-                       f"{len(design.holes)} holes; made by {command} (climb {design.climb})")
-            write_output_text(path, xmpuzzle_text(design.pieces, design.holes, outline, path.stem, comment), force)
+            path = out / f"puzzle-{number:03d}{suffix}"
+            with ctrl_c_held():  # a puzzle is written whole (with its pieces file) or not at all
+                design.write(path, file_format, force, f"made by {command} (climb {design.climb})")
             found += 1
             number += 1
             typer.echo(f"wrote {path} (level {design.level}, {plural(design.moves, 'move')}, "
