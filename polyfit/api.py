@@ -354,7 +354,7 @@ class Run:
         return self._search.checkpoint if self._search is not None else None
 
     def __iter__(self) -> Iterator[Solution]:
-        puzzle, plan = self.puzzle, self.plan
+        puzzle = self.puzzle
         if self._search is None:
             if self._count_with_counter():
                 return

@@ -47,7 +47,9 @@ NEVER = [
 
 
 def probe(*args):
-    result = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=ROOT, capture_output=True, text=True,
+    # Run beside the checkout, not in it: there "import polyfit" would find the source tree
+    # (without the C modules when polyfit was installed with "pip install .") first.
+    result = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=ROOT.parent, capture_output=True, text=True,
                             timeout=120)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout.splitlines()[-1])
@@ -56,7 +58,7 @@ def probe(*args):
 
 
 def test_a_small_disassembly_count_loads_only_what_it_uses():
-    out, modules = probe("solve", "tests/data/disassembly/lid-3.xmpuzzle", "--count", "--disassemble",
+    out, modules = probe("solve", str(ROOT / "tests/data/disassembly/lid-3.xmpuzzle"), "--count", "--disassemble",
                          "--jobs", "1", "--json")
     counts = json.loads(out)
     assert (counts["assemblies"], counts["disassemblable"]) == (136, 93)  # the answer is still there
@@ -66,7 +68,7 @@ def test_a_small_disassembly_count_loads_only_what_it_uses():
 
 
 def test_a_small_count_loads_no_disassembler():
-    out, modules = probe("solve", "shapes/soma/castle.vox", "--count")
+    out, modules = probe("solve", str(ROOT / "shapes/soma/castle.vox"), "--count")
     assert "3 distinct solutions" in out
     assert not modules & {*NEVER, "polyfit.motion", "polyfit.longsearch.disassembly"}, sorted(
         modules & {*NEVER, "polyfit.motion", "polyfit.longsearch.disassembly"})
