@@ -1,0 +1,100 @@
+"""BurrTools' rule for mirror images when only some solutions have one.
+
+A puzzle's symmetry group (:mod:`polyfit.puzzle.symmetry`) holds the board's reflections only
+when the whole piece set maps onto itself, counts and all. A BurrTools file with piece ranges
+often does not: a one-sided piece without its partner, or a partner allowed a different number
+of copies. BurrTools still identifies an assembly with its mirror image whenever that image,
+each mirrored piece swapped for its partner, is a valid assembly: every piece it uses is its own
+mirror image or has a partner, and the swapped counts fit the ranges (``assembly_c::transform``
+with its mirror information, then ``validSolution``).
+
+Those solutions are exactly the solutions of the *narrowed* puzzle: each piece's range cut to
+what its partner's allows, pieces with no partner left out. That puzzle's group has the
+reflections, so a rotation class of the puzzle whose solutions are the narrowed puzzle's meets
+its mirror class there; of two such classes, the one holding the least image (in the narrowed
+puzzle's placement order) is the one counted as distinct. ``distinct_rotations`` is unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from polyfit.errors import PolyfitError
+
+
+class MirrorRule:
+    """The narrowed puzzle of a puzzle whose group lacks reflections its board has, and what
+    it says of each solution (:meth:`decide`)."""
+
+    def __init__(self, puzzle, narrow):
+        self.puzzle = puzzle
+        self.narrow = narrow  # the narrowed puzzle (a polyfit.puzzle.solve.Puzzle)
+        self.limits = {p.name: p.count for p in narrow.pieces}
+        names = [p.name for p in puzzle.pieces]
+        narrow_names = [p.name for p in narrow.pieces]
+        self.index = {(narrow_names[p.piece], p.cells): k for k, p in enumerate(narrow.placements)}
+        back = {(names[p.piece], p.cells): k for k, p in enumerate(puzzle.placements)}
+        self.back = [back.get((narrow_names[p.piece], p.cells), -1) for p in narrow.placements]
+        cover = narrow.cover
+        self.rotations = [cover.table(s) for s in cover.symmetries if s.is_proper]
+        self.reflections = [cover.table(s) for s in cover.symmetries if not s.is_proper]
+
+    @staticmethod
+    def of(puzzle) -> MirrorRule | None:
+        """The rule for ``puzzle`` (a :class:`polyfit.puzzle.solve.Puzzle`), or None where it
+        changes nothing: not a BurrTools puzzle, a group with its reflections already, a board
+        without any, or no solution whose mirror image is valid."""
+        from polyfit.puzzle.solve import Puzzle
+        from polyfit.puzzle.symmetry import mirror_partners
+
+        board = puzzle.board
+        if not board.motion or puzzle.cover.has_reflections:
+            return None
+        partners = mirror_partners(board.cells, puzzle.pieces, board.colours)
+        if partners is None:
+            return None
+        pieces = []
+        for piece, partner in zip(puzzle.pieces, partners):
+            lo, hi = piece.count
+            if partner is not None:
+                other = puzzle.pieces[partner].count
+                lo, hi = max(lo, other[0]), min(hi, other[1])
+            if partner is None or hi == 0 or lo > hi:
+                if piece.count[0] > 0 or lo > hi:
+                    return None  # every solution uses a piece its mirror image cannot
+                continue
+            pieces.append(replace(piece, count=(lo, hi)))
+        if not pieces:
+            return None
+        try:
+            narrow = Puzzle(board, pieces, break_symmetry=False, reduce=False)
+        except PolyfitError:  # the narrowed counts cannot fill the board: no solution is mirrored
+            return None
+        if not narrow.cover.has_reflections:
+            return None
+        return MirrorRule(puzzle, narrow)
+
+    def decide(self, placements) -> tuple[bool, tuple | None]:
+        """For a solution (the puzzle's placement indices): is its rotation class the one
+        counted, and the mirror image (placement indices) when that is another rotation
+        class (None when it is not, or is no solution)."""
+        placements_of = self.puzzle.placements
+        names = [p.name for p in self.puzzle.pieces]
+        used: dict[str, int] = {}
+        for i in placements:
+            name = names[placements_of[i].piece]
+            used[name] = used.get(name, 0) + 1
+        limits = self.limits
+        if any(name not in limits for name in used) or any(
+            not lo <= used.get(name, 0) <= hi for name, (lo, hi) in limits.items()
+        ):
+            return True, None
+        mine = [self.index[names[placements_of[i].piece], placements_of[i].cells] for i in placements]
+        least = min(sorted(table[i] for i in mine) for table in self.rotations)
+        mirrored = min(sorted(table[i] for i in mine) for table in self.reflections)
+        if least == mirrored:  # a reflection maps the class onto itself
+            return True, None
+        image = tuple(self.back[self.reflections[0][i]] for i in mine)
+        if -1 in image:
+            raise PolyfitError("a mirrored solution uses a placement the puzzle has not: a bug")
+        return least < mirrored, image
