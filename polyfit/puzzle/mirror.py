@@ -29,10 +29,14 @@ class MirrorRule:
     def __init__(self, puzzle, narrow):
         self.puzzle = puzzle
         self.narrow = narrow  # the narrowed puzzle (a polyfit.puzzle.solve.Puzzle)
-        self.limits = {p.name: p.count for p in narrow.pieces}
         names = [p.name for p in puzzle.pieces]
         narrow_names = [p.name for p in narrow.pieces]
-        self.index = {(narrow_names[p.piece], p.cells): k for k, p in enumerate(narrow.placements)}
+        counts = {p.name: p.count for p in narrow.pieces}
+        self.limits = [counts.get(name) for name in names]  # per piece: its narrowed range or None
+        self.piece_of = [p.piece for p in puzzle.placements]
+        index = {(narrow_names[p.piece], p.cells): k for k, p in enumerate(narrow.placements)}
+        # Each placement's index in the narrowed puzzle (-1: a piece the narrowed puzzle has not)
+        self.to_narrow = [index.get((names[p.piece], p.cells), -1) for p in puzzle.placements]
         back = {(names[p.piece], p.cells): k for k, p in enumerate(puzzle.placements)}
         self.back = [back.get((narrow_names[p.piece], p.cells), -1) for p in narrow.placements]
         cover = narrow.cover
@@ -78,18 +82,21 @@ class MirrorRule:
         """For a solution (the puzzle's placement indices): is its rotation class the one
         counted, and the mirror image (placement indices) when that is another rotation
         class (None when it is not, or is no solution)."""
-        placements_of = self.puzzle.placements
-        names = [p.name for p in self.puzzle.pieces]
-        used: dict[str, int] = {}
+        used = [0] * len(self.limits)
+        piece_of = self.piece_of
         for i in placements:
-            name = names[placements_of[i].piece]
-            used[name] = used.get(name, 0) + 1
-        limits = self.limits
-        if any(name not in limits for name in used) or any(
-            not lo <= used.get(name, 0) <= hi for name, (lo, hi) in limits.items()
-        ):
-            return True, None
-        mine = [self.index[names[placements_of[i].piece], placements_of[i].cells] for i in placements]
+            used[piece_of[i]] += 1
+        fixed = self.puzzle.cover.fixed
+        if fixed:  # pre-placed copies count too (a solution may hold them already)
+            for i in set(fixed).difference(placements):
+                used[piece_of[i]] += 1
+        for n, limit in zip(used, self.limits):
+            if (n if limit is None else not limit[0] <= n <= limit[1]):
+                return True, None  # the mirror image is no valid solution
+        to_narrow = self.to_narrow
+        mine = [to_narrow[i] for i in placements]
+        if -1 in mine:
+            raise PolyfitError("a solution's placement is not in the narrowed puzzle: a bug")
         least = min(sorted(table[i] for i in mine) for table in self.rotations)
         mirrored = min(sorted(table[i] for i in mine) for table in self.reflections)
         if least == mirrored:  # a reflection maps the class onto itself
