@@ -44,11 +44,11 @@ class MirrorRule:
         self.reflections = [cover.table(s) for s in cover.symmetries if not s.is_proper]
 
     @staticmethod
-    def of(puzzle) -> MirrorRule | None:
+    def of(puzzle, make) -> MirrorRule | None:
         """The rule for ``puzzle`` (a :class:`polyfit.puzzle.solve.Puzzle`), or None where it
         changes nothing: not a BurrTools puzzle, a group with its reflections already, a board
-        without any, or no solution whose mirror image is valid."""
-        from polyfit.puzzle.solve import Puzzle
+        without any, or no solution whose mirror image is valid. ``make(board, pieces)``
+        builds the narrowed puzzle, without symmetry breaking."""
         from polyfit.puzzle.symmetry import mirror_partners
 
         board = puzzle.board
@@ -71,7 +71,7 @@ class MirrorRule:
         if not pieces:
             return None
         try:
-            narrow = Puzzle(board, pieces, break_symmetry=False, reduce=False)
+            narrow = make(board, pieces)
         except PolyfitError:  # the narrowed counts cannot fill the board: no solution is mirrored
             return None
         if not narrow.cover.has_reflections:

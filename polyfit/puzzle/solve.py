@@ -160,7 +160,10 @@ class Puzzle:
         if self._mirror_rule is None:
             from polyfit.puzzle.mirror import MirrorRule
 
-            self._mirror_rule = MirrorRule.of(self) or False
+            def make(board, pieces):
+                return Puzzle(board, pieces, break_symmetry=False, reduce=False)
+
+            self._mirror_rule = MirrorRule.of(self, make) or False
         return self._mirror_rule or None
 
     def mirror_of(self, placements: tuple[int, ...]) -> tuple[bool, tuple | None]:
