@@ -57,13 +57,15 @@ class MirrorRule:
         partners = mirror_partners(board.cells, puzzle.pieces, board.colours)
         if partners is None:
             return None
+        paired = _paired(puzzle.pieces, partners, board.label)
         pieces = []
-        for piece, partner in zip(puzzle.pieces, partners):
+        for k, (piece, partner) in enumerate(zip(puzzle.pieces, partners)):
             lo, hi = piece.count
-            if partner is not None:
-                other = puzzle.pieces[partner].count
-                lo, hi = max(lo, other[0]), min(hi, other[1])
-            if partner is None or hi == 0 or lo > hi:
+            if partner != k:  # one-sided: as many copies as BurrTools paired, no fewer than its partner's least
+                hi = paired[k]
+                if hi:
+                    lo = max(lo, puzzle.pieces[partner].count[0])
+            if hi == 0 or lo > hi:
                 if piece.count[0] > 0 or lo > hi:
                     return None  # every solution uses a piece its mirror image cannot
                 continue
@@ -105,3 +107,37 @@ class MirrorRule:
         if -1 in image:
             raise PolyfitError("a mirrored solution uses a placement the puzzle has not: a bug")
         return least < mirrored, image
+
+
+def _paired(pieces, partners, label) -> list[int]:
+    """How many copies of each piece BurrTools can swap for a partner's (0 for a piece that is
+    its own mirror image). BurrTools numbers the copies piece by piece (each piece its most
+    copies), and pairs each copy of a one-sided piece with the first later unpaired copy of
+    its mirror shape; at the first copy with none it stops pairing, so no copy after it
+    pairs. A solution uses the first copies of each piece."""
+    def mirrors(k, j):
+        return partners[k] is not None and partners[j] is not None and partners[partners[j]] == partners[k]
+
+    slots = [k for k, piece in enumerate(pieces) for _ in range(piece.count[1])]
+    mate: list = [None] * len(slots)
+    for i, k in enumerate(slots):
+        if mate[i] is not None or partners[k] == k:
+            continue
+        j = next((j for j in range(i + 1, len(slots)) if mate[j] is None and mirrors(k, slots[j])), None)
+        if j is None:
+            break
+        mate[i], mate[j] = j, i
+    paired = [0] * len(pieces)
+    with_piece: list = [set() for _ in pieces]
+    for i, k in enumerate(slots):
+        if mate[i] is not None:
+            paired[k] += 1
+            with_piece[k].add(slots[mate[i]])
+    for k, others in enumerate(with_piece):
+        if len(others) > 1:
+            names = ", ".join(sorted(pieces[j].name for j in others))
+            raise PolyfitError(
+                f"{label}: the copies of {pieces[k].name} pair with pieces of one shape listed apart "
+                f"({names}); polyfit cannot count their mirror images as BurrTools does"
+            )
+    return paired
