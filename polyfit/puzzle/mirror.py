@@ -6,10 +6,12 @@ often does not: a one-sided piece without its partner, or a partner allowed a di
 of copies. BurrTools still identifies an assembly with its mirror image whenever that image,
 each mirrored piece swapped for its partner, is a valid assembly: every piece it uses is its own
 mirror image or has a partner, and the swapped counts fit the ranges (``assembly_c::transform``
-with its mirror information, then ``validSolution``).
+with its mirror information, then ``validSolution``). Its mirror information pairs the copies
+of one-sided pieces in order and stops at the first copy without a partner (:func:`_paired`):
+a piece has as many swappable copies as were paired.
 
-Those solutions are exactly the solutions of the *narrowed* puzzle: each piece's range cut to
-what its partner's allows, pieces with no partner left out. That puzzle's group has the
+Those solutions are exactly the solutions of the *narrowed* puzzle: each one-sided piece's range
+cut to its paired copies and its partner's least count, pieces with no paired copy left out. That puzzle's group has the
 reflections, so a rotation class of the puzzle whose solutions are the narrowed puzzle's meets
 its mirror class there; of two such classes, the one holding the least image (in the narrowed
 puzzle's placement order) is the one counted as distinct. ``distinct_rotations`` is unchanged.
