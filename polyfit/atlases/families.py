@@ -156,7 +156,6 @@ def family_atlas(puzzle, *, disassemble: bool = False, jobs: int | None = None, 
             "an atlas maps a family (pieces used lo..hi times) or a calendar board ('; leave:')"
         )
     mirrored = mirror_map(puzzle)
-    cover = puzzle.cover
     run = puzzle.run(jobs=jobs, backend=backend)
     solutions = (solution.indices for solution in run)
     if disassemble:
@@ -176,8 +175,9 @@ def family_atlas(puzzle, *, disassemble: bool = False, jobs: int | None = None, 
                     _named(puzzle, first), None if other == first else _named(puzzle, other), tuple(first),
                     disassembly=Tally() if disassemble else None)
             row.assemblies += 1
-            # A class splits in two under rotations alone unless a reflection maps it onto itself.
-            row.assemblies_rotations += 2 if cover.has_reflections and not cover.mirror_symmetric(placements) else 1
+            # A class splits in two under rotations alone when a reflection (or BurrTools' mirror
+            # rule: polyfit.puzzle.mirror) takes it to another rotation class.
+            row.assemblies_rotations += 2 if puzzle.mirror_of(placements)[1] is not None else 1
             if tally is not None:
                 row.disassembly.add(tally)
                 total.add(tally)

@@ -332,13 +332,10 @@ def level_key(level: str) -> tuple:
 
 
 def mirror_image(puzzle, placements: tuple) -> tuple | None:
-    """The solution's image under a reflection of the puzzle, when that is another rotation
-    class (None when a reflection maps the solution onto itself, or there is none)."""
-    cover = puzzle.cover
-    if not cover.has_reflections or cover.mirror_symmetric(placements):
-        return None
-    reflection = next(sym for sym in cover.symmetries if not sym.is_proper)
-    return tuple(cover.map_placement(reflection, i) for i in placements)
+    """The solution's image under a reflection of the puzzle (or BurrTools' mirror rule:
+    polyfit.puzzle.mirror), when that is another rotation class (None when a reflection maps
+    the solution onto itself, or there is none)."""
+    return puzzle.mirror_of(placements)[1]
 
 
 def _labelled(puzzle, placements) -> dict:
@@ -360,10 +357,19 @@ def tally_one(puzzle, placements, taker: Disassembler) -> Tally:
             tally.states += done[key].states
         return done[key]
 
-    # BurrTools identifies mirror images only where its mirror check can (every piece its own
-    # mirror image or with a partner); polyfit's symmetries of the puzzle have reflections then
+    # BurrTools identifies mirror images where its mirror check can (every piece its own mirror
+    # image or with a partner); polyfit's symmetries of the puzzle have reflections then. Without
+    # them, BurrTools' mirror rule (polyfit.puzzle.mirror) may still join this class to its
+    # mirror class: BurrTools keeps the least image of both.
     chooser = _chooser(puzzle)
     every, proper, mirrored = chooser.choices(placements) if chooser else (placements, placements, None)
+    image = mirror_image(puzzle, placements)
+    if image is not None and not puzzle.cover.has_reflections:  # joined by the mirror rule
+        mirrored = image
+        if chooser:
+            proper_order = chooser._least(chooser.proper, placements)[1]
+            mirrored, mirrored_order = chooser._least(chooser.proper, image)
+            every = mirrored if mirrored_order < proper_order else proper
     result = taken_apart(every)
     if result.separates:
         tally.disassemblable += 1
@@ -372,11 +378,8 @@ def tally_one(puzzle, placements, taker: Disassembler) -> Tally:
         tally.unknown += 1
         tally.levels["unknown"] = 1
     tally.disassemblable_rotations += taken_apart(proper).separates
-    cover = puzzle.cover
-    if cover.has_reflections and not cover.mirror_symmetric(placements):  # the mirror image is another class
-        if mirrored is None:
-            mirrored = mirror_image(puzzle, placements)
-        tally.disassemblable_rotations += taken_apart(mirrored).separates
+    if image is not None:  # the mirror image is another rotation class
+        tally.disassemblable_rotations += taken_apart(image if mirrored is None else mirrored).separates
     return tally
 
 

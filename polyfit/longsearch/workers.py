@@ -35,7 +35,7 @@ class JobResult:
     # What the counts are made of (see Counts.classes and Counts.weights): each count is also
     # the sum of one of these, and all jobs' classes hold all their solutions, so a count
     # changed alone no longer adds up (see check_classes).
-    classes: dict = field(default_factory=dict)  # (class size, 1 or 2) -> classes
+    classes: dict = field(default_factory=dict)  # (class size, 0, 1 or 2) -> classes
     weights: dict = field(default_factory=dict)  # weight -> solutions met
 
     def add_to(self, counts: Counts) -> None:
@@ -78,10 +78,11 @@ class JobResult:
         fields.at_most("distinct_rotations", "distinct", values, factor=2)
         fields.at_most("distinct", "found", values)
         fields.at_most("found", "total", values)
-        values["classes"] = _tally(fields, "classes", ((1, None), (1, 2)))
+        values["classes"] = _tally(fields, "classes", ((1, None), (0, 2)))
         values["weights"] = _tally(fields, "weights", ((1, None),))
-        _sums_to(fields, "distinct", values, "classes", lambda key, n: n)
-        _sums_to(fields, "distinct_rotations", values, "classes", lambda key, n: key[1] * n)
+        # (A class of split 0 is a rotation class counted with its mirror class: see Counts.)
+        _sums_to(fields, "distinct", values, "classes", lambda key, n: n if key[1] else 0)
+        _sums_to(fields, "distinct_rotations", values, "classes", lambda key, n: max(key[1], 1) * n)
         _sums_to(fields, "found", values, "weights", lambda weight, n: n)
         _sums_to(fields, "total", values, "weights", lambda weight, n: weight * n)
         return cls(**values)

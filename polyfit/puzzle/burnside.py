@@ -167,6 +167,15 @@ def count_by_burnside(puzzle, backend, counts, node_limit: int = 0) -> None:
     counts.total = total
     counts.distinct = sum(fixed) // len(group)
     counts.distinct_rotations = sum(proper) // len(proper)
+    rule = getattr(puzzle, "mirror_rule", None)
+    if rule is not None:
+        # BurrTools' mirror rule (polyfit.puzzle.mirror): the solutions whose mirror images
+        # are valid are the narrowed puzzle's, whose group has the reflections; each of its
+        # rotation classes joined to another is counted once, not twice.
+        narrow = type(counts)(memo=counts.memo, search=counts.search)
+        count_by_burnside(rule.narrow, backend, narrow, node_limit and max(1, node_limit - (counts.search.nodes - start)))
+        counts.distinct = counts.distinct_rotations - narrow.distinct_rotations + narrow.distinct
+        counts.search.solutions = total
     counts.search.solutions = total
     counts.fixed = fixed
 

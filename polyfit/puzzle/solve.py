@@ -48,7 +48,8 @@ class Counts:
     fixed: list[int] | None = None  # with a memoizing backend: solutions fixed by each symmetry
     disassembly: object = None  # with disassemble=True: what taking them apart found (a Tally)
     # What the counts are made of, so that counts added up from jobs can be checked to agree:
-    # (class size, classes it makes under rotations alone: 1 or 2) -> distinct classes, and
+    # (class size, classes it makes under rotations alone: 1 or 2; 0 for a rotation class
+    # BurrTools' mirror rule joins to its mirror class, counted there) -> distinct classes, and
     # weight -> solutions met standing for that many (see polyfit.longsearch.workers.JobResult).
     classes: dict[tuple[int, int], int] = field(default_factory=dict)
     weights: dict[int, int] = field(default_factory=dict)
@@ -112,6 +113,7 @@ class Puzzle:
         )
         # Every placement: the searched ones, then the pre-placed ones (cover.fixed).
         self.placements = self.cover.placements
+        self._mirror_rule = None  # see mirror_rule
         self.reduction: Reduction | None = None
         if reduce:
             self.reduction = reduce_options(self.cover.problem)
@@ -150,6 +152,33 @@ class Puzzle:
                 seen[name] = seen.get(name, 0) + 1
                 result.append(f"{name}#{seen[name]}")
         return result
+
+    @property
+    def mirror_rule(self):
+        """BurrTools' rule for the mirror images of some solutions when the group has no
+        reflections (:class:`polyfit.puzzle.mirror.MirrorRule`), or None; made once."""
+        if self._mirror_rule is None:
+            from polyfit.puzzle.mirror import MirrorRule
+
+            def make(board, pieces):
+                return Puzzle(board, pieces, break_symmetry=False, reduce=False)
+
+            self._mirror_rule = MirrorRule.of(self, make) or False
+        return self._mirror_rule or None
+
+    def mirror_of(self, placements: tuple[int, ...]) -> tuple[bool, tuple | None]:
+        """For a solution canonical under the group: is it the one counted among its class and
+        its mirror images (a class of the group, or two rotation classes BurrTools' mirror rule
+        joins), and, when a reflection takes it to another rotation class, that mirror image
+        (placement indices; None otherwise)."""
+        cover = self.cover
+        if cover.has_reflections:
+            if cover.mirror_symmetric(placements):
+                return True, None
+            reflection = next(sym for sym in cover.symmetries if not sym.is_proper)
+            return True, tuple(cover.map_placement(reflection, i) for i in placements)
+        rule = self.mirror_rule
+        return rule.decide(placements) if rule else (True, None)
 
     @property
     def impossible(self) -> str | None:
@@ -199,12 +228,20 @@ class Puzzle:
         counts.total += weight
         counts.weights[weight] = counts.weights.get(weight, 0) + 1
         if canonical:
-            counts.distinct += 1
             # A class splits in two under rotations alone unless a reflection maps its
-            # solutions onto themselves.
+            # solutions onto themselves. Without reflections in the group, BurrTools' rule may
+            # join a rotation class to its mirror class: only one of them is counted distinct
+            # (split 0 marks the other in ``classes``).
             split = cover.has_reflections and not cover.mirror_symmetric(placements)
-            counts.distinct_rotations += 2 if split else 1
-            key = (len(cover.symmetries) // fixed_by, 2 if split else 1)
+            if not cover.has_reflections and self.mirror_rule is not None:
+                canonical = self.mirror_rule.decide(placements)[0]
+                counts.distinct_rotations += 1
+                kind = 1 if canonical else 0
+            else:
+                counts.distinct_rotations += 2 if split else 1
+                kind = 2 if split else 1
+            counts.distinct += canonical
+            key = (len(cover.symmetries) // fixed_by, kind)
             counts.classes[key] = counts.classes.get(key, 0) + 1
         return Found(placements + tuple(cover.fixed) if cover.fixed else placements, canonical, weight)
 

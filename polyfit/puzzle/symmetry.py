@@ -77,14 +77,9 @@ def _box_symmetries(cells, lattice) -> list[Symmetry]:
     return result
 
 
-def puzzle_symmetries(board_cells, pieces, colours=None) -> list[Symmetry]:
-    """The board symmetries under which the piece set maps onto itself, with that piece map.
-
-    ``pieces`` are :class:`polyfit.puzzle.pieces.Piece` objects (anything with ``cells`` and
-    ``orientations()``). Pieces of identical shape map to themselves first. With ``colours``
-    (:class:`polyfit.puzzle.colours.Colours`) a piece's colours are part of its shape.
-    """
-    counts = [getattr(p, "count", (1, 1)) for p in pieces]
+def _shape_images(pieces, colours):
+    """The lattice, each piece's orientations and ``image_of(i, transform)``: the shape of
+    piece ``i`` turned by ``transform``, as its orientations hold it."""
     lattice = lattices.of(pieces[0])
     if lattice.name in ("square", "cubic"):
 
@@ -102,6 +97,18 @@ def puzzle_symmetries(board_cells, pieces, colours=None) -> list[Symmetry]:
 
         def image_of(i, transform):
             return lattice.normalize(transform.apply(pieces[i].cells))
+    return lattice, shapes, image_of
+
+
+def puzzle_symmetries(board_cells, pieces, colours=None) -> list[Symmetry]:
+    """The board symmetries under which the piece set maps onto itself, with that piece map.
+
+    ``pieces`` are :class:`polyfit.puzzle.pieces.Piece` objects (anything with ``cells`` and
+    ``orientations()``). Pieces of identical shape map to themselves first. With ``colours``
+    (:class:`polyfit.puzzle.colours.Colours`) a piece's colours are part of its shape.
+    """
+    counts = [getattr(p, "count", (1, 1)) for p in pieces]
+    lattice, shapes, image_of = _shape_images(pieces, colours)
     result = []
     for sym in board_symmetries(board_cells, lattice):
         mapping = []
@@ -119,6 +126,25 @@ def puzzle_symmetries(board_cells, pieces, colours=None) -> list[Symmetry]:
         else:
             if len(set(mapping)) == len(mapping):
                 result.append(Symmetry(sym.transform, sym.offset, tuple(mapping)))
+    return result
+
+
+def mirror_partners(board_cells, pieces, colours=None) -> list | None:
+    """Under a reflection of the board, the piece each piece's placements become, whatever the
+    counts: itself when it is its own mirror image (or may be turned over), the first piece of
+    its mirror shape otherwise, None when the set has no such piece. None when the board has
+    no reflection."""
+    lattice, shapes, image_of = _shape_images(pieces, colours)
+    reflection = next((s for s in board_symmetries(board_cells, lattice) if not s.is_proper), None)
+    if reflection is None:
+        return None
+    result = []
+    for i in range(len(pieces)):
+        image = image_of(i, reflection.transform)
+        if image in shapes[i]:
+            result.append(i)
+        else:
+            result.append(next((j for j, s in enumerate(shapes) if image in s), None))
     return result
 
 
