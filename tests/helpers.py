@@ -5,7 +5,9 @@
 - :func:`brute_force`: every set of options of an exact cover problem meeting its rules;
 - problem generators for Hypothesis (:func:`problems`, :func:`general_problems`), N-queens and
   Knuth's own examples;
-- :func:`native`: a C backend for a test that is there to run it.
+- :func:`native`: a C backend for a test that is there to run it;
+- :func:`burrtxt2`: BurrTools' own program on a copy of a puzzle (where it is built);
+- :func:`group_alive`: is any process of a group still running?
 
 Test modules import this module, never each other.
 """
@@ -26,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent  # the repository: shapes/ lives h
 PLUGIN_PACKAGES = ["polyfit-classic-cubes", "polyfit-miniexact", "polyfit-classics"]  # in plugins/
 BUILT_IN_BACKENDS = ("dlx-python", "dlx-c", "bitset-c", "bitset-python")
 NATIVE = {"dlx-c", "bitset-c", "count-memo"}
+BURRTXT2 = Path(os.environ.get("TMPDIR", "/tmp")) / "burrtools" / "burrTxt2"  # bash ../shared/burrtools/build.sh
 
 
 def _transforms(dim):
@@ -867,3 +870,30 @@ def c_engine():
             pytest.fail(f"the C disassembler is required (POLYFIT_REQUIRE_C=1) but {reason}")
         pytest.skip(reason)
     return "c"
+
+
+def burrtxt2(path: Path, work: Path, *options: str, timeout: float = 300) -> Path:
+    """burrTxt2 OPTIONS on a copy of ``path`` in the folder ``work``; the file it writes."""
+    import shutil
+    import subprocess
+
+    copy = work / "p.xmpuzzle"
+    shutil.copy(path, copy)
+    fifo = work / "in"
+    os.mkfifo(fifo)
+    hold = os.open(fifo, os.O_RDWR)  # burrTxt2 polls stdin and stops at its end
+    try:
+        done = subprocess.run([str(BURRTXT2), *options, str(copy)], stdin=hold, capture_output=True, text=True,
+                              cwd=work, timeout=timeout)
+    finally:
+        os.close(hold)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return work / "p.xmpuzzlettt"
+
+
+def group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True

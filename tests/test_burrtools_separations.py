@@ -9,22 +9,18 @@ for the same assemblies are the ones polyfit wrote."""
 from __future__ import annotations
 
 import gzip
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 import polyfit
-from helpers import ROOT, replay, run
+from helpers import BURRTXT2, ROOT, burrtxt2, replay, run
 from polyfit.errors import ParseError
 from polyfit.formats import burrtools
 from polyfit.longsearch.disassembly import take_apart
 
 SHAPES = ROOT / "shapes" / "burrtools"
 DATA = ROOT / "tests" / "data" / "disassembly"
-BURRTXT2 = Path(os.environ.get("TMPDIR", "/tmp")) / "burrtools" / "burrTxt2"
 
 
 def convert(app, source, target, *options):
@@ -156,22 +152,11 @@ def test_a_bad_separation_is_a_parse_error_with_its_place(tmp_path, last, messag
 # -- BurrTools itself ------------------------------------------------------------------------------
 
 
-def burrtxt2(path: Path, *options: str) -> list:
+def burrtxt2_trees(path: Path, *options: str) -> list:
     """burrTxt2 OPTIONS on a copy of ``path``: the solutions and trees of the file it writes."""
     work = path.parent / ("bt-" + "".join(options).replace("-", "") + "-" + path.stem)
     work.mkdir()
-    copy = work / "p.xmpuzzle"
-    shutil.copy(path, copy)
-    fifo = work / "in"
-    os.mkfifo(fifo)
-    hold = os.open(fifo, os.O_RDWR)  # burrTxt2 polls stdin and stops at its end
-    try:
-        done = subprocess.run([str(BURRTXT2), *options, str(copy)], stdin=hold, capture_output=True,
-                              text=True, cwd=work, timeout=300)
-    finally:
-        os.close(hold)
-    assert done.returncode == 0, done.stdout + done.stderr
-    return burrtools.read_separations(work / "p.xmpuzzlettt")
+    return burrtools.read_separations(burrtxt2(path, work, *options))
 
 
 @pytest.mark.slow
@@ -185,9 +170,9 @@ def test_burrtools_reads_the_trees_back_and_finds_the_same_ones(app, tmp_path, s
     ours = dict(burrtools.read_separations(target))
     assert ours and all(tree is not None for tree in ours.values())
     # read and written again by BurrTools (-c: count only, so it adds none of its own)
-    assert dict(burrtxt2(target, "-c")) == ours
+    assert dict(burrtxt2_trees(target, "-c")) == ours
     # BurrTools' own disassembly of the same file: the same tree for every assembly both have
-    own = burrtxt2(target, "-R", "-d")
+    own = burrtxt2_trees(target, "-R", "-d")
     shared = [(text, tree) for text, tree in own if text in ours]
     assert shared, "BurrTools kept none of polyfit's assemblies"
     for text, tree in shared:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import random
 import sys
 from pathlib import Path
@@ -18,7 +17,7 @@ import polyfit
 from polyfit.lattices.base import get
 from polyfit.longsearch import disassembly
 from polyfit.motion import Disassembler, Groups
-from helpers import box, c_engine, cut_at_random, replay
+from helpers import BURRTXT2, box, c_engine, cut_at_random, replay
 
 DATA = Path(__file__).parent / "data" / "disassembly"
 CUBIC = get("cubic").motion_directions()
@@ -277,7 +276,6 @@ def test_the_recorded_answers_cover_deep_and_dotted_levels():
     assert sum("." in level for level in levels) >= 4, levels
 
 
-BURRTXT2 = Path(os.environ.get("TMPDIR", "/tmp")) / "burrtools" / "burrTxt2"
 
 
 @pytest.mark.skipif(not BURRTXT2.exists(), reason="BurrTools is not built here (bash ../shared/burrtools/build.sh)")

@@ -10,7 +10,7 @@ import time
 import pytest
 
 import polyfit
-from helpers import ROOT, run
+from helpers import ROOT, group_alive, run
 from polyfit.lattices.grid import is_connected, neighbours
 from polyfit.puzzle import generate as gen
 from polyfit.puzzle.generate import box_cells, congruence_key, parse_target
@@ -264,14 +264,6 @@ def test_jobs_find_valid_boards_and_worker_0_is_the_serial_search():
     for board in boards:
         assert len(board.cells) == 27 and is_connected(board.cells)
         assert polyfit.Puzzle(board, "soma").count(jobs=1).distinct == 1
-
-
-def group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 @pytest.mark.slow

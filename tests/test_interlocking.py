@@ -19,11 +19,10 @@ from polyfit.motion import Disassembler
 from polyfit.lattices.base import get
 from polyfit.puzzle.generate import box_cells
 from polyfit.design.interlocking import connected, search
-from helpers import replay, run_cli
+from helpers import BURRTXT2, group_alive, replay, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "benchmarks"
-BURRTXT2 = Path(os.environ.get("TMPDIR", "/tmp")) / "burrtools" / "burrTxt2"
 
 
 def cli(*args):
@@ -128,14 +127,6 @@ def test_generate_interlocking_in_code_gives_designs_that_write_and_read_back(tm
         next(polyfit.generate_interlocking("big", pieces=3, min_level=2))
     with pytest.raises(polyfit.PolyfitError, match="exists"):
         designs[0].write(tmp_path / "p0.xmpuzzle")
-
-
-def group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 @pytest.mark.slow

@@ -8,19 +8,18 @@ copy only: there BurrTools pairs the copies of one-sided pieces in order, and st
 the first copy without a partner, so later pieces' mirror images are never valid."""
 
 import json
-import os
 import sys
 from pathlib import Path
 
 import pytest
 
 import polyfit
+from helpers import BURRTXT2
 from polyfit.longsearch import disassembly
 from polyfit.longsearch.workers import JobResult
 
 DATA = Path(__file__).parent / "data" / "mirror"
 ANSWERS = json.loads((DATA / "burrtools.json").read_text())
-BURRTXT2 = Path(os.environ.get("TMPDIR", "/tmp")) / "burrtools" / "burrTxt2"
 
 
 def test_the_puzzles_have_the_ranges_recorded_and_burrtools_tells_mirrors_apart():

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import shutil
-import subprocess
 from itertools import product
 from pathlib import Path
 
@@ -20,11 +17,10 @@ from polyfit.lattices.base import get
 from polyfit.lattices.textart import draw_cells
 from polyfit.puzzle.board import Board
 from polyfit.puzzle.pieces import Piece
-from helpers import run
+from helpers import BURRTXT2, burrtxt2, run
 
 DATA = Path(__file__).parent / "data" / "burrtools" / "prisms"
 RECORDED = json.loads((DATA / "counts.json").read_text())["counts"]
-BURRTXT2 = Path(os.environ.get("TMPDIR", "/tmp")) / "burrtools" / "burrTxt2"
 PRISMS = get("prisms")
 H = math.sqrt(3) / 2
 
@@ -104,27 +100,11 @@ def test_counts_equal_burrtools_recorded_counts(name):
     assert polyfit.Puzzle(board).count().distinct == RECORDED[name]
 
 
-def burrtxt2(path: Path, tmp_path: Path, *options: str) -> Path:
-    """burrTxt2 OPTIONS on a copy of ``path``; the file it writes."""
-    copy = tmp_path / "p.xmpuzzle"
-    shutil.copy(path, copy)
-    fifo = tmp_path / "in"
-    os.mkfifo(fifo)
-    hold = os.open(fifo, os.O_RDWR)  # burrTxt2 polls stdin and stops at its end
-    try:
-        done = subprocess.run([str(BURRTXT2), *options, str(copy)], stdin=hold, capture_output=True, text=True,
-                              cwd=tmp_path, timeout=120)
-    finally:
-        os.close(hold)
-    assert done.returncode == 0, done.stdout + done.stderr
-    return tmp_path / "p.xmpuzzlettt"
-
-
 @pytest.mark.skipif(not BURRTXT2.exists(), reason="BurrTools is not built here (bash ../shared/burrtools/build.sh)")
 @pytest.mark.parametrize("name", sorted(RECORDED))
 def test_burrtools_counts_the_recorded_assemblies_now(name, tmp_path):
     import gzip
-    written = burrtxt2(DATA / name, tmp_path, "-R", "-c").read_bytes()
+    written = burrtxt2(DATA / name, tmp_path, "-R", "-c", timeout=120).read_bytes()
     text = gzip.decompress(written) if written[:2] == b"\x1f\x8b" else written
     assert f'assemblies="{RECORDED[name]}"'.encode() in text
 
