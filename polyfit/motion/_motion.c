@@ -441,15 +441,26 @@ static PyObject *Context_add_shape(Context *self, PyObject *cells) {
     return PyLong_FromSsize_t(self->nshapes++);
 }
 
+/* A state's piece positions as a tuple (x, y, z of each piece in turn); NULL with an exception set. */
+static PyObject *positions(const Search *s, const Node *nd) {
+    PyObject *pos = PyTuple_New(3 * s->n);
+    if (!pos) return NULL;
+    for (int i = 0; i < 3 * s->n; i++) {
+        PyObject *v = PyLong_FromLong(nd->pos[i]);
+        if (!v) { Py_DECREF(pos); return NULL; }
+        PyTuple_SET_ITEM(pos, i, v);
+    }
+    return pos;
+}
+
 static PyObject *path_of(Search *s, int32_t last) {
     /* the separating state is in scratch; its ancestors in the arena */
     PyObject *path = PyList_New(0);
     if (!path) return NULL;
     const Node *nd = at(&s->scratch, last);
     for (;;) {
-        PyObject *pos = PyTuple_New(3 * s->n);
+        PyObject *pos = positions(s, nd);
         if (!pos) { Py_DECREF(path); return NULL; }
-        for (int i = 0; i < 3 * s->n; i++) PyTuple_SET_ITEM(pos, i, PyLong_FromLong(nd->pos[i]));
         PyObject *item = Py_BuildValue("(NKii)", pos, (unsigned long long)nd->removed,
                                        nd->parent < 0 ? -1 : nd->direction, nd->parent < 0 ? 0 : nd->amount);
         if (!item || PyList_Append(path, item) < 0) { Py_XDECREF(item); Py_DECREF(path); return NULL; }
@@ -747,9 +758,8 @@ static PyObject *exact_path(Search *s, const Removal *r) {
     if (!path) return NULL;
     const Node *nd = at(&s->nodes, r->node);
     for (int last = 1;; last = 0) {
-        PyObject *pos = PyTuple_New(3 * s->n);
+        PyObject *pos = positions(s, nd);
         if (!pos) { Py_DECREF(path); return NULL; }
-        for (int i = 0; i < 3 * s->n; i++) PyTuple_SET_ITEM(pos, i, PyLong_FromLong(nd->pos[i]));
         PyObject *item;
         if (last) {
             Py_INCREF(pos);
