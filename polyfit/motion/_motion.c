@@ -453,6 +453,16 @@ static PyObject *positions(const Search *s, const Node *nd) {
     return pos;
 }
 
+/* Append one step (positions, the pieces it moves, direction, amount) to ``path``; takes the
+   reference to ``pos``. 0, or -1 with an exception set. */
+static int append_step(PyObject *path, PyObject *pos, unsigned long long moving, int direction, int amount) {
+    PyObject *item = Py_BuildValue("(NKii)", pos, moving, direction, amount);
+    if (!item) return -1;
+    int failed = PyList_Append(path, item);
+    Py_DECREF(item);
+    return failed;
+}
+
 static PyObject *path_of(Search *s, int32_t last) {
     /* the separating state is in scratch; its ancestors in the arena */
     PyObject *path = PyList_New(0);
@@ -461,10 +471,8 @@ static PyObject *path_of(Search *s, int32_t last) {
     for (;;) {
         PyObject *pos = positions(s, nd);
         if (!pos) { Py_DECREF(path); return NULL; }
-        PyObject *item = Py_BuildValue("(NKii)", pos, (unsigned long long)nd->removed,
-                                       nd->parent < 0 ? -1 : nd->direction, nd->parent < 0 ? 0 : nd->amount);
-        if (!item || PyList_Append(path, item) < 0) { Py_XDECREF(item); Py_DECREF(path); return NULL; }
-        Py_DECREF(item);
+        if (append_step(path, pos, (unsigned long long)nd->removed, nd->parent < 0 ? -1 : nd->direction,
+                        nd->parent < 0 ? 0 : nd->amount) < 0) { Py_DECREF(path); return NULL; }
         if (nd->parent < 0) break;
         nd = at(&s->nodes, nd->parent);
     }
@@ -760,16 +768,15 @@ static PyObject *exact_path(Search *s, const Removal *r) {
     for (int last = 1;; last = 0) {
         PyObject *pos = positions(s, nd);
         if (!pos) { Py_DECREF(path); return NULL; }
-        PyObject *item;
         if (last) {
             Py_INCREF(pos);
-            item = Py_BuildValue("(NKii)", pos, (unsigned long long)r->moving, r->direction, REMOVE);
-            if (!item || PyList_Append(path, item) < 0) { Py_XDECREF(item); Py_DECREF(pos); Py_DECREF(path); return NULL; }
-            Py_DECREF(item);
+            if (append_step(path, pos, (unsigned long long)r->moving, r->direction, REMOVE) < 0) {
+                Py_DECREF(pos); Py_DECREF(path); return NULL;
+            }
         }
-        item = Py_BuildValue("(NKii)", pos, 0ULL, nd->parent < 0 ? -1 : nd->direction, nd->parent < 0 ? 0 : nd->amount);
-        if (!item || PyList_Append(path, item) < 0) { Py_XDECREF(item); Py_DECREF(path); return NULL; }
-        Py_DECREF(item);
+        if (append_step(path, pos, 0ULL, nd->parent < 0 ? -1 : nd->direction, nd->parent < 0 ? 0 : nd->amount) < 0) {
+            Py_DECREF(path); return NULL;
+        }
         if (nd->parent < 0) break;
         nd = at(&s->nodes, nd->parent);
     }
