@@ -7,7 +7,8 @@
   Knuth's own examples;
 - :func:`native`: a C backend for a test that is there to run it;
 - :func:`burrtxt2`: BurrTools' own program on a copy of a puzzle (where it is built);
-- :func:`group_alive`: is any process of a group still running?
+- :func:`group_alive`: is any process of a group still running? :func:`interrupt`: Ctrl-C to a
+  command once it has got somewhere.
 
 Test modules import this module, never each other.
 """
@@ -897,3 +898,27 @@ def group_alive(pgid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+def interrupt(args, cwd, ready, wait: float = 120):
+    """Run ``polyfit ARGS`` in a session of its own (so that Ctrl-C reaches the whole group,
+    as a terminal sends it), send SIGINT once ``ready()`` holds (or ``wait`` seconds have
+    passed), and return the process with its stdout and stderr."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "polyfit", *args], cwd=str(cwd), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + wait
+        while not ready() and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        assert proc.poll() is None, proc.communicate()
+        os.killpg(proc.pid, signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    return proc, stdout, stderr

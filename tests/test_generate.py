@@ -2,7 +2,6 @@
 
 import os
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -10,7 +9,7 @@ import time
 import pytest
 
 import polyfit
-from helpers import ROOT, group_alive, run
+from helpers import ROOT, group_alive, interrupt, run
 from polyfit.lattices.grid import is_connected, neighbours
 from polyfit.puzzle import generate as gen
 from polyfit.puzzle.generate import box_cells, congruence_key, parse_target
@@ -272,20 +271,7 @@ def test_ctrl_c_with_jobs_keeps_the_boards_and_leaves_no_worker(tmp_path):
     out = tmp_path / "out"
     args = ["generate", "--pieces", "soma", "--within", "3x3x4", "--count", "100000", "--seed", "1",
             "--jobs", "2", "--time", "120", "--out", str(out)]
-    # A session of its own, so that Ctrl-C reaches the whole group, as a terminal sends it.
-    proc = subprocess.Popen([sys.executable, "-m", "polyfit", *args], cwd=str(ROOT.parent),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
-    try:
-        deadline = time.monotonic() + 90
-        while len(list(out.glob("*.vox"))) < 3 and time.monotonic() < deadline and proc.poll() is None:
-            time.sleep(0.05)
-        assert proc.poll() is None, proc.communicate()
-        os.killpg(proc.pid, signal.SIGINT)
-        stdout, stderr = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+    proc, stdout, stderr = interrupt(args, ROOT.parent, lambda: len(list(out.glob("*.vox"))) >= 3, wait=90)
     assert proc.returncode == 130, stderr
     assert "Traceback" not in stderr and stderr == "", stderr
     assert "(interrupted)" in stdout

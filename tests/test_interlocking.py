@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -19,7 +17,7 @@ from polyfit.motion import Disassembler
 from polyfit.lattices.base import get
 from polyfit.puzzle.generate import box_cells
 from polyfit.design.interlocking import connected, search
-from helpers import BURRTXT2, group_alive, replay, run_cli
+from helpers import BURRTXT2, group_alive, interrupt, replay, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "benchmarks"
@@ -135,19 +133,7 @@ def test_ctrl_c_keeps_the_puzzles_written_and_leaves_no_worker(tmp_path):
     out = tmp_path / "out"
     args = ["generate", "--interlocking", "--within", "3x3x3", "--hole-count", "2", "--pieces-count", "3",
             "--min-level", "2", "--count", "1000", "--seed", "4", "--jobs", "2", "--out", str(out)]
-    # A session of its own, so that Ctrl-C reaches the whole group, as a terminal sends it.
-    proc = subprocess.Popen([sys.executable, "-m", "polyfit", *args], cwd=str(tmp_path), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 120
-        while not list(out.glob("*.xmpuzzle")) and time.monotonic() < deadline and proc.poll() is None:
-            time.sleep(0.05)
-        assert proc.poll() is None, proc.communicate()
-        os.killpg(proc.pid, signal.SIGINT)
-        stdout, stderr = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+    proc, stdout, stderr = interrupt(args, tmp_path, lambda: list(out.glob("*.xmpuzzle")))
     assert proc.returncode == 130, stderr
     assert "Traceback" not in stderr and stderr == "", stderr
     assert "(interrupted)" in stdout.splitlines()[-1]
