@@ -428,12 +428,17 @@ def test_random_requests_get_an_answer_or_a_json_error_never_a_crash(folder):
     bodies = st.fixed_dictionaries(
         {"board": st.one_of(texts, values)},
         optional={"pieces": st.one_of(st.sampled_from(["pentominoes", "domino", "2*monomino", "trominoes:Q", "..", ""]), values),
-                  "mirror": values, "dim": values, "custom": st.one_of(texts, values), "limit": values},
+                  "mirror": values, "dim": values, "custom": st.one_of(texts, values), "limit": values,
+                  # the disassembly's solution and a BurrTools file's name (real, missing, outside the folder)
+                  "solution": st.one_of(values, st.dictionaries(st.sampled_from("ABLNVX"), st.one_of(
+                      values, st.lists(st.lists(st.integers(-1, 3), min_size=2, max_size=3), max_size=5)), max_size=3)),
+                  "file": st.one_of(values, st.sampled_from(["box-with-rim.xmpuzzle", "none.xmpuzzle", "../x.xmpuzzle"]))},
     )
+    (folder / "box-with-rim.xmpuzzle").write_bytes((ROOT / "shapes" / "burrtools" / "box-with-rim.xmpuzzle").read_bytes())
     with TestClient(create_app(folder, PORT), base_url=BASE) as client:
 
-        @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-        @given(bodies, st.sampled_from(["/api/check", "/api/solutions"]))
+        @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+        @given(bodies, st.sampled_from(["/api/check", "/api/solutions", "/api/disassembly"]))
         def ask(body, path):
             answer = client.post(path, json=body)
             assert answer.status_code in (200, 400), (body, answer.text)
@@ -977,3 +982,34 @@ def test_bad_disassembly_requests_are_a_clear_400(client, folder):
         assert answer.status_code == 400, (message, answer.status_code, answer.text)
         error = answer.json()["error"]
         assert message in error and "Traceback" not in error, (message, error)
+
+
+@pytest.mark.slow
+def test_mutated_solutions_get_a_disassembly_or_a_json_error_never_a_crash(client, folder):
+    """Solutions of a BurrTools file, changed at random (a piece dropped, moved, renamed,
+    doubled, or its cells replaced by something else), sent to /api/disassembly."""
+    import random
+
+    body = open_puzzle(client, folder, BURRTOOLS / "box-with-rim.xmpuzzle")
+    listed = client.post("/api/solutions", json={**body, "limit": 3}).json()["solutions"]
+    rng = random.Random(2026)
+    statuses = set()
+    for _ in range(60):
+        sent = {name: [list(c) for c in cells] for name, cells in rng.choice(listed).items()}
+        name = rng.choice(list(sent))
+        change = rng.randrange(5)
+        if change == 0:
+            del sent[name]
+        elif change == 1:
+            sent[name][0][rng.randrange(3)] += rng.choice([-1, 1, 7])
+        elif change == 2:
+            sent["Q"] = [[0, 0, 0]]
+        elif change == 3:
+            sent[name] = rng.choice(["x", None, [[1]], [["a", 0, 0]], {}])
+        else:
+            sent[name] = sent[rng.choice(list(sent))]
+        answer = client.post("/api/disassembly", json={**body, "solution": sent})
+        assert answer.status_code in (200, 400), answer.text
+        assert ("error" in answer.json()) == (answer.status_code == 400) and "Traceback" not in answer.text
+        statuses.add(answer.status_code)
+    assert 400 in statuses
