@@ -950,6 +950,76 @@ def test_puzzle_files_are_listed_and_open_with_their_pieces(client, folder):
     assert client.get("/api/files/boards/castle.vox").json()["pieces"] == []
 
 
+def test_a_file_of_several_problems_opens_each_with_its_pieces(client, folder):
+    """shapes/burrtools/soma.xmpuzzle holds the Soma cube and the castle: the page is told
+    their names, opens the one asked for, and counts it with the file's pieces."""
+    (folder / "soma.xmpuzzle").write_bytes((BURRTOOLS / "soma.xmpuzzle").read_bytes())
+    first = client.get("/api/files/soma.xmpuzzle").json()
+    assert first["boards"] == ["Soma cube", "Castle"] and first["problem"] == 1
+    second = client.get("/api/files/soma.xmpuzzle?problem=2").json()
+    assert second["problem"] == 2 and second["pieces"] == ["V", "L", "T", "Z", "A", "B", "P"]
+    castle = polyfit.read_board(BURRTOOLS / "soma.xmpuzzle", select="2")
+    assert set(polyfit.Board.from_text(second["text"], dim=3).cells) == set(castle.cells) != set(
+        polyfit.Board.from_text(first["text"], dim=3).cells)
+    body = {"board": second["text"], "dim": 3, "file": "soma.xmpuzzle", "problem": 2}
+    assert client.post("/api/check", json=body).status_code == 200
+    job = client.post("/api/count", json=body).json()["job"]
+    answer = wait_for(client, job)["result"]
+    assert (answer["distinct"], answer["total"]) == (3, 6), answer  # polyfit solve --problem 2 --count
+    for query, message in (("?problem=3", "holds 2 boards: choose one from 1 to 2"), ("?problem=x", "'problem' must be")):
+        bad = client.get(f"/api/files/soma.xmpuzzle{query}")
+        assert bad.status_code == 400 and message in bad.json()["error"], bad.text
+    assert "boards" not in client.get("/api/files/boards/castle.vox").json()
+
+
+def test_a_drawing_saved_with_a_burrtools_files_pieces_is_a_puzzle_burrtools_reads(client, folder):
+    """Opened from a .xmpuzzle and changed (a cell taken away, a cell made optional), the board
+    keeps the file's pieces, weights and groups; Save writes a new .xmpuzzle with them, never
+    over a file without overwrite, and never over a file of several problems."""
+    body = open_puzzle(client, folder, BURRTOOLS / "box-with-rim.xmpuzzle")
+    source = polyfit.read_board(BURRTOOLS / "box-with-rim.xmpuzzle")
+    drawn = body["board"].replace("#", "+", 1)
+    put = client.put("/api/files/rim-2.xmpuzzle", json={"text": drawn, "file": body["file"], "dim": 3})
+    assert put.status_code == 200, put.text
+    saved = polyfit.read_board(folder / "rim-2.xmpuzzle")
+    assert saved.cells == polyfit.Board.from_text(drawn, dim=3).cells and len(saved.optional) == 1
+    assert [p.name for p in saved.pieces] == [p.name for p in source.pieces]
+    assert [m[:2] for m in saved.motion] == [m[:2] for m in source.motion] and source.motion[0][0] == 10  # weights, groups
+    assert [sorted(p.cells) for p in saved.pieces] == [sorted(p.cells) for p in source.pieces]
+    count = wait_for(client, client.post("/api/count", json={**body, "board": drawn}).json()["job"])["result"]
+    assert count["distinct"] == polyfit.Puzzle(saved, list(saved.pieces)).count().distinct
+    again = client.put("/api/files/rim-2.xmpuzzle", json={"text": body["board"], "file": body["file"], "dim": 3})
+    assert again.status_code == 400 and "exists" in again.json()["error"]
+    assert polyfit.read_board(folder / "rim-2.xmpuzzle").optional == saved.optional  # untouched
+    assert client.put("/api/files/rim-2.xmpuzzle", json={"text": body["board"], "file": body["file"], "dim": 3,
+                                                         "overwrite": True}).status_code == 200
+    assert not polyfit.read_board(folder / "rim-2.xmpuzzle").optional
+    (folder / "soma.xmpuzzle").write_bytes((BURRTOOLS / "soma.xmpuzzle").read_bytes())
+    soma = client.get("/api/files/soma.xmpuzzle").json()
+    cases = [
+        ("soma.xmpuzzle", {"text": soma["text"], "file": "soma.xmpuzzle", "dim": 3, "overwrite": True},
+         "holds several problems and saving keeps only this one"),
+        ("rim-3.txt", {"text": drawn, "file": body["file"], "dim": 3}, "are saved in a .xmpuzzle file"),
+        ("rim-3.xmpuzzle", {"text": drawn}, "a .xmpuzzle is saved with the pieces of a BurrTools file opened"),
+        ("rim-3.xmpuzzle", {"text": drawn, "file": "../x.xmpuzzle", "dim": 3}, "only files inside the studio's folder"),
+        ("rim-3.xmpuzzle", {"text": drawn, "file": body["file"], "dim": 3, "problem": "2"}, "'problem' must be"),
+    ]
+    for name, request, message in cases:
+        answer = client.put(f"/api/files/{name}", json=request)
+        assert answer.status_code == 400 and message in answer.json()["error"], (name, answer.text)
+    assert (folder / "soma.xmpuzzle").read_bytes() == (BURRTOOLS / "soma.xmpuzzle").read_bytes()
+    assert not (folder / "rim-3.xmpuzzle").exists() and not (folder / "rim-3.txt").exists()
+
+
+def test_a_drawing_changed_from_a_file_with_colours_is_refused_with_the_reason(client, folder):
+    (folder / "coloured.xmpuzzle").write_bytes((ROOT / "tests" / "data" / "burrtools" / "coloured.xmpuzzle").read_bytes())
+    opened = client.get("/api/files/coloured.xmpuzzle").json()
+    body = {"board": opened["text"], "dim": opened["dim"], "file": "coloured.xmpuzzle"}
+    assert client.post("/api/check", json=body).status_code == 200
+    changed = client.post("/api/check", json={**body, "board": opened["text"].replace("#", ".", 1)})
+    assert changed.status_code == 400 and "colours belong to its own board" in changed.json()["error"]
+
+
 @pytest.mark.slow
 def test_bad_disassembly_requests_are_a_clear_400(client, folder):
     body = open_puzzle(client, folder, BURRTOOLS / "box-with-rim.xmpuzzle")
@@ -970,7 +1040,9 @@ def test_bad_disassembly_requests_are_a_clear_400(client, folder):
         ({**body}, "'solution' must be the solution to take apart"),
         ({**body, "solution": "first"}, "'solution' must be the solution to take apart"),
         ({**line, "solution": {"I": [[0, 0], [0, 1], [0, 2]]}}, "disassembly plays on 3D boards of cubes; this board is 2D"),
-        ({**body, "board": body["board"].replace("#", ".", 1), "solution": good}, "the board drawn is not box-with-rim.xmpuzzle's"),
+        ({**body, "board": body["board"].replace("#", ".", 1), "solution": good}, "has area 93 but the 4 pieces have total area 94"),
+        ({**body, "problem": 2, "solution": good}, "box-with-rim.xmpuzzle"),
+        ({**body, "problem": 0, "solution": good}, "'problem' must be the number of one of the file's boards"),
         ({**body, "pieces": "soma", "solution": good}, "box-with-rim.xmpuzzle holds its pieces"),
         ({**body, "file": "nowhere.xmpuzzle", "solution": good}, "nowhere.xmpuzzle"),
         ({**body, "file": "../box-with-rim.xmpuzzle", "solution": good}, "only files inside the studio's folder"),

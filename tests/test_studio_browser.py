@@ -46,6 +46,7 @@ def studio(tmp_path_factory):
     subprocess.run([sys.executable, "-m", "polyfit", "convert", str(ROOT / "shapes" / "burrtools" / "level-5-burr.xmpuzzle"),
                     str(folder / "burr.vox")], check=True, capture_output=True)  # a burr, with burr.pieces.vox
     shutil.copy(ROOT / "shapes" / "burrtools" / "box-with-rim.xmpuzzle", folder)  # a box (weight 10) as a piece
+    shutil.copy(ROOT / "shapes" / "burrtools" / "soma.xmpuzzle", folder)  # two problems: the Soma cube, a castle
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -537,3 +538,34 @@ def test_a_solution_that_does_not_come_apart_says_so_in_the_page(page):
     page.wait_for_selector("#error:not([hidden])")
     assert "this solution does not come apart" in page.inner_text("#error-text")
     assert page.inner_text("#move-counter") == "move – of –"
+
+
+def test_a_file_of_two_problems_offers_both_and_saves_a_changed_board_with_its_pieces(page, studio):
+    """soma.xmpuzzle: the page offers its two problems, counts the castle with the file's
+    pieces, and after a cell is made optional saves the drawing as a new BurrTools file."""
+    page.select_option("#file-list", "soma.xmpuzzle")
+    page.wait_for_selector("#message >> text=opened soma.xmpuzzle, Soma cube (1 of 2)")
+    assert page.is_visible("#problem-list")
+    assert page.locator("#problem-list option").all_inner_texts() == ["1. Soma cube", "2. Castle"]
+    page.select_option("#problem-list", "2")
+    page.wait_for_selector("#message >> text=opened soma.xmpuzzle, Castle (2 of 2)")
+    shot(page, "studio-problems")
+    assert "soma.xmpuzzle" in page.inner_text("#piece-info")
+    page.click("#count")
+    page.wait_for_selector("#verdict[data-distinct='3']", timeout=30000)  # as polyfit solve --problem 2 says
+    text = page.locator("#board-text").input_value()
+    changed = text.replace("#", "+", 1)
+    page.fill("#board-text", changed)
+    page.click("#apply-text")
+    page.wait_for_function("() => atob(location.hash.slice(1).replace(/-/g, '+').replace(/_/g, '/')).includes('+####')")
+    assert "soma.xmpuzzle" in page.inner_text("#piece-info")  # the file's pieces stay with the drawing
+    page.fill("#file-name", "castle-2.xmpuzzle")
+    page.click("#save")
+    page.wait_for_selector("#message >> text=saved castle-2.xmpuzzle")
+    opened = page.request.get(studio + "api/files/castle-2.xmpuzzle").json()
+    assert opened["pieces"] == ["V", "L", "T", "Z", "A", "B", "P"] and opened["text"].count("+") == 1
+    page.fill("#file-name", "soma.xmpuzzle")
+    page.once("dialog", lambda dialog: dialog.accept())  # "soma.xmpuzzle exists. Replace it?"
+    page.click("#save")
+    page.wait_for_selector("#error-text >> text=holds several problems and saving keeps only this one")
+    assert page.request.get(studio + "api/files/soma.xmpuzzle").json()["boards"] == ["Soma cube", "Castle"]

@@ -121,6 +121,9 @@ def puzzle_body(data: dict) -> dict:
     for name in ("custom", "folder", "file"):
         if data.get(name) is not None and not isinstance(data[name], str):
             raise BadRequest(f"'{name}' must be text")
+    problem = data.get("problem")
+    if problem is not None and (type(problem) is not int or not 1 <= problem <= 100_000):
+        raise BadRequest("'problem' must be the number of one of the file's boards, from 1")
     if data.get("dim") not in (None, 2, 3):
         raise BadRequest("'dim' must be 2 or 3")
     for name, low, high in (("limit", 1, tasks.SOLUTION_LIMIT), ("forced_limit", 0, 100_000)):
@@ -255,7 +258,11 @@ def create_app(folder: str | Path = ".", port: int = 8765, hosts=()) -> Starlett
     async def open_file(request):
         name = request.path_params["path"]
         tasks.safe_path(folder, name)
-        return job_answer(await jobs.run("open", {"path": name}, CHECK_SECONDS))
+        problem = request.query_params.get("problem")
+        if problem is not None and not (problem.isdigit() and 1 <= int(problem) <= 100_000):
+            raise BadRequest("'problem' must be the number of one of the file's boards, from 1")
+        body = {"path": name, "problem": int(problem) if problem else None}
+        return job_answer(await jobs.run("open", body, CHECK_SECONDS))
 
     async def save_file(request):
         name = request.path_params["path"]
@@ -264,8 +271,18 @@ def create_app(folder: str | Path = ".", port: int = 8765, hosts=()) -> Starlett
         text = data.get("text")
         if not isinstance(text, str):
             raise BadRequest("'text' must be the file's text")
+        source = data.get("file")
+        if source is not None:  # the board drawn, with the pieces of a puzzle file opened
+            puzzle_body({**data, "board": text})
+            if path.suffix.lower() not in PUZZLE_SUFFIXES:
+                raise BadRequest(f"{name}: the pieces of {source} (with their weights and groups) are saved in a "
+                                 f"{' or '.join(PUZZLE_SUFFIXES)} file; name it so")
+            body = {**data, "board": text, "path": name, "overwrite": data.get("overwrite") is True}
+            return job_answer(await jobs.run("save-puzzle", body, CHECK_SECONDS))
         if path.suffix.lower() not in FILE_SUFFIXES:
-            raise BadRequest(f"{name}: save boards and pieces as {', '.join(FILE_SUFFIXES)} files")
+            raise BadRequest(f"{name}: save boards and pieces as {', '.join(FILE_SUFFIXES)} files"
+                             + (" (a .xmpuzzle is saved with the pieces of a BurrTools file opened)"
+                                if path.suffix.lower() in PUZZLE_SUFFIXES else ""))
         try:
             if not path.parent.is_dir():
                 raise BadRequest(f"{name}: no folder {path.parent.relative_to(folder)} in the studio's folder")

@@ -11,6 +11,7 @@ spec is read from the board's folder or the studio's, and from nowhere else (see
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tempfile
 from collections import Counter
@@ -18,6 +19,7 @@ from pathlib import Path, PurePosixPath
 
 import polyfit
 from polyfit import PolyfitError
+from polyfit.errors import UnknownNameError
 from polyfit import report as polyfit_report
 from polyfit.api import registry  # (polyfit.registry is also the module of that name)
 
@@ -74,19 +76,37 @@ def confine_spec(spec: str, base: Path, folder: Path) -> None:
             safe_path(folder, token)
 
 
-def puzzle_file(name: str, drawn, folder: Path):
-    """The board of ``name``, a puzzle file of the folder that holds its pieces (a BurrTools
-    ``.xmpuzzle``: its pieces, weights and groups come with it), when ``drawn`` (the board the
-    request's text makes) is still that file's board."""
+def puzzle_file(name: str, drawn, folder: Path, problem: int | None = None):
+    """The board ``drawn`` (the board the request's text makes) with the pieces of ``name``, a
+    puzzle file of the folder that holds its pieces (a BurrTools ``.xmpuzzle``: its pieces,
+    weights and groups come with them; ``problem``: which of its problems, from 1). While the
+    drawing is still the file's board, that board itself (with its colours); a drawing of
+    another shape keeps the file's pieces, unless the file's colours tie them to its cells."""
+    board = file_board(name, folder, problem)
+    if set(drawn.cells) == set(board.cells) and set(drawn.optional) == set(board.optional):
+        return board
+    if board.allowed or getattr(board.colours, "cells", None):  # colours on the board's own cells
+        raise PolyfitError(f"the board drawn is not {name}'s any more, and that file's colours belong to its own "
+                           "board: open the file again, or name pieces for the drawing")
+    if board.lattice.name != drawn.lattice.name or board.dim != drawn.dim:
+        raise PolyfitError(f"{name}'s pieces are {board.dim}D on the {board.lattice.name} lattice, "
+                           f"the board drawn {drawn.dim}D on the {drawn.lattice.name} lattice")
+    return dataclasses.replace(board, cells=drawn.cells, optional=drawn.optional, fixed=drawn.fixed,
+                               name=drawn.name or board.name, path=None)
+
+
+def file_board(name: str, folder: Path, problem: int | None = None):
+    """Board number ``problem`` (from 1; the first when None) of the puzzle file ``name`` in
+    the studio's folder, with the pieces the file gives it."""
     path = safe_path(folder, name)
     if path.exists() and not path.is_file():
         raise PolyfitError(f"{name}: not a regular file")
-    board = polyfit.read_board(path)
+    try:
+        board = polyfit.read_board(path, select=None if problem is None else str(problem))
+    except UnknownNameError as exc:  # no such problem
+        raise PolyfitError(f"{name}: {exc}") from None
     if not board.pieces:
         raise PolyfitError(f"{name}: this file does not hold its pieces; open it as a board and name them")
-    if set(drawn.cells) != set(board.cells) or set(drawn.optional) != set(board.optional):
-        raise PolyfitError(f"the board drawn is not {name}'s any more: open the file again to use its "
-                           "pieces, or name pieces for the drawing")
     return board
 
 
@@ -98,7 +118,7 @@ def read_body(body: dict, folder: Path):
     dim = body.get("dim") or guess_dim(text)
     board = polyfit.Board.from_text(text, dim=dim, path="board")
     if body.get("file"):
-        board = puzzle_file(body["file"], board, folder)
+        board = puzzle_file(body["file"], board, folder, body.get("problem"))
         if (body.get("pieces") or "").strip() or (body.get("custom") or "").strip():
             raise PolyfitError(f"{body['file']} holds its pieces: other pieces cannot join them "
                                "(their weights and groups come from the file)")
@@ -333,15 +353,47 @@ def open_file(body: dict, folder: Path, report) -> dict:
     path = safe_path(folder, body.get("path"))
     if path.exists() and not path.is_file() and not path.is_dir():  # a pipe would wait for a writer
         raise PolyfitError(f"{body['path']}: not a regular file")
-    board = polyfit.read_board(path)
+    boards = polyfit.read_boards(path)  # a BurrTools file's problems, a Soma file's figures
+    number = body.get("problem") or 1
+    if not 1 <= number <= len(boards):
+        raise PolyfitError(f"{body['path']} holds {len(boards)} board{'s' if len(boards) > 1 else ''}: "
+                           f"choose one from 1 to {len(boards)}")
+    board = boards[number - 1]
     data = path.read_bytes()
     try:
+        if len(boards) > 1:
+            raise PolyfitError("several boards: each is drawn from its cells")
         text = data.decode("utf-8")
         polyfit.Board.from_text(text, dim=board.dim, path=str(path))
     except (UnicodeDecodeError, PolyfitError):
         text = voxel_text(board)  # MagicaVoxel or a plugin's format: drawn as text art
     held = [p.name for p in board.pieces]  # a puzzle file with its pieces (BurrTools)
-    return {"path": body["path"], "text": text, "dim": board.dim, "pieces": held}
+    answer = {"path": body["path"], "text": text, "dim": board.dim, "pieces": held}
+    if len(boards) > 1:
+        answer.update(problem=number, boards=[b.name or f"board {k}" for k, b in enumerate(boards, 1)])
+    return answer
+
+
+def save_puzzle(body: dict, folder: Path, report) -> dict:
+    """Save the board drawn as a BurrTools ``.xmpuzzle`` at ``path`` with the pieces (their
+    weights and groups) of ``file``'s board number ``problem``: the file's other problems,
+    saved assemblies and comments are not kept, so the file the pieces come from is only
+    replaced when it holds that one problem (and ``overwrite`` says so)."""
+    from polyfit.files import write_output
+    from polyfit.formats.burrtools import xmpuzzle_bytes
+
+    name = body["path"]
+    path = safe_path(folder, name)
+    source = safe_path(folder, body["file"])
+    drawn = polyfit.Board.from_text(body["board"], dim=body.get("dim") or guess_dim(body["board"]), path="board")
+    board = puzzle_file(body["file"], drawn, folder, body.get("problem"))
+    if path.exists() and path.resolve() == source.resolve() and len(polyfit.read_boards(source)) > 1:
+        raise PolyfitError(f"{name} holds several problems and saving keeps only this one: save it under "
+                           "another name")
+    if not path.parent.is_dir():
+        raise PolyfitError(f"{name}: no folder {path.parent.relative_to(folder)} in the studio's folder")
+    write_output(path, xmpuzzle_bytes(board, board.pieces), force=body.get("overwrite") is True)
+    return {"path": name, "saved": True}
 
 
 def voxel_text(board) -> str:
@@ -368,6 +420,7 @@ TASKS = {
     "png": export("png"),
     "glb": export("glb"),
     "open": open_file,
+    "save-puzzle": save_puzzle,
     "disassembly": disassembly,
 }
 

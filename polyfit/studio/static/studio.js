@@ -7,7 +7,9 @@ const EMPTY_MARKS = new Set([".", " "]);
 
 // ---- the design -------------------------------------------------------------------------
 const design = { dim: 2, rows: 6, cols: 10, layers: 3, cells: new Map(), name: "", pieces: "pentominoes", mirror: false, meta: [],
-                 custom: "", folder: "", file: "", filePieces: [] };  // file: a puzzle file whose pieces (weights, groups) the design uses
+                 custom: "", folder: "", file: "", filePieces: [], problem: 1, boards: [], boardsOf: "" };
+// file: a puzzle file whose pieces (weights, groups) the design uses; problem: which of its
+// boards (from 1), boards: their names when it holds several
 let layer = 0;             // the layer drawn (3D)
 let tool = "cell";
 let placeTurn = 0;
@@ -20,21 +22,21 @@ const unkey = (k) => k.split(",").map(Number);
 
 function snapshot() {
   return JSON.stringify({ dim: design.dim, rows: design.rows, cols: design.cols, layers: design.layers,
-                          cells: [...design.cells], file: design.file, filePieces: design.filePieces });
+                          cells: [...design.cells], file: design.file, filePieces: design.filePieces,
+                          problem: design.problem, boards: design.boards });
 }
 function restore(text) {
   const s = JSON.parse(text);
   Object.assign(design, { dim: s.dim, rows: s.rows, cols: s.cols, layers: s.layers, cells: new Map(s.cells),
-                          file: s.file || "", filePieces: s.filePieces || [] });
+                          file: s.file || "", filePieces: s.filePieces || [], problem: s.problem || 1, boards: s.boards || [] });
   layer = Math.min(layer, design.layers - 1);
 }
 function remember() {
   undoStack.push(snapshot()); if (undoStack.length > 200) undoStack.shift(); redoStack.length = 0;
-  leaveFile();  // the drawing is about to change: it is no longer the file's board
 }
 function leaveFile() {
   if (!design.file) return;
-  design.file = ""; design.filePieces = [];
+  design.file = ""; design.filePieces = []; design.problem = 1; design.boards = [];
 }
 function undo() { if (undoStack.length) { redoStack.push(snapshot()); restore(undoStack.pop()); changed(); } }
 function redo() { if (redoStack.length) { undoStack.push(snapshot()); restore(redoStack.pop()); changed(); } }
@@ -103,7 +105,7 @@ async function api(method, path, body, signal) {
 }
 const puzzleBody = (extra = {}) => ({ board: boardText(), pieces: design.pieces, mirror: design.mirror, dim: design.dim,
                                       custom: design.custom, folder: design.folder, file: design.file || undefined,
-                                      disassemble: $("disassemble").checked, ...extra });
+                                      problem: design.file ? design.problem : undefined, disassemble: $("disassemble").checked, ...extra });
 
 // A word in the bar at the top; an error goes in the box over the board instead, whole and
 // wrapped, until the next thing is said or it is closed.
@@ -121,7 +123,7 @@ function say(text, kind = "") {
 // design it was computed for. When the design is another, the result is greyed and says so,
 // and solutions leave the board; an answer that comes back late is shown the same way.
 const designKey = () => JSON.stringify([boardText(false, false), design.pieces, design.mirror, design.dim, design.custom, design.folder,
-                                         design.file, $("disassemble").checked]);
+                                         design.file, design.file ? design.problem : 0, $("disassemble").checked]);
 let verdictKey = null;     // the design the verdict box speaks of
 let countKey = null;       // the design the progress bar and its line speak of
 let verdictSeq = 0;        // the latest Check or Estimate asked: an older answer is dropped
@@ -343,6 +345,7 @@ function changed() {
   $("rows").value = design.rows; $("cols").value = design.cols; $("layers").value = design.layers;
   $("board-name").value = design.name;
   $("pieces").value = design.pieces;
+  showBoards();
   $("pieces").placeholder = design.file ? `the pieces of ${design.file}` : "pentominoes";
   $("mirror").checked = design.mirror;
   if ($("custom-pieces").value !== design.custom) $("custom-pieces").value = design.custom;
@@ -396,7 +399,8 @@ function mirrorInfo() {
 
 function encodeDesign() {
   const json = JSON.stringify({ t: boardText(), p: design.pieces, m: design.mirror, d: design.dim, c: design.custom || undefined, f: design.folder || undefined,
-                                x: design.file || undefined, xp: design.file ? design.filePieces : undefined });
+                                x: design.file || undefined, xp: design.file ? design.filePieces : undefined,
+                                xn: design.file && design.problem > 1 ? design.problem : undefined });
   return btoa(String.fromCharCode(...new TextEncoder().encode(json))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 function decodeDesign(hash) {
@@ -410,6 +414,8 @@ function decodeDesign(hash) {
   design.folder = d.f || "";
   design.file = d.x || "";
   design.filePieces = d.xp || [];
+  design.problem = d.xn || 1;
+  design.boards = [];
 }
 
 let figureView = null, figureShows = null;
@@ -877,21 +883,33 @@ async function listFiles() {
     for (const name of files.filter((f) => !/\.pieces\b/.test(f))) select.add(new Option(name, name));
   } catch (error) { say(error.message, "error"); }
 }
-async function openFile(name) {
+async function openFile(name, problem = 1) {
   if (!name) return;
   try {
-    const file = await api("GET", `/api/files/${name.split("/").map(encodeURIComponent).join("/")}`);
+    const file = await api("GET", `${filePath(name)}${problem > 1 ? `?problem=${problem}` : ""}`);
     remember();
     readText(file.text, file.dim);
     design.folder = name.includes("/") ? name.slice(0, name.lastIndexOf("/")) : "";
     design.custom = "";
     design.file = file.pieces?.length ? name : "";  // a BurrTools file: its pieces, weights and groups
     design.filePieces = file.pieces || [];
+    design.problem = file.problem || 1;
+    design.boards = file.boards || [];
+    design.boardsOf = design.boards.length ? name : "";
     if (design.file) design.pieces = "";
     $("file-name").value = name;
-    say(`opened ${name}`, "ok");
+    say(design.boards.length ? `opened ${name}, ${design.boards[design.problem - 1]} (${design.problem} of ${design.boards.length})`
+                             : `opened ${name}`, "ok");
     changed();
   } catch (error) { say(error.message, "error"); }
+}
+// The boards of a file that holds several (BurrTools problems, Soma figures): one is drawn.
+function showBoards() {
+  const select = $("problem-list");
+  const names = design.boardsOf ? design.boards : [];
+  select.hidden = names.length < 2;
+  select.replaceChildren(...names.map((n, k) => new Option(`${k + 1}. ${n}`, String(k + 1))));
+  if (names.length > 1) select.value = String(design.problem);
 }
 const filePath = (name) => `/api/files/${name.split("/").map(encodeURIComponent).join("/")}`;
 async function put(name, text) {
@@ -911,6 +929,20 @@ async function save() {
   const name = $("file-name").value.trim();
   if (!name) { say("give the file a name, such as my-board.txt", "error"); $("file-name").focus(); return; }
   const folder = name.includes("/") ? name.slice(0, name.lastIndexOf("/")) : "";
+  if (design.file) {  // the drawing with the file's pieces, their weights and groups: a BurrTools file
+    try {
+      const body = { text: boardText(), file: design.file, problem: design.problem, dim: design.dim };
+      let saved = true;
+      try { await api("PUT", filePath(name), body); } catch (error) {
+        if (!/exists/.test(error.message)) throw error;
+        saved = confirm(`${name} exists. Replace it?`);
+        if (saved) await api("PUT", filePath(name), { ...body, overwrite: true });
+      }
+      say(saved ? `saved ${name}` : "not saved", saved ? "ok" : "");
+    } catch (error) { say(error.message, "error"); }
+    listFiles();
+    return;
+  }
   const spec = design.pieces;
   try {
     if (design.custom.trim()) {
@@ -1000,6 +1032,7 @@ function wire() {
   $("export-glb").onclick = () => exportSolution("glb");
   $("export-stl").onclick = exportKit;
   $("file-list").onchange = () => openFile($("file-list").value);
+  $("problem-list").onchange = () => openFile(design.boardsOf, Number($("problem-list").value));
   $("save").onclick = save;
   $("share").onclick = async () => {
     try { await navigator.clipboard.writeText(location.href); say("link copied", "ok"); }
