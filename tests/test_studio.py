@@ -432,15 +432,22 @@ def test_random_requests_get_an_answer_or_a_json_error_never_a_crash(folder):
                   # the disassembly's solution and a BurrTools file's name (real, missing, outside the folder)
                   "solution": st.one_of(values, st.dictionaries(st.sampled_from("ABLNVX"), st.one_of(
                       values, st.lists(st.lists(st.integers(-1, 3), min_size=2, max_size=3), max_size=5)), max_size=3)),
-                  "file": st.one_of(values, st.sampled_from(["box-with-rim.xmpuzzle", "none.xmpuzzle", "../x.xmpuzzle"]))},
+                  "file": st.one_of(values, st.sampled_from(["box-with-rim.xmpuzzle", "soma.xmpuzzle", "none.xmpuzzle",
+                                                             "../x.xmpuzzle"])),
+                  "problem": st.one_of(values, st.integers(0, 3)), "overwrite": values},
     )
-    (folder / "box-with-rim.xmpuzzle").write_bytes((ROOT / "shapes" / "burrtools" / "box-with-rim.xmpuzzle").read_bytes())
+    for name in ("box-with-rim.xmpuzzle", "soma.xmpuzzle"):
+        (folder / name).write_bytes((ROOT / "shapes" / "burrtools" / name).read_bytes())
     with TestClient(create_app(folder, PORT), base_url=BASE) as client:
 
         @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-        @given(bodies, st.sampled_from(["/api/check", "/api/solutions", "/api/disassembly"]))
+        @given(bodies, st.sampled_from(["/api/check", "/api/solutions", "/api/disassembly", "PUT new.xmpuzzle",
+                                        "PUT soma.xmpuzzle"]))
         def ask(body, path):
-            answer = client.post(path, json=body)
+            if path.startswith("PUT"):  # saving the drawing with a BurrTools file's pieces
+                answer = client.put(f"/api/files/{path.split()[1]}", json={**body, "text": body["board"]})
+            else:
+                answer = client.post(path, json=body)
             assert answer.status_code in (200, 400), (body, answer.text)
             data = answer.json()
             assert ("error" in data) == (answer.status_code == 400)
