@@ -5,7 +5,9 @@ tetracubes: S and Sm the two screws (each other's mirror image), the rest achira
 that give S a partner for some solutions only (or none at all, ranges-2); family-12 is
 SolidSixPieceBurrs' pieces (0 to 6 copies) and 12 more cut from them, some of them allowed one
 copy only: there BurrTools pairs the copies of one-sided pieces in order, and stops pairing at
-the first copy without a partner, so later pieces' mirror images are never valid."""
+the first copy without a partner, so later pieces' mirror images are never valid. colours-1
+and -2 are ranges-1 with colours on the box (in layers, in columns) and on one piece, so that
+the colours decide which mirror images are valid too."""
 
 import json
 import sys
@@ -88,7 +90,7 @@ def test_a_job_result_whose_distinct_count_was_changed_is_refused():
 
 @pytest.mark.skipif(not BURRTXT2.exists(), reason="BurrTools is not built here (bash ../shared/burrtools/build.sh)")
 @pytest.mark.parametrize("name", [
-    "ranges-1.xmpuzzle", "ranges-2.xmpuzzle", pytest.param("family-12.xmpuzzle", marks=pytest.mark.slow)
+    "ranges-1.xmpuzzle", "ranges-2.xmpuzzle", "colours-2.xmpuzzle", pytest.param("family-12.xmpuzzle", marks=pytest.mark.slow)
 ])
 def test_burrtools_live_gives_the_recorded_counts(name):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -98,3 +100,20 @@ def test_burrtools_live_gives_the_recorded_counts(name):
         sys.path.pop(0)
     assert run_burrtxt2(DATA / name, False) == ANSWERS[name]["default"]
     assert run_burrtxt2(DATA / name, True) == ANSWERS[name]["mirror"]
+
+
+def test_copies_that_pair_with_two_pieces_of_one_shape_are_refused_with_the_reason(tmp_path):
+    """split-pairs: two copies of the screw S, and its mirror shape listed twice as M and N (one
+    copy each), so BurrTools pairs S's first copy with M and its second with N. Which copy of S
+    is the first in an assembly is BurrTools' own order, so polyfit refuses to guess (BurrTools
+    gives 10 assemblies, 18 with -m; polyfit's distinct_rotations, 18, is not refused)."""
+    import subprocess
+
+    puzzle = polyfit.load(DATA / "split-pairs.xmpuzzle")
+    assert [(p.name, p.count) for p in puzzle.pieces] == [("S", (2, 2)), ("M", (1, 1)), ("N", (1, 1))]
+    with pytest.raises(polyfit.PolyfitError, match=r"the copies of S pair with pieces of one shape listed apart \(M, N\)"):
+        puzzle.count()
+    result = subprocess.run([sys.executable, "-m", "polyfit", "solve", str(DATA / "split-pairs.xmpuzzle"), "--count"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "cannot count their mirror images as BurrTools does" in result.stderr
