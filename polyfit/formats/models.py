@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from polyfit.lattices.base import only_squares
+from polyfit.lattices.base import of as lattice_of, only_solids
 from polyfit.errors import PolyfitError
 from polyfit.files import path_exists, path_is_dir, write_output
 from polyfit.formats.export import register_table
@@ -185,8 +185,16 @@ def solution_meshes(solutions, number: int = 0, sizes=None) -> dict:
 
     if not solutions.solutions:
         raise PolyfitError("no solution to make a model of")
-    only_squares(solutions.pieces, "a 3D model of a solution")
-    return assembly(solutions.solutions[number], solutions.board_cells, sizes or Sizes())
+    only_solids(solutions.pieces, "a 3D model of a solution")
+    sizes = sizes or Sizes()
+    lattice = lattice_of(solutions.pieces[0])
+    if lattice.plane is not None:  # prisms: each piece's solid in its place in the board
+        from polyfit.render.layered import frame_origin, layered_mesh
+
+        origin = frame_origin(lattice, solutions.board_cells)
+        return {name: layered_mesh(cells, lattice, sizes.unit, sizes.gap, origin)
+                for name, cells in solutions.solutions[number].items()}
+    return assembly(solutions.solutions[number], solutions.board_cells, sizes)
 
 
 def write_piece_stls(solutions, directory: Path, unit: float = UNIT, gap: float = GAP, force: bool = False) -> str:
@@ -210,7 +218,7 @@ def model_sizes(unit: float, gap: float):
 
 
 def check_model(solutions, unit: float = UNIT, gap: float = GAP) -> None:
-    only_squares(solutions.pieces, "a 3D model of a solution")
+    only_solids(solutions.pieces, "a 3D model of a solution")
     model_sizes(unit, gap)
 
 

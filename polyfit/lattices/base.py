@@ -208,6 +208,8 @@ class Lattice:
         as unit cubes and need not give one."""
         raise NotImplementedError
 
+    plane = None  # a 3D lattice of 2D layers (prisms): the layers' lattice; cell (z, *plane cell)
+
     def flat_layers(self, labels: dict):
         """For a 3D lattice whose pictures show its layers side by side in the plane (prisms):
         ``(labels, lattice)``, the cells of ``{cell: label}`` moved onto a 2D lattice, bottom
@@ -360,6 +362,19 @@ def only_squares(things, what: str) -> None:
             raise PolyfitError(
                 f"{what} is made for squares and cubes; it does not handle the {lattice.name} "
                 "lattice yet (solve, --count, check, hint, estimate, --png and --svg do)"
+            )
+
+
+def only_solids(things, what: str) -> None:
+    """Refuse, with a clear error, a 3D model on a lattice polyfit has no solids for: it has
+    squares (as tiles), cubes and layered lattices (prisms); triangle and hex tiles come from
+    :func:`polyfit.render.prisms.tile_meshes`."""
+    for thing in things:
+        lattice = of(thing)
+        if lattice.name not in ("square", "cubic") and lattice.plane is None:
+            raise PolyfitError(
+                f"{what} is made for squares, cubes and triangular prisms; it does not handle the "
+                f"{lattice.name} lattice yet (solve, --count, check, hint, estimate, --png and --svg do)"
             )
 
 

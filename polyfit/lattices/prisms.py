@@ -71,6 +71,7 @@ class PrismLattice(Lattice):
     origins = ((0, 0, 0), (0, 0, 1))  # on an up and on a down triangle
     parity_name = "up/down"
     all_translations = False
+    plane = TRIANGLE  # each layer is the triangle lattice (solids are built from it)
 
     def neighbours(self, cell):
         z, r, c = cell

@@ -60,6 +60,7 @@ def check_kit(pieces, sizes, tray: bool) -> None:
     """Trays and bevels are made for squares only: refuse them on another lattice."""
     if tray or sizes.bevel:
         lattices.only_squares(pieces, "polyfit kit --tray and --bevel")
+    lattices.only_solids([p for p in pieces if p.dim == 3], "polyfit kit")
 
 
 def tile_meshes(pieces, sizes) -> dict:
@@ -76,6 +77,11 @@ def tile_meshes(pieces, sizes) -> dict:
             f"polyfit kit makes tiles of cells; the {lattice.name} lattice's pieces are sticks: cut them "
             "with polyfit pieces SET --svg FILE --cut"
         )
+    if lattice.dim == 3:  # prisms: solids of the layers' polygons (cubes were built above)
+        from polyfit.render.layered import layered_mesh
+
+        lattices.only_solids(pieces, "polyfit kit")
+        return {p.name: layered_mesh(p.cells, lattice, sizes.unit, sizes.gap) for p in pieces}
     return {p.name: prism_mesh(p.cells, lattice, sizes.unit, sizes.gap, sizes.thickness) for p in pieces}
 
 

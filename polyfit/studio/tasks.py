@@ -200,11 +200,13 @@ def kit(body: dict, folder: Path, report) -> bytes:
     from io import BytesIO
 
     from polyfit.formats.models import check_stl_directory, write_stls
-    from polyfit.render.meshes import Sizes, piece_mesh
+    from polyfit.render.meshes import Sizes
+    from polyfit.render.prisms import check_kit, tile_meshes
 
     _, pieces, _ = read_body(body, folder)
     sizes = Sizes(**{name: default if body.get(name) is None else body[name] for name, default in KIT_SIZES.items()})
-    meshes = {p.name: piece_mesh(p.cells, sizes) for p in pieces}
+    check_kit(pieces, sizes, tray=False)
+    meshes = tile_meshes(pieces, sizes)  # cubes, squares as tiles, triangles and hexagons, prisms
     buffer = BytesIO()
     with tempfile.TemporaryDirectory() as scratch:
         paths = check_stl_directory(Path(scratch), list(meshes), force=False)

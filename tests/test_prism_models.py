@@ -1,0 +1,167 @@
+"""Printable solids of triangular prisms (polyfit.render.layered): watertight, the exact
+volume, and each outer face gap/2 inside, checked against the definition of the erosion with
+plain triangle geometry written here; the kit and the solution models on the prism lattice."""
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+import trimesh
+
+import polyfit
+from helpers import run_cli
+from polyfit.lattices.prisms import PRISMS
+from polyfit.render.layered import layered_mesh
+
+PRISM_DATA = Path(__file__).parent / "data" / "burrtools" / "prisms"
+ROOT3 = math.sqrt(3)
+
+
+def test_one_prism_is_its_triangle_moved_in_by_half_the_gap_on_every_face():
+    for unit, gap in ((15.0, 0.0), (15.0, 0.2), (10.0, 1.5), (20.0, 6.0)):
+        mesh = layered_mesh([(0, 0, 0)], PRISMS, unit, gap)
+        assert mesh.is_watertight and mesh.is_volume
+        inradius = unit / (2 * ROOT3)  # of the equilateral triangle of side unit
+        side = (inradius - gap / 2) * 2 * ROOT3
+        assert mesh.volume == pytest.approx(ROOT3 / 4 * side ** 2 * (unit - gap), rel=1e-9)
+        assert mesh.bounds[1][2] - mesh.bounds[0][2] == pytest.approx(unit - gap)
+
+
+@pytest.mark.parametrize("name", ["triprisms", "tetraprisms", "pentaprisms"])
+def test_every_piece_is_one_watertight_solid_with_a_gap(name):
+    for piece in polyfit.pieces(name):
+        mesh = layered_mesh(piece.cells, PRISMS, 15, 0.2)
+        assert mesh.is_watertight and mesh.is_volume, piece.name
+        assert _bodies(mesh) == 1, piece.name
+        full = layered_mesh(piece.cells, PRISMS, 15, 0)
+        assert full.volume == pytest.approx(len(piece.cells) * ROOT3 / 4 * 15 ** 3, rel=1e-9), piece.name
+        assert mesh.volume < full.volume
+
+
+def _contains(mesh, points) -> np.ndarray:
+    """Which points are inside the closed mesh: a ray from each, in a direction no face or
+    edge runs along, crosses its surface an odd number of times (Moller-Trumbore)."""
+    direction = np.array([0.5773, 0.3391, 0.7431])
+    triangles = mesh.vertices[mesh.faces]
+    a, e1, e2 = triangles[:, 0], triangles[:, 1] - triangles[:, 0], triangles[:, 2] - triangles[:, 0]
+    p = np.cross(direction, e2)
+    det = np.einsum("ij,ij->i", e1, p)
+    inside = []
+    for point in points:
+        t = point - a
+        u = np.einsum("ij,ij->i", t, p) / det
+        q = np.cross(t, e1)
+        v = q @ direction / det
+        w = np.einsum("ij,ij->i", e2, q) / det
+        hits = (u >= 0) & (v >= 0) & (u + v <= 1) & (w > 0)
+        inside.append(hits.sum() % 2 == 1)
+    return np.array(inside)
+
+
+def _bodies(mesh) -> int:
+    """How many pieces the mesh's triangles make, joined where they share a corner."""
+    parent = list(range(len(mesh.vertices)))
+
+    def find(v):
+        while parent[v] != v:
+            parent[v] = parent[parent[v]]
+            v = parent[v]
+        return v
+
+    for a, b, c in mesh.faces:
+        parent[find(b)] = find(a)
+        parent[find(c)] = find(a)
+    return len({find(v) for v in range(len(mesh.vertices))})
+
+
+def _triangle(r, c):
+    """Triangle (r, c) of side 1, page y down: it points up when r + c is even."""
+    h = ROOT3 / 2
+    top, bottom = r * h, (r + 1) * h
+    if (r + c) % 2 == 0:
+        return [((c + 1) / 2, top), (c / 2 + 1, bottom), (c / 2, bottom)]
+    return [(c / 2, top), (c / 2 + 1, top), ((c + 1) / 2, bottom)]
+
+
+def _inside_eroded(point, cells, g):
+    """The definition: the hexagonal prism of inradius g (its faces along the triangles'
+    edges) and half-height g around ``point`` lies in the piece; that is, every cell it
+    overlaps is the piece's. A cell is overlapped when the point is strictly inside the cell
+    grown by g along each of the 6 edge normals and up and down."""
+    x, y, z = point
+    normals = [(0.0, 1.0), (ROOT3 / 2, 0.5), (ROOT3 / 2, -0.5)]
+    layer = math.floor(z)
+    row = math.floor(y / (ROOT3 / 2))
+    column = math.floor(2 * x)
+    for zz in range(layer - 1, layer + 2):
+        if not zz - g < z < zz + 1 + g:
+            continue
+        for r in range(row - 2, row + 3):
+            for c in range(column - 4, column + 5):
+                corners = _triangle(r, c)
+                reached = True
+                for n in normals:
+                    values = [px * n[0] + py * n[1] for px, py in corners]
+                    here = x * n[0] + y * n[1]
+                    if not min(values) - g < here < max(values) + g:
+                        reached = False
+                        break
+                if reached and (zz, r, c) not in cells:
+                    return False
+    return True
+
+
+@pytest.mark.parametrize("name, index", [("tetraprisms", 0), ("tetraprisms", 7), ("pentaprisms", 12), ("pentaprisms", 40)])
+def test_the_solid_is_the_erosion_of_the_piece_point_by_point(name, index):
+    piece = polyfit.pieces(name)[index]
+    cells = {tuple(c) for c in piece.cells}
+    gap = 3.0  # mm on a unit of 10: g = 0.15 of a side, a clearly visible erosion
+    mesh = layered_mesh(piece.cells, PRISMS, 10, gap)
+    xs = [x for c in cells for x, _ in _triangle(*c[1:])]
+    ys = [y for c in cells for _, y in _triangle(*c[1:])]
+    zs = [c[0] for c in cells]
+    rng = np.random.default_rng(7)
+    points = np.column_stack([rng.uniform(min(xs) - 0.2, max(xs) + 0.2, 3000),
+                              rng.uniform(min(ys) - 0.2, max(ys) + 0.2, 3000),
+                              rng.uniform(min(zs) - 0.2, max(zs) + 1.2, 3000)])
+    # the mesh's frame: x from the least x, y up from the largest page y, z from the lowest layer
+    model = np.column_stack([(points[:, 0] - min(xs)) * 10, (max(ys) - points[:, 1]) * 10, (points[:, 2] - min(zs)) * 10])
+    inside = _contains(mesh, model)
+    expected = np.array([_inside_eroded(p, cells, gap / 2 / 10) for p in points])
+    assert inside.sum() > 100 and (~inside).sum() > 100
+    assert (inside == expected).all(), points[inside != expected][:5]
+
+
+def test_the_kit_of_tetraprisms_is_13_printable_solids(tmp_path):
+    result = run_cli(["kit", "tetraprisms", "--stl", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "wrote 13 STL files" in result.output and "13 solids" in result.output
+    assert "warning" not in result.output
+    for path in sorted(tmp_path.glob("*.stl")):
+        mesh = trimesh.load(path)
+        assert mesh.is_watertight and mesh.is_volume, path.name
+    assert len(list(tmp_path.glob("*.stl"))) == 13
+
+
+def test_a_prism_solution_model_has_each_piece_in_its_place_and_no_two_overlap(tmp_path):
+    source = PRISM_DATA / "parallelogram-tetraprisms.xmpuzzle"
+    result = run_cli(["solve", str(source), "--limit", "1", "--output", str(tmp_path / "first.glb")])
+    assert result.exit_code == 0, result.output
+    scene = trimesh.load(tmp_path / "first.glb")
+    solution = next(polyfit.load(source).solutions(limit=1))
+    assert len(scene.geometry) == len(solution.placements)
+    meshes = list(scene.geometry.values())
+    assert all(m.is_watertight for m in meshes)
+    board = polyfit.read_board(source)
+    area = ROOT3 / 4 * 15 ** 3 * len(board.cells)
+    total = sum(m.volume for m in meshes)
+    assert 0.9 * area < total < area
+    # no point of one piece inside another: points inside each are inside no other
+    rng = np.random.default_rng(3)
+    for k, mesh in enumerate(meshes):
+        low, high = mesh.bounds
+        points = rng.uniform(low, high, (400, 3))
+        points = points[_contains(mesh, points)]
+        assert len(points) > 50
+        assert not any(_contains(other, points).any() for j, other in enumerate(meshes) if j != k)
