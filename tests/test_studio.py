@@ -222,6 +222,13 @@ def test_the_stl_kit_is_a_zip_of_one_watertight_stl_per_piece(client):
     assert mesh.bounds[1][2] - mesh.bounds[0][2] == pytest.approx(5, abs=0.25)
     custom = stl_kit(client.post("/api/export/stl", json={"board": "#\n", "custom": "AA.B\n"}).content)
     assert sorted(custom) == ["A.stl", "B.stl"]
+    # triangles as triangle tiles, prisms as prism solids (the kit command's own meshes)
+    for spec, lattice in (("triamond", "triangle"), ("triprisms", "prisms")):
+        kit = stl_kit(client.post("/api/export/stl", json={"board": "#\n", "pieces": spec, "gap": 0}).content)
+        for piece in polyfit.pieces(spec):
+            triangles = len(piece.cells) * 3 ** 0.5 / 4 * 15 ** 2
+            height = 15 if lattice == "prisms" else 5
+            assert kit[f"{piece.name}.stl"].volume == pytest.approx(triangles * height), (spec, piece.name)
 
 
 @pytest.mark.parametrize("extra, message", [
