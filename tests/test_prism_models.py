@@ -165,3 +165,54 @@ def test_a_prism_solution_model_has_each_piece_in_its_place_and_no_two_overlap(t
         points = points[_contains(mesh, points)]
         assert len(points) > 50
         assert not any(_contains(other, points).any() for j, other in enumerate(meshes) if j != k)
+
+
+# -- pictures in space ----------------------------------------------------------------------
+
+
+def test_one_prism_shows_its_top_its_front_and_its_right_side():
+    from polyfit.render import prism_views
+
+    up = prism_views.prism_faces({(0, 0, 0): "A"}, PRISMS)
+    # its front (normal +y, shaded as a cube's front), its right side turned a little back
+    # (normal (cos 30, -sin 30): lighter than a cube's right), its top
+    assert sorted(round(f[2], 3) for f in up) == [0.6, round(0.6 + 0.18 * (1 + 3 ** 0.5 / 2 + 0.5) / 2, 3), 1.0]
+    down = prism_views.prism_faces({(0, 0, 1): "A"}, PRISMS)  # points down: its front is its right-front side
+    assert sorted(round(f[2], 3) for f in down) == [round(0.6 + 0.18 * (1 + 3 ** 0.5 / 2 - 0.5) / 2, 3), 1.0]
+    assert all(thick for f in up + down for _, _, thick in f[3])  # every edge a piece's outline
+
+
+def test_a_full_tower_shows_its_top_layer_and_the_sides_turned_to_the_viewer():
+    """The triangle of side 3, 4 layers high: 9 tops, and per layer the 3 front and 3 right
+    faces of its outline (the left side faces away); nothing inside is painted."""
+    from polyfit.render import prism_views
+
+    board = polyfit.read_board(PRISM_DATA / "triangle-tower-tetraprisms.xmpuzzle")
+    solution = next(polyfit.load(PRISM_DATA / "triangle-tower-tetraprisms.xmpuzzle").solutions(limit=1))
+    cells = {c: name for name, placed in solution.placements.items() for c in placed}
+    assert set(cells) == set(board.cells)
+    faces = prism_views.prism_faces(cells, PRISMS)
+    tops = [f for f in faces if f[2] == 1.0]
+    assert len(tops) == 9 and all(p[2] == 4 for f in tops for p in f[0])
+    assert len(faces) == 9 + 4 * 6
+    # thin edges only where one piece's faces run on in one plane
+    thin = sum(1 for f in faces for _, _, thick in f[3] if not thick)
+    assert 0 < thin < sum(len(f[3]) for f in faces)
+
+
+def test_solve_draws_prisms_in_layers_by_default_and_in_space_when_asked(tmp_path):
+    from PIL import Image
+
+    source = str(PRISM_DATA / "triangle-tower-tetraprisms.xmpuzzle")
+    for view in (None, "layers", "iso", "exploded"):
+        args = ["solve", source, "--limit", "1", "--png", str(tmp_path / f"{view}.png")]
+        result = run_cli(args + (["--view", view] if view else []))
+        assert result.exit_code == 0, result.output
+    size = {view: Image.open(tmp_path / f"{view}.png").size for view in (None, "layers", "iso", "exploded")}
+    assert size[None] == size["layers"] and size[None][0] > size[None][1]  # four layers side by side
+    assert size["iso"][1] > size["iso"][0]  # one tower, taller than wide
+    assert size["exploded"][0] > size["iso"][0] and size["exploded"][1] > size["iso"][1]
+    result = run_cli(["solve", source, "--limit", "1", "--output", str(tmp_path / "iso.svg"), "--view", "iso"])
+    assert result.exit_code == 0, result.output
+    svg = (tmp_path / "iso.svg").read_text()
+    assert svg.count('class="face"') == 9 + 4 * 6

@@ -34,6 +34,13 @@ def check_view(dim: int, view: str | None, views=views3d.VIEWS) -> str:
     return view
 
 
+def default_view(lattice, view: str | None) -> str | None:
+    """Layered lattices (prisms) are drawn layer by layer unless a view in space is asked for."""
+    if view is None and lattice is not None and lattice.flat_layers({}) is not None:
+        return "layers"
+    return view
+
+
 def picture_style(cell: int = Style.cell, margin: int = Style.margin, labels: bool = Style.labels) -> Style:
     """The :class:`Style` of these sizes, or a PolyfitError saying which one is wrong."""
     try:
@@ -54,9 +61,15 @@ def solution_image(board_cells, pieces, solution: dict, style: Style = Style(), 
     ``fixed`` are hatched."""
     colours = colours or solution_colours(pieces, [solution])
     dim = len(board_cells[0])
-    view = check_view(dim, view)
-    marked = flat.preplaced(solution, fixed)
     lattice = lattices.of(pieces[0]) if pieces else None
+    view = check_view(dim, default_view(lattice, view))
+    marked = flat.preplaced(solution, fixed)
+    if lattice is not None and lattice.plane is not None and view != "layers":  # prisms in space
+        from polyfit.render import prism_views
+
+        cells = views3d.cubes_of(solution)
+        offsets = prism_views.exploded_offsets(cells, lattice) if view == "exploded" else None
+        return prism_views.draw_prisms(cells, colours, lattice, style, offsets, marked)
     if lattice is not None and lattice.flat_layers({}) is not None:  # prisms: layers side by side
         labels, lattice = lattice.flat_layers(flat.solution_labels(board_cells, solution))
         return flat.draw_polygons(labels, colours, style, lattice, marked)

@@ -234,7 +234,12 @@ def label_texts(labels: dict, colours: dict, m: Measures, point) -> list[Text]:
 def iso_tile(cubes: dict, colours: dict, m: Measures, offsets=None, marked=frozenset()) -> Tile:
     """An isometric picture of cubes ``{(z, row, col): name}``: the faces of
     :func:`polyfit.render.views3d.iso_faces`, far to near, shaded as in the PNG."""
-    faces = views3d.iso_faces(cubes, offsets)
+    return faces_tile(views3d.iso_faces(cubes, offsets), colours, m, marked)
+
+
+def faces_tile(faces: list, colours: dict, m: Measures, marked=frozenset()) -> Tile:
+    """Faces ``(polygon in world space, name, shade factor, edges)``, far to near, in the
+    isometric view (:func:`polyfit.render.views3d.paint_faces` paints them as a PNG)."""
     points = [views3d.project(p, m.cell) for polygon, *_ in faces for p in polygon]
     min_x = min(x for x, _ in points)
     min_y = min(y for _, y in points)
@@ -243,8 +248,7 @@ def iso_tile(cubes: dict, colours: dict, m: Measures, offsets=None, marked=froze
 
     def draw(at):
         items = []
-        for polygon, name, normal, edges in faces:
-            factor = next(f for n, f, _ in views3d.FACES if n == normal)
+        for polygon, name, factor, edges in faces:
             fill = shade(colours[name], factor)
             xy = [(at[0] + m.pad + x - min_x, at[1] + m.pad + y - min_y)
                   for x, y in (views3d.project(p, m.cell) for p in polygon)]
@@ -294,6 +298,12 @@ def solution_tile(board_cells, solution: dict, colours: dict, m: Measures, view=
                   marked=frozenset(), lattice=None) -> Tile:
     """One solution: a 2D board flat; a 3D board in ``view`` (iso, exploded or layers); a
     board of another ``lattice`` than squares from its cells' polygons."""
+    if lattice is not None and lattice.plane is not None and view not in (None, "layers"):  # prisms in space
+        from polyfit.render import prism_views
+
+        cells = views3d.cubes_of(solution)
+        offsets = prism_views.exploded_offsets(cells, lattice) if view == "exploded" else None
+        return faces_tile(prism_views.prism_faces(cells, lattice, offsets), colours, m, marked)
     if lattice is not None and lattice.flat_layers({}) is not None:  # prisms: layers side by side
         labels, plane = lattice.flat_layers(flat.solution_labels(board_cells, solution))
         return polygon_tile(labels, colours, m, plane, marked)

@@ -25,7 +25,7 @@ from polyfit.render.palette import RGB, hex_colour, piece_colours, solution_colo
 from polyfit.render.scene import Hatch, Polygon, Scene, Segments, Text
 from polyfit.render.stick_cut import StickShape
 from polyfit.render.style import BACKGROUND, Style
-from polyfit.render.pictures import check_view
+from polyfit.render.pictures import check_view, default_view
 
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 
@@ -124,9 +124,9 @@ def solutions_svg(board_cells, pieces, solutions: list, style: Style = Style(), 
     iso, exploded or layers)."""
     if not solutions:
         raise PolyfitError("no solution to draw")
-    view = check_view(len(board_cells[0]), view)
-    colours = solution_colours(pieces, solutions)
     lattice = lattices.of(pieces[0]) if pieces else None
+    view = check_view(len(board_cells[0]), default_view(lattice, view))
+    colours = solution_colours(pieces, solutions)
     tile = layout.solutions_tile(board_cells, solutions, colours, layout.Measures.of(style), view, fixed,
                                  lattice=lattice)
     return to_svg(layout.scene(tile), title)

@@ -49,7 +49,7 @@ def world(cell) -> tuple[int, int, int]:
 
 def iso_faces(cubes: dict, offsets: dict | None = None) -> list:
     """The faces to paint, far to near: ``(polygon corners in world space, colour name,
-    normal, edges)`` where edges are ``(corner index a, corner index b, thick)``.
+    shade factor, edges)`` where edges are ``(corner index a, corner index b, thick)``.
 
     ``cubes`` maps a cell ``(z, row, col)`` to its piece name. ``offsets`` moves each piece
     by a world vector (the exploded view); faces between cubes of one piece stay hidden, and
@@ -67,7 +67,7 @@ def iso_faces(cubes: dict, offsets: dict | None = None) -> list:
         dx, dy, dz = offsets.get(name, (0, 0, 0))
         base = (position[0] + dx, position[1] + dy, position[2] + dz)
         depth = base[0] + base[1] + base[2]
-        for normal, _, corners in FACES:
+        for normal, factor, corners in FACES:
             beyond = tuple(p + n for p, n in zip(position, normal))
             if covered(beyond, name):
                 continue
@@ -84,9 +84,9 @@ def iso_faces(cubes: dict, offsets: dict | None = None) -> list:
                 flat = filled.get(across) == name and not covered(across_beyond, name)
                 edges.append((k, (k + 1) % 4, not flat))
             polygon = [tuple(b + c for b, c in zip(base, corner)) for corner in corners]
-            faces.append((depth, polygon, name, normal, edges))
-    faces.sort(key=lambda f: (f[0], f[3] != (0, 0, 1)))
-    return [f[1:] for f in faces]
+            faces.append((depth, normal != (0, 0, 1), polygon, name, factor, edges))
+    faces.sort(key=lambda f: f[:2])
+    return [f[2:] for f in faces]
 
 
 def exploded_offsets(cubes: dict, spread: float = 1.0) -> dict:
@@ -114,14 +114,20 @@ def draw_iso(cubes: dict, colours: dict, style: Style = Style(), offsets=None, e
     figure being built all have the figure's size. The pieces named in ``marked`` (pre-placed
     ones) are hatched.
     """
-    faces = iso_faces(cubes, offsets)
-    big = style.cell * SUPERSAMPLE
+    corners = None
     if extent is not None:
         corners = [(x + dx, y + dy, z + dz) for x, y, z in map(world, extent)
                    for dx in (0, 1) for dy in (0, 1) for dz in (0, 1)]
-        points = [project(p, big) for p in corners]
-    else:
-        points = [project(p, big) for polygon, *_ in faces for p in polygon]
+    return paint_faces(iso_faces(cubes, offsets), colours, style, corners, marked)
+
+
+def paint_faces(faces: list, colours: dict, style: Style = Style(), corners=None, marked=frozenset()):
+    """Faces ``(polygon in world space, piece name, shade factor, edges)``, far to near (as
+    :func:`iso_faces` gives them), painted in the isometric view; ``corners`` (world points)
+    fix the canvas to fit them instead of the faces."""
+    big = style.cell * SUPERSAMPLE
+    points = [project(p, big) for p in corners] if corners is not None else [
+        project(p, big) for polygon, *_ in faces for p in polygon]
     if not points:
         raise ValueError("nothing to draw")
     pad = style.pad * SUPERSAMPLE
@@ -136,8 +142,7 @@ def draw_iso(cubes: dict, colours: dict, style: Style = Style(), offsets=None, e
     draw = ImageDraw.Draw(image)
     thick = max(2, round(style.border * SUPERSAMPLE * 0.8))
     thin = max(1, SUPERSAMPLE // 2 + 1)
-    for polygon, name, normal, edges in faces:
-        factor = next(f for n, f, _ in FACES if n == normal)
+    for polygon, name, factor, edges in faces:
         fill = shade(colours[name], factor)
         xy = [(x - min_x + pad, y - min_y + pad) for x, y in (project(p, big) for p in polygon)]
         draw.polygon(xy, fill=fill)

@@ -1,0 +1,133 @@
+"""Isometric pictures of layered lattices (triangular prisms), painted as cubes are.
+
+A cell ``(z, *plane cell)`` is its layer's polygon (side 1, ``lattice.plane.polygon``) standing
+``[z, z + 1]`` high; world ``(x, y, z)`` takes the polygon's page ``(x, y)``, so rows run towards
+the viewer as they do for cubes (:mod:`polyfit.render.views3d`), which projects and paints the
+faces. The faces seen are the tops and the sides whose outward normal has a part towards the
+viewer (``x + y > 0``), where no cell covers them; cells are painted far to near by their
+centre's ``x + y + z``. A side is shaded by how it faces: towards the right as a cube's right
+side, towards the front as its front. An edge is drawn thin where a face runs on flat into
+another face of the same piece, thick elsewhere.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from polyfit.render import views3d
+
+DIGITS = 6
+
+
+def _side_shade(normal) -> float:
+    """A cube's right side (normal +x) is 0.78 of its colour, its front (+y) 0.60: sides in
+    between, in between."""
+    nx, ny = normal
+    return 0.60 + 0.18 * (nx - ny + 1) / 2
+
+
+def prism_faces(cells: dict, lattice, offsets: dict | None = None) -> list:
+    """The faces of cells ``{(z, *plane cell): name}`` to paint, far to near, as
+    :func:`polyfit.render.views3d.iso_faces` gives a cube's. ``offsets`` moves each piece by a
+    world vector (the exploded view): then only a piece's own cells hide its faces."""
+    plane = lattice.plane
+    offsets = offsets or {}
+    filled = {tuple(c): name for c, name in cells.items()}
+
+    def covered(cell, name):
+        other = filled.get(cell)
+        return other is not None and (not offsets or other == name)
+
+    polygons = {}
+
+    def polygon(cell):
+        if cell not in polygons:
+            polygons[cell] = [tuple(map(float, p)) for p in plane.polygon(cell)]
+        return polygons[cell]
+
+    def across(cell, p, q):
+        """The plane cell beyond the edge p-q of ``cell`` (None if none shares it)."""
+        edge = {_key(p), _key(q)}
+        for other in plane.neighbours(cell):
+            if edge <= {_key(v) for v in polygon(other)}:
+                return other
+        return None
+
+    faces = []
+    for (z, *rest), name in filled.items():
+        flat = tuple(rest)
+        corners = polygon(flat)
+        dx, dy, dz = offsets.get(name, (0, 0, 0))
+        cx = sum(x for x, _ in corners) / len(corners) + dx
+        cy = sum(y for _, y in corners) / len(corners) + dy
+        depth = cx + cy + z + 0.5 + dz
+        if not covered((z + 1, *flat), name):
+            top = [(x + dx, y + dy, z + 1 + dz) for x, y in corners]
+            faces.append((depth, False, top, name, 1.0, (0, 0, 1)))
+        for p, q in zip(corners, corners[1:] + corners[:1]):
+            length = ((q[0] - p[0]) ** 2 + (q[1] - p[1]) ** 2) ** 0.5
+            normal = ((q[1] - p[1]) / length, (p[0] - q[0]) / length)
+            if _area(corners) < 0:
+                normal = (-normal[0], -normal[1])
+            if normal[0] + normal[1] <= 1e-9:
+                continue  # turned away from the viewer
+            beyond = across(flat, p, q)
+            if beyond is not None and covered((z, *beyond), name):
+                continue
+            side = [(p[0] + dx, p[1] + dy, z + dz), (q[0] + dx, q[1] + dy, z + dz),
+                    (q[0] + dx, q[1] + dy, z + 1 + dz), (p[0] + dx, p[1] + dy, z + 1 + dz)]
+            faces.append((depth, True, side, name, _side_shade(normal), (*normal, 0)))
+    faces.sort(key=lambda f: f[:2])
+    # An edge is thin where exactly two faces of one piece meet on it, in one plane.
+    on_edge = defaultdict(list)
+    for k, (_, _, points, name, _, normal) in enumerate(faces):
+        for a in range(len(points)):
+            on_edge[_edge(points[a], points[(a + 1) % len(points)])].append((name, _plane(normal, points[0])))
+    out = []
+    for _, _, points, name, factor, normal in faces:
+        edges = []
+        for a in range(len(points)):
+            b = (a + 1) % len(points)
+            meeting = on_edge[_edge(points[a], points[b])]
+            thin = len(meeting) == 2 and meeting[0] == meeting[1]
+            edges.append((a, b, not thin))
+        out.append((points, name, factor, edges))
+    return out
+
+
+def _area(polygon) -> float:
+    """Twice the signed area, page y down (positive: clockwise on the page)."""
+    return sum(p[0] * q[1] - q[0] * p[1] for p, q in zip(polygon, polygon[1:] + polygon[:1]))
+
+
+def _key(p) -> tuple:
+    return tuple(round(v, DIGITS) for v in p)
+
+
+def _edge(p, q) -> tuple:
+    return tuple(sorted((_key(p), _key(q))))
+
+
+def _plane(normal, point) -> tuple:
+    return _key(normal) + (round(sum(n * v for n, v in zip(normal, point)), DIGITS),)
+
+
+def draw_prisms(cells: dict, colours: dict, lattice, style=None, offsets=None, marked=frozenset()):
+    """An isometric picture of cells ``{cell: name}`` of a layered lattice."""
+    from polyfit.render.style import Style
+
+    return views3d.paint_faces(prism_faces(cells, lattice, offsets), colours, style or Style(), marked=marked)
+
+
+def exploded_offsets(cells: dict, lattice, spread: float = 1.8) -> dict:
+    """Each piece moved away from the figure's centre along the line through its own centre
+    (in world units, as :func:`polyfit.render.views3d.exploded_offsets` moves cubes)."""
+    centres: dict = defaultdict(list)
+    for (z, *rest), name in cells.items():
+        corners = lattice.plane.polygon(tuple(rest))
+        centres[name].append((sum(x for x, _ in corners) / len(corners), sum(y for _, y in corners) / len(corners),
+                              z + 0.5))
+    every = [p for points in centres.values() for p in points]
+    middle = [sum(p[i] for p in every) / len(every) for i in range(3)]
+    return {name: tuple((sum(p[i] for p in points) / len(points) - middle[i]) * spread for i in range(3))
+            for name, points in centres.items()}
