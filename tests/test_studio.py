@@ -1025,6 +1025,15 @@ def test_a_drawing_saved_with_a_burrtools_files_pieces_is_a_puzzle_burrtools_rea
     assert not (folder / "rim-3.xmpuzzle").exists() and not (folder / "rim-3.txt").exists()
 
 
+def test_a_file_on_another_lattice_is_refused_not_drawn_as_squares(client, folder):
+    (folder / "tower.xmpuzzle").write_bytes((ROOT / "tests" / "data" / "burrtools" / "prisms" / "tower-solved-by-burrtools.xmpuzzle").read_bytes())
+    (folder / "hex.txt").write_text("; lattice: hex\n# # #\n # # #\n")
+    for name, lattice in (("tower.xmpuzzle", "prisms"), ("hex.txt", "hex")):
+        answer = client.get(f"/api/files/{name}")
+        assert answer.status_code == 400, answer.text
+        assert f"is on the {lattice} lattice; the studio draws squares and cubes only" in answer.json()["error"]
+
+
 def test_a_drawing_changed_from_a_file_with_colours_is_refused_with_the_reason(client, folder):
     (folder / "coloured.xmpuzzle").write_bytes((ROOT / "tests" / "data" / "burrtools" / "coloured.xmpuzzle").read_bytes())
     opened = client.get("/api/files/coloured.xmpuzzle").json()

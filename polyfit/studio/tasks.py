@@ -361,6 +361,9 @@ def open_file(body: dict, folder: Path, report) -> dict:
         raise PolyfitError(f"{body['path']} holds {len(boards)} board{'s' if len(boards) > 1 else ''}: "
                            f"choose one from 1 to {len(boards)}")
     board = boards[number - 1]
+    if board.lattice.name not in ("square", "cubic"):
+        raise PolyfitError(f"{body['path']} is on the {board.lattice.name} lattice; the studio draws squares and cubes "
+                           f"only (polyfit solve {body['path']} solves it, --png draws it)")
     data = path.read_bytes()
     try:
         if len(boards) > 1:
