@@ -8,7 +8,8 @@
 - :func:`native`: a C backend for a test that is there to run it;
 - :func:`burrtxt2`: BurrTools' own program on a copy of a puzzle (where it is built);
 - :func:`group_alive`: is any process of a group still running? :func:`interrupt`: Ctrl-C to a
-  command once it has got somewhere.
+  command once it has got somewhere;
+- :func:`bodies`: how many separate solids a mesh is.
 
 Test modules import this module, never each other.
 """
@@ -922,3 +923,19 @@ def interrupt(args, cwd, ready, wait: float = 120):
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
     return proc, stdout, stderr
+
+
+def bodies(mesh) -> int:
+    """Connected parts of a mesh (triangles sharing vertices), without scipy."""
+    parent = list(range(len(mesh.vertices)))
+
+    def root(v):
+        while parent[v] != v:
+            parent[v] = parent[parent[v]]
+            v = parent[v]
+        return v
+
+    for a, b, c in mesh.faces:
+        parent[root(b)] = root(a)
+        parent[root(c)] = root(a)
+    return len({root(v) for v in set(mesh.faces.flatten())})

@@ -17,7 +17,7 @@ from polyfit.render.meshes import Sizes, assembly, piece_mesh, tray_mesh
 from polyfit.formats.models import threemf_bytes
 from polyfit.render.palette import piece_colours
 
-from helpers import run, built_in_set
+from helpers import bodies, built_in_set, run
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = 15.0
@@ -30,22 +30,6 @@ def shared_faces(cells) -> int:
 
 def exposed_faces(cells) -> int:
     return 6 * len(cells) - 2 * shared_faces(cells)
-
-
-def bodies(mesh) -> int:
-    """Connected parts of a mesh (triangles sharing vertices), without scipy."""
-    parent = list(range(len(mesh.vertices)))
-
-    def root(v):
-        while parent[v] != v:
-            parent[v] = parent[parent[v]]
-            v = parent[v]
-        return v
-
-    for a, b, c in mesh.faces:
-        parent[root(b)] = root(a)
-        parent[root(c)] = root(a)
-    return len({root(v) for v in set(mesh.faces.flatten())})
 
 
 @pytest.mark.parametrize("set_name", ["soma", "tetracubes", "pentacubes"])

@@ -10,7 +10,7 @@ import pytest
 import trimesh
 
 import polyfit
-from helpers import run_cli
+from helpers import bodies, run_cli
 from polyfit.lattices.prisms import PRISMS
 from polyfit.render.layered import layered_mesh
 
@@ -33,7 +33,7 @@ def test_every_piece_is_one_watertight_solid_with_a_gap(name):
     for piece in polyfit.pieces(name):
         mesh = layered_mesh(piece.cells, PRISMS, 15, 0.2)
         assert mesh.is_watertight and mesh.is_volume, piece.name
-        assert _bodies(mesh) == 1, piece.name
+        assert bodies(mesh) == 1, piece.name
         full = layered_mesh(piece.cells, PRISMS, 15, 0)
         assert full.volume == pytest.approx(len(piece.cells) * ROOT3 / 4 * 15 ** 3, rel=1e-9), piece.name
         assert mesh.volume < full.volume
@@ -57,22 +57,6 @@ def _contains(mesh, points) -> np.ndarray:
         hits = (u >= 0) & (v >= 0) & (u + v <= 1) & (w > 0)
         inside.append(hits.sum() % 2 == 1)
     return np.array(inside)
-
-
-def _bodies(mesh) -> int:
-    """How many pieces the mesh's triangles make, joined where they share a corner."""
-    parent = list(range(len(mesh.vertices)))
-
-    def find(v):
-        while parent[v] != v:
-            parent[v] = parent[parent[v]]
-            v = parent[v]
-        return v
-
-    for a, b, c in mesh.faces:
-        parent[find(b)] = find(a)
-        parent[find(c)] = find(a)
-    return len({find(v) for v in range(len(mesh.vertices))})
 
 
 def _triangle(r, c):
