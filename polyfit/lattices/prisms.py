@@ -96,6 +96,14 @@ class PrismLattice(Lattice):
     def group(self, mirror: bool = True):
         return _GROUPS[bool(mirror)]
 
+    def motion_directions(self):
+        return self.motion_rule().directions
+
+    def motion_rule(self):
+        from polyfit.motion.prisms import MOTION  # BurrTools' four lines, swept cells
+
+        return MOTION
+
     def normal_shift(self, cells):
         return (-min(c[0] for c in cells),) + even_normal_shift([c[1:] for c in cells])
 

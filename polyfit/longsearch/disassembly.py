@@ -282,8 +282,10 @@ def disassembler(puzzle, engine: str = "auto", max_states: int | None = None,
     lattice = lattices.of(puzzle.board)
     directions = lattice.motion_directions()
     if not directions:
-        raise PolyfitError(f"disassembly is not available on the {lattice.name} lattice yet (cubes and squares have it)")
-    return Disassembler(directions, engine, max_states or MAX_STATES, max_bytes or MAX_BYTES, ruler)
+        raise PolyfitError(f"disassembly is not available on the {lattice.name} lattice yet "
+                           "(cubes, squares and triangular prisms have it)")
+    return Disassembler(directions, engine, max_states or MAX_STATES, max_bytes or MAX_BYTES, ruler,
+                        motion=lattice.motion_rule())
 
 
 def disassemble(puzzle, placements: dict, engine: str = "auto", max_states=None, max_bytes=None,
