@@ -550,17 +550,32 @@ def _insides_meet(a, b) -> bool:
     return True
 
 
-def _prisms_meet(mine, rest, shift) -> tuple | None:
+def _prisms_meet(pairs, shift) -> tuple | None:
     sx, sy, sz = shift
-    for cell in mine:
+    for cell, others in pairs:
         moved = [(x + sx, y + sy) for x, y in _prism_triangle(*cell[1:])]
         low = cell[0] + sz
-        for other in rest:
+        for other in others:
             if min(low, other[0]) + 1 - max(low, other[0]) < 1e-9:
                 continue
             if _insides_meet(moved, _prism_triangle(*other[1:])):
                 return cell, other
     return None
+
+
+def _prism_pairs(mine, rest, start, end):
+    """Each cell of ``mine`` with the cells of ``rest`` near its way from ``start`` to ``end``
+    (shifts in space): the only ones it can meet."""
+    pairs = []
+    for cell in mine:
+        corners = [(x + s[0], y + s[1]) for s in (start, end) for x, y in _prism_triangle(*cell[1:])]
+        x0, x1 = min(p[0] for p in corners) - 1, max(p[0] for p in corners) + 1
+        y0, y1 = min(p[1] for p in corners) - 1, max(p[1] for p in corners) + 1
+        z0, z1 = cell[0] + min(start[2], end[2]) - 1, cell[0] + max(start[2], end[2]) + 1
+        near = [o for o in rest if z0 <= o[0] <= z1 and all(
+            x0 <= x <= x1 and y0 <= y <= y1 for x, y in _prism_triangle(*o[1:]))]
+        pairs.append((cell, near))
+    return pairs
 
 
 def prism_slide(mine, rest, by, removed, number=0):
@@ -571,17 +586,19 @@ def prism_slide(mine, rest, by, removed, number=0):
     length = math.sqrt(sum(v * v for v in end))
     assert length > 0, f"move {number} does not move"
     samples = max(1, math.ceil(length * 24))
+    pairs = _prism_pairs(mine, rest, (0, 0, 0), end)
     for k in range(1, samples + 1):
         shift = tuple(v * k / samples for v in end)
-        hit = _prisms_meet(mine, rest, shift)
+        hit = _prisms_meet(pairs, shift)
         assert hit is None, f"move {number}: prism {hit[0]} runs into {hit[1]} at {k}/{samples} of {by}"
     if removed:
         every = list(mine) + list(rest)
         reach = 2 + max(max(c[i] for c in every) - min(c[i] for c in every) for i in range(3))
         unit = tuple(v / length for v in end)
+        pairs = _prism_pairs(mine, rest, end, tuple(e + u * reach for e, u in zip(end, unit)))
         for k in range(1, math.ceil(reach * 24) + 1):
             shift = tuple(e + u * k / 24 for e, u in zip(end, unit))
-            hit = _prisms_meet(mine, rest, shift)
+            hit = _prisms_meet(pairs, shift)
             assert hit is None, f"move {number}: removed prism {hit[0]} is still blocked by {hit[1]}"
 
 
