@@ -4,7 +4,10 @@ tests/data/burrtools/prisms/disassembly/*.xmpuzzle (grid type 1).
 Kinds, each from a seed (the same files every run):
 
 - ``box-*``: a heavy box (weight 10) on the prism grid with a lid over part of its opening, its
-  inside cut into pieces (can they be moved into the box?).
+  inside cut into pieces (can they be moved into the box?);
+- ``sym-*``: the same with an odd number of columns, so that the result (the box and its inside)
+  has a symmetry (a half turn about a horizontal axis across the rows): BurrTools then keeps one
+  assembly of each symmetric pair, and which one it takes apart is part of the answer.
 
 Of ``--tries`` random cuts each, the one the polyfit disassembler takes apart with the highest
 level is kept (cut from a block without a box, prisms nearly always come apart in one move), so
@@ -130,27 +133,28 @@ def best_of(rng, tries, make):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=4, help="puzzles of each kind")
+    parser.add_argument("--count", type=int, default=8, help="puzzles of each kind")
     parser.add_argument("--tries", type=int, default=80, help="random cuts tried per puzzle")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     names = "ABCDEFGHIJ"
-    for n in range(args.count):
-        rng = random.Random(f"box-{n}")
-        inside = ((3, 4, 1), (2, 6, 1), (3, 6, 1), (3, 4, 2))[n % 4]
-        count = (3, 3, 4, 3)[n % 4]
+    kinds = (("box", ((3, 4, 1), (2, 6, 1), (3, 6, 1), (3, 4, 2)), (3, 3, 4, 3)),
+             ("sym", ((2, 5, 1), (3, 5, 1), (3, 3, 1), (2, 7, 1)), (3, 4, 3, 4)))
+    for kind, insides, counts in kinds:
+        for n in range(args.count):
+            rng = random.Random(f"{kind}-{n}")
+            inside, count = insides[n % 4], counts[n % 4]
 
-        def boxed(rng, inside=inside, count=count):
-            box, cells = box_with_lid(rng, *inside)
-            pieces = [box] + random_cut(rng, cells, count)
-            return pieces, box + cells, [10] + [1] * count
+            def boxed(rng, inside=inside, count=count):
+                box, cells = box_with_lid(rng, *inside)
+                pieces = [box] + random_cut(rng, cells, count)
+                return pieces, box + cells, [10] + [1] * count
 
-        found = best_of(rng, args.tries, boxed)
-        if found:
-            level, pieces, result, weights = found
-            (OUT / f"box-{n}.xmpuzzle").write_text(xml(pieces, "X" + names, result, {0: 10}))
-            print(f"box-{n}: {len(pieces)} pieces (the box X), level {level}")
-
+            found = best_of(rng, args.tries, boxed)
+            if found:
+                level, pieces, result, weights = found
+                (OUT / f"{kind}-{n}.xmpuzzle").write_text(xml(pieces, "X" + names, result, {0: 10}))
+                print(f"{kind}-{n}: {len(pieces)} pieces (the box X), level {level}")
 
 if __name__ == "__main__":
     main()

@@ -96,11 +96,16 @@ def _pivot(puzzle) -> int | None:
     if any(p.count[0] != p.count[1] for p in pieces) or len(puzzle.cover.symmetries) <= 1:
         return None
     board = frozenset(puzzle.board.cells)
+    lattice = lattices.of(puzzle.board)
+    if lattice.motion_rule() is None:  # cubes (and flat problems, cubes to BurrTools)
+        group, normal = lattice_group(3, True), normalize
+    else:  # prisms: the lattice's own 24
+        group, normal = lattice.group(True), lattice.normalize
 
     def symmetries(cells):
-        """The cube's symmetries (reflections too) that map the cells onto themselves, moved."""
+        """The grid's symmetries (reflections too) that map the cells onto themselves, moved."""
         cells = set(cells)
-        return {k for k, sym in enumerate(lattice_group(3, True)) if normalize(sym.apply(cells)) == normalize(cells)}
+        return {k for k, sym in enumerate(group) if normal(sym.apply(cells)) == normal(cells)}
 
     result = symmetries(board)
     best, best_count = 0, len(result & symmetries(pieces[0].cells))
