@@ -3,6 +3,9 @@ tests/data/burrtools/prisms/disassembly/*.xmpuzzle (grid type 1).
 
 Kinds, each from a seed (the same files every run):
 
+- ``cut-*``: a block of prisms (some rows, columns and layers) cut at random into 3 or 4
+  connected pieces, kept whatever its level (such cuts nearly always come apart in one move,
+  and their other assemblies may not come apart at all);
 - ``box-*``: a heavy box (weight 10) on the prism grid with a lid over part of its opening, its
   inside cut into pieces (can they be moved into the box?);
 - ``sym-*``: the same with an odd number of columns, so that the result (the box and its inside)
@@ -138,6 +141,13 @@ def main() -> None:
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     names = "ABCDEFGHIJ"
+    for n in range(args.count // 2):
+        rng = random.Random(f"cut-{n}")
+        shape, count = ((2, 6, 2), (3, 4, 2), (2, 4, 3), (2, 8, 2))[n % 4], 3 + n % 2
+        cells = block(*shape)
+        pieces = random_cut(rng, cells, count)
+        (OUT / f"cut-{n}.xmpuzzle").write_text(xml(pieces, names, cells))
+        print(f"cut-{n}: {len(pieces)} pieces, level {level_of(pieces)}")
     kinds = (("box", ((3, 4, 1), (2, 6, 1), (3, 6, 1), (3, 4, 2)), (3, 3, 4, 3)),
              ("sym", ((2, 5, 1), (3, 5, 1), (3, 3, 1), (2, 7, 1)), (3, 4, 3, 4)))
     for kind, insides, counts in kinds:

@@ -204,4 +204,5 @@ def test_burrtools_live_agrees(path):
 
 def test_recorded_files_are_the_ones_the_generator_makes():
     assert FILES and all(path.with_name(path.stem + ".burrtools.json.gz").exists() for path in FILES)
-    assert {p.stem for p in FILES} == {f"box-{n}" for n in (0, 2, 3, 4, 5, 6, 7)} | {f"sym-{n}" for n in range(8)}
+    assert {p.stem for p in FILES} == ({f"box-{n}" for n in (0, 2, 3, 4, 5, 6, 7)} | {f"sym-{n}" for n in range(8)}
+                                       | {f"cut-{n}" for n in range(4)})
