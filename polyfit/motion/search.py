@@ -8,7 +8,9 @@ frame sits in the assembly), its weight and its offset from there in the start s
 **Pair limits.** For two shapes at some offset, how far the first can slide along each axis,
 in the positive direction, before it hits the second (``FREE`` when it never does). The value
 is a gap along a line of cells, so it depends only on the two shapes and the offset between
-their frames: it is cached by that triple for the whole puzzle.
+their frames: it is cached by that triple for the whole puzzle. On lattices whose steps are
+not unit steps along axes, a context of the lattice's own (:mod:`polyfit.motion.prisms`) gives
+the pair limits and the steps (``Context.steps``); the search itself is the same.
 
 **Moves** (what BurrTools 0.7.1 counts as one, in the order it tries them; the order decides
 which separation is found first among those equally near, so it is part of the answer). From a
