@@ -27,6 +27,7 @@ import random
 from pathlib import Path
 
 from polyfit.lattices.prisms import PRISMS
+from polyfit.motion.prisms import MOTION
 from polyfit.motion import Disassembler
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "burrtools" / "prisms" / "disassembly"
@@ -111,7 +112,7 @@ def xml(pieces, names, result, weights=None) -> str:
 
 
 def level_of(pieces, weights=None):
-    taker = Disassembler((), max_states=200_000, motion=PRISMS.motion_rule())
+    taker = Disassembler((), max_states=200_000, motion=MOTION)
     return taker.disassemble(pieces, weights=weights).level
 
 

@@ -20,7 +20,7 @@ from polyfit.formats import burrtools
 from polyfit.lattices.prisms import PRISMS
 from polyfit.longsearch import disassembly
 from polyfit.motion import Disassembler
-from polyfit.motion.prisms import DIRECTIONS, SweptContext, frame
+from polyfit.motion.prisms import DIRECTIONS, MOTION, SweptContext, frame
 from polyfit.motion.search import FREE
 
 DATA = ROOT / "tests" / "data" / "burrtools" / "prisms" / "disassembly"
@@ -88,7 +88,7 @@ def test_random_assemblies_come_apart_as_their_moves_replay():
     finally:
         sys.path.pop(0)
     rng = random.Random(3)
-    taker = Disassembler((), motion=PRISMS.motion_rule())
+    taker = Disassembler((), motion=MOTION)
     levels = set()
     for k in range(30):
         box, inside = prism_puzzles.box_with_lid(rng, *((3, 4, 1), (2, 6, 1))[k % 2])

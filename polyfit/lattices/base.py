@@ -100,11 +100,6 @@ class Lattice:
         polyfit cannot take pieces apart on this lattice yet."""
         return ()
 
-    def motion_rule(self):
-        """How pieces slide where a step is not one unit along an axis (its directions, pair
-        limits and search context: :class:`polyfit.motion.prisms.PrismMotion`), else None."""
-        return None
-
     # -- symmetry ----------------------------------------------------------------------------
 
     def group(self, mirror: bool = True) -> tuple:

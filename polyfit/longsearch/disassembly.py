@@ -17,6 +17,7 @@ from polyfit.lattices import base as lattices
 from polyfit.lattices.grid import lattice_group, normalize
 from polyfit.motion import Disassembler, Disassembly, Groups
 from polyfit.motion.disassembly import MAX_BYTES, MAX_STATES
+from polyfit.motion.prisms import motion_rule
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,7 @@ def _pivot(puzzle) -> int | None:
         return None
     board = frozenset(puzzle.board.cells)
     lattice = lattices.of(puzzle.board)
-    if lattice.motion_rule() is None:  # cubes (and flat problems, cubes to BurrTools)
+    if motion_rule(lattice) is None:  # cubes (and flat problems, cubes to BurrTools)
         group, normal = lattice_group(3, True), normalize
     else:  # prisms: the lattice's own 24
         group, normal = lattice.group(True), lattice.normalize
@@ -290,7 +291,7 @@ def disassembler(puzzle, engine: str = "auto", max_states: int | None = None,
         raise PolyfitError(f"disassembly is not available on the {lattice.name} lattice yet "
                            "(cubes, squares and triangular prisms have it)")
     return Disassembler(directions, engine, max_states or MAX_STATES, max_bytes or MAX_BYTES, ruler,
-                        motion=lattice.motion_rule())
+                        motion=motion_rule(lattice))
 
 
 def disassemble(puzzle, placements: dict, engine: str = "auto", max_states=None, max_bytes=None,

@@ -32,9 +32,8 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from polyfit.errors import PolyfitError
+from polyfit.lattices.prisms import MOTION_DIRECTIONS as DIRECTIONS
 from polyfit.motion.search import FREE, Context
-
-DIRECTIONS = ((1, 0, 0), (0, 0, 2), (0, -1, 1), (0, -1, -1))
 
 # SWEPT[k][kind]: kind 0 an up triangle (r + c even), 1 a down one.
 SWEPT = (
@@ -176,3 +175,9 @@ class SweptContext(Context):
 
 
 MOTION = PrismMotion()
+
+
+def motion_rule(lattice):
+    """The rule :class:`~polyfit.motion.Disassembler` takes for pieces on ``lattice``: None
+    where a step is one unit along an axis (cubes, squares)."""
+    return MOTION if lattice.name == "prisms" else None
