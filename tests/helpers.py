@@ -455,10 +455,11 @@ def plane_distinct(lattice, board, found):
 # dotted, the levels of the two parts that need more than one move somewhere.
 
 
-def replay(pieces, moves, together=()):
+def replay(pieces, moves, together=(), prisms=False):
     """``pieces``: cells per piece; ``moves``: ``(pieces, by, removed)`` triples; ``together``:
-    sets of pieces that may stay as a cluster. Raises AssertionError at the first fault;
-    returns the level text the moves make."""
+    sets of pieces that may stay as a cluster; ``prisms``: the cells are triangular prisms
+    ``(z, r, c)`` (see :func:`prism_slide`). Raises AssertionError at the first fault; returns
+    the level text the moves make."""
     dim = len(pieces[0][0])
     offset = {p: (0,) * dim for p in range(len(pieces))}
     clusters = [frozenset(range(len(pieces)))]
@@ -472,6 +473,16 @@ def replay(pieces, moves, together=()):
         assert home, f"move {number}: pieces {sorted(moving)} are not in one cluster"
         cluster = home[0]
         assert moving != cluster, f"move {number} moves a whole cluster"
+        if prisms:
+            rest = set().union(*(cells_of(p) for p in cluster - moving))
+            mine = set().union(*(cells_of(p) for p in moving))
+            prism_slide(mine, rest, by, removed, number)
+            for p in moving:
+                offset[p] = tuple(o + b for o, b in zip(offset[p], by))
+            if removed:
+                clusters.remove(cluster)
+                clusters += [moving, cluster - moving]
+            continue
         axes = [i for i, v in enumerate(by) if v]
         assert len(axes) == 1, f"move {number}: {by} is not along one axis"
         axis = axes[0]
@@ -501,6 +512,95 @@ def replay(pieces, moves, together=()):
             f"pieces {sorted(cluster)} stay together but are not a group")
     tree = _level(frozenset(range(len(pieces))), [(frozenset(m), r) for m, _, r in moves], [0])
     return None if tree is None else level_text(tree)
+
+
+# Prisms, from the triangles themselves: cell (z, r, c) is the triangle of side 1 in row r (rows
+# run down, each sqrt(3)/2 high), pointing up when r + c is even, its left corner half a side per
+# column along the row, raised to a prism from height z to z + 1. A move's ``by`` is a whole
+# number of lattice translations (an even change of r + c); the set slides along the straight
+# segment to ``by``, sampled finely (1/24 of a side), and no sample may make the inside of one
+# of its prisms meet the inside of a prism of the rest (touching along a face or edge is fine).
+# A removal then slides on, still sampled, until the two are beyond each other's reach.
+
+_PRISM_ROW = math.sqrt(3) / 2
+
+
+def _prism_triangle(r, c):
+    left, top = c / 2, -r * _PRISM_ROW
+    if (r + c) % 2 == 0:  # up
+        return ((left, top - _PRISM_ROW), (left + 1, top - _PRISM_ROW), (left + 0.5, top))
+    return ((left, top), (left + 1, top), (left + 0.5, top - _PRISM_ROW))
+
+
+def _prism_point(vector):
+    """A move ``(dz, dr, dc)`` as a shift in space ``(x, y, z)``."""
+    dz, dr, dc = vector
+    return (dc / 2, -dr * _PRISM_ROW, dz)
+
+
+def _insides_meet(a, b) -> bool:
+    """Do triangles ``a`` and ``b`` (corner lists) share inner points? (separating axes)"""
+    for tri in (a, b):
+        for k in range(3):
+            (x1, y1), (x2, y2) = tri[k], tri[(k + 1) % 3]
+            nx, ny = y2 - y1, x1 - x2
+            pa = [nx * x + ny * y for x, y in a]
+            pb = [nx * x + ny * y for x, y in b]
+            if min(max(pa), max(pb)) - max(min(pa), min(pb)) < 1e-9:
+                return False
+    return True
+
+
+def _prisms_meet(pairs, shift) -> tuple | None:
+    sx, sy, sz = shift
+    for cell, others in pairs:
+        moved = [(x + sx, y + sy) for x, y in _prism_triangle(*cell[1:])]
+        low = cell[0] + sz
+        for other in others:
+            if min(low, other[0]) + 1 - max(low, other[0]) < 1e-9:
+                continue
+            if _insides_meet(moved, _prism_triangle(*other[1:])):
+                return cell, other
+    return None
+
+
+def _prism_pairs(mine, rest, start, end):
+    """Each cell of ``mine`` with the cells of ``rest`` near its way from ``start`` to ``end``
+    (shifts in space): the only ones it can meet."""
+    pairs = []
+    for cell in mine:
+        corners = [(x + s[0], y + s[1]) for s in (start, end) for x, y in _prism_triangle(*cell[1:])]
+        x0, x1 = min(p[0] for p in corners) - 1, max(p[0] for p in corners) + 1
+        y0, y1 = min(p[1] for p in corners) - 1, max(p[1] for p in corners) + 1
+        z0, z1 = cell[0] + min(start[2], end[2]) - 1, cell[0] + max(start[2], end[2]) + 1
+        near = [o for o in rest if z0 <= o[0] <= z1 and all(
+            x0 <= x <= x1 and y0 <= y <= y1 for x, y in _prism_triangle(*o[1:]))]
+        pairs.append((cell, near))
+    return pairs
+
+
+def prism_slide(mine, rest, by, removed, number=0):
+    """Slide the prisms ``mine`` by ``by`` past ``rest`` (see above), and on for ever when
+    ``removed``; AssertionError where they meet."""
+    assert (by[1] + by[2]) % 2 == 0, f"move {number}: {by} turns triangles over"
+    end = _prism_point(by)
+    length = math.sqrt(sum(v * v for v in end))
+    assert length > 0, f"move {number} does not move"
+    samples = max(1, math.ceil(length * 24))
+    pairs = _prism_pairs(mine, rest, (0, 0, 0), end)
+    for k in range(1, samples + 1):
+        shift = tuple(v * k / samples for v in end)
+        hit = _prisms_meet(pairs, shift)
+        assert hit is None, f"move {number}: prism {hit[0]} runs into {hit[1]} at {k}/{samples} of {by}"
+    if removed:
+        every = list(mine) + list(rest)
+        reach = 2 + max(max(c[i] for c in every) - min(c[i] for c in every) for i in range(3))
+        unit = tuple(v / length for v in end)
+        pairs = _prism_pairs(mine, rest, end, tuple(e + u * reach for e, u in zip(end, unit)))
+        for k in range(1, math.ceil(reach * 24) + 1):
+            shift = tuple(e + u * k / 24 for e, u in zip(end, unit))
+            hit = _prisms_meet(pairs, shift)
+            assert hit is None, f"move {number}: removed prism {hit[0]} is still blocked by {hit[1]}"
 
 
 def _level(cluster, moves, at):

@@ -21,6 +21,7 @@ from polyfit.longsearch.disassembly import take_apart
 
 SHAPES = ROOT / "shapes" / "burrtools"
 DATA = ROOT / "tests" / "data" / "disassembly"
+PRISMS = ROOT / "tests" / "data" / "burrtools" / "prisms" / "disassembly"
 
 
 def convert(app, source, target, *options):
@@ -163,7 +164,8 @@ def burrtxt2_trees(path: Path, *options: str) -> list:
 @pytest.mark.skipif(not BURRTXT2.exists(), reason="BurrTools is not built here (bash ../shared/burrtools/build.sh)")
 @pytest.mark.parametrize("source", [SHAPES / "level-5-burr.xmpuzzle", SHAPES / "box-with-rim.xmpuzzle",
                                     DATA / "knot-3.xmpuzzle", DATA / "box-1.xmpuzzle", DATA / "group-1.xmpuzzle", DATA / "group-6.xmpuzzle",
-                                    DATA / "burr-4.xmpuzzle"], ids=lambda p: p.stem)
+                                    DATA / "burr-4.xmpuzzle", PRISMS / "box-2.xmpuzzle", PRISMS / "box-6.xmpuzzle"],
+                         ids=lambda p: p.parent.name + "-" + p.stem)
 def test_burrtools_reads_the_trees_back_and_finds_the_same_ones(app, tmp_path, source):
     target = tmp_path / "ours.xmpuzzle"
     convert(app, source, target, "--solutions", "10", "--disassemble")  # burrTxt2 keeps 10

@@ -891,8 +891,6 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None, s
         if piece.lattice != board.lattice:
             raise PolyfitError(f"{board.label} is on the {board.lattice.name} lattice but piece {piece.name} is on the {piece.lattice.name} lattice")
         _check_turns(piece, dim)
-    if grid == PRISMS and separations:
-        raise PolyfitError("polyfit does not take prism assemblies apart yet: it cannot write their separations")
 
     def voxel(cell):
         if grid == PRISMS:

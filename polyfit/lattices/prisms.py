@@ -59,6 +59,9 @@ def _group(mirror: bool) -> tuple[PrismTransform, ...]:
 
 _GROUPS = {True: _group(True), False: _group(False)}
 
+# A layer up, a triangle's side along a row, one up at 60 and at 120 degrees (rows run down).
+MOTION_DIRECTIONS = ((1, 0, 0), (0, 0, 2), (0, -1, 1), (0, -1, -1))
+
 
 def _up(cell) -> bool:
     return is_up(cell[1:])
@@ -96,6 +99,10 @@ class PrismLattice(Lattice):
 
     def group(self, mirror: bool = True):
         return _GROUPS[bool(mirror)]
+
+    def motion_directions(self):
+        # BurrTools' four lines (polyfit.motion.prisms: the cells a step sweeps)
+        return MOTION_DIRECTIONS
 
     def normal_shift(self, cells):
         return (-min(c[0] for c in cells),) + even_normal_shift([c[1:] for c in cells])

@@ -17,6 +17,7 @@ from polyfit.lattices import base as lattices
 from polyfit.lattices.grid import lattice_group, normalize
 from polyfit.motion import Disassembler, Disassembly, Groups
 from polyfit.motion.disassembly import MAX_BYTES, MAX_STATES
+from polyfit.motion.prisms import motion_rule
 
 
 @dataclass(frozen=True)
@@ -96,11 +97,16 @@ def _pivot(puzzle) -> int | None:
     if any(p.count[0] != p.count[1] for p in pieces) or len(puzzle.cover.symmetries) <= 1:
         return None
     board = frozenset(puzzle.board.cells)
+    lattice = lattices.of(puzzle.board)
+    if motion_rule(lattice) is None:  # cubes (and flat problems, cubes to BurrTools)
+        group, normal = lattice_group(3, True), normalize
+    else:  # prisms: the lattice's own 24
+        group, normal = lattice.group(True), lattice.normalize
 
     def symmetries(cells):
-        """The cube's symmetries (reflections too) that map the cells onto themselves, moved."""
+        """The grid's symmetries (reflections too) that map the cells onto themselves, moved."""
         cells = set(cells)
-        return {k for k, sym in enumerate(lattice_group(3, True)) if normalize(sym.apply(cells)) == normalize(cells)}
+        return {k for k, sym in enumerate(group) if normal(sym.apply(cells)) == normal(cells)}
 
     result = symmetries(board)
     best, best_count = 0, len(result & symmetries(pieces[0].cells))
@@ -282,8 +288,10 @@ def disassembler(puzzle, engine: str = "auto", max_states: int | None = None,
     lattice = lattices.of(puzzle.board)
     directions = lattice.motion_directions()
     if not directions:
-        raise PolyfitError(f"disassembly is not available on the {lattice.name} lattice yet (cubes and squares have it)")
-    return Disassembler(directions, engine, max_states or MAX_STATES, max_bytes or MAX_BYTES, ruler)
+        raise PolyfitError(f"disassembly is not available on the {lattice.name} lattice yet "
+                           "(cubes, squares and triangular prisms have it)")
+    return Disassembler(directions, engine, max_states or MAX_STATES, max_bytes or MAX_BYTES, ruler,
+                        motion=motion_rule(lattice))
 
 
 def disassemble(puzzle, placements: dict, engine: str = "auto", max_states=None, max_bytes=None,

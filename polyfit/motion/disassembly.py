@@ -55,6 +55,7 @@ class Disassembly:
     pieces: tuple = ()
     directions: tuple = ()
     ruler: str = "burrtools"
+    motion: object = None  # the lattice's motion rule (polyfit.motion.prisms), None on cubes
 
     @property
     def separates(self) -> bool:
@@ -80,7 +81,8 @@ class Disassembly:
             unit = tuple(sign * v for v in self.directions[step.direction >> 1])
             amount = step.amount
             if amount is None:
-                amount = distance_out(self.pieces, part.pieces, step, unit)
+                far = self.motion.distance_out if self.motion is not None else distance_out
+                amount = far(self.pieces, part.pieces, step, unit)
             moves.append(Move(step.pieces, tuple(amount * v for v in unit), step.amount is None))
         return moves
 
@@ -95,13 +97,16 @@ class Disassembler:
     them. ``directions``: the lattice's directions of motion (unit steps along axes);
     ``engine``: ``"c"``, ``"python"`` or ``"auto"`` (C when it built); ``ruler``:
     ``"burrtools"`` (its moves and its first separation) or ``"exact"`` (the fewest moves over
-    every plan: :mod:`polyfit.motion.exact`)."""
+    every plan: :mod:`polyfit.motion.exact`); ``motion``: the lattice's rule where pieces do
+    not slide by unit steps along axes (:class:`polyfit.motion.prisms.PrismMotion`), whose
+    directions are then used."""
 
     directions: tuple
     engine: str = "auto"
     max_states: int = MAX_STATES
     max_bytes: int = MAX_BYTES
     ruler: str = "burrtools"
+    motion: object = None
     _shapes: dict = field(default_factory=dict, repr=False)
     _seen: dict = field(default_factory=dict, repr=False)  # cells as given -> (shape, base)
     _context: object = field(default=None, repr=False)
@@ -113,6 +118,14 @@ class Disassembler:
             from polyfit.errors import UnknownNameError
 
             raise UnknownNameError("ruler", self.ruler, RULERS)
+        if self.motion is not None:
+            if self.ruler == "exact":
+                raise PolyfitError(f"the exact ruler slides pieces on cubes and squares only, not on {self.motion.name}: "
+                                   "use the burrtools ruler")
+            self.directions = self.motion.directions
+            self.dim = len(self.directions[0])
+            self._context = self.motion.context(self.engine, self.dim)
+            return
         if not self.directions:
             raise PolyfitError("this lattice has no directions of motion: its assemblies cannot be taken apart yet")
         self.dim = len(self.directions[0])
@@ -128,6 +141,8 @@ class Disassembler:
     def shape(self, cells, normal=None) -> tuple:
         """The piece with these cells as the searches know it: ``(shape number, base)``;
         ``normal``: the cells moved to their least corner, sorted, and that corner, when known."""
+        if normal is not None and self.motion is not None:
+            normal = self.motion.frame(tuple(tuple(a + b for a, b in zip(c, normal[1])) for c in normal[0]))
         if normal is not None:
             shape, base = normal
             number = self._shapes.get(shape)
@@ -139,8 +154,11 @@ class Disassembler:
         known = self._seen.get(cells)
         if known is not None:
             return known
-        base = tuple(min(c[i] for c in cells) for i in range(self.dim))
-        shape = tuple(sorted(tuple(v - b for v, b in zip(c, base)) for c in cells))
+        if self.motion is not None:
+            shape, base = self.motion.frame(cells)
+        else:
+            base = tuple(min(c[i] for c in cells) for i in range(self.dim))
+            shape = tuple(sorted(tuple(v - b for v, b in zip(c, base)) for c in cells))
         number = self._shapes.get(shape)
         if number is None:
             number = self._shapes[shape] = self._context.add_shape(shape)
@@ -175,7 +193,7 @@ class Disassembler:
         if tree is None:
             return Disassembly(STUCK, states=self._job.states, ruler=self.ruler)
         return Disassembly(SEPARATES, tree, self._job.states, pieces=tuple(pieces), directions=self.directions,
-                           ruler=self.ruler)
+                           ruler=self.ruler, motion=self.motion)
 
 
 def distance_out(cells, pieces, step, unit) -> int:

@@ -8,7 +8,9 @@ frame sits in the assembly), its weight and its offset from there in the start s
 **Pair limits.** For two shapes at some offset, how far the first can slide along each axis,
 in the positive direction, before it hits the second (``FREE`` when it never does). The value
 is a gap along a line of cells, so it depends only on the two shapes and the offset between
-their frames: it is cached by that triple for the whole puzzle.
+their frames: it is cached by that triple for the whole puzzle. On lattices whose steps are
+not unit steps along axes, a context of the lattice's own (:mod:`polyfit.motion.prisms`) gives
+the pair limits and the steps (``Context.steps``); the search itself is the same.
 
 **Moves** (what BurrTools 0.7.1 counts as one, in the order it tries them; the order decides
 which separation is found first among those equally near, so it is part of the answer). From a
@@ -71,6 +73,9 @@ class Context:
     def __init__(self, dim: int, axes):
         self.dim = dim
         self.axes = tuple(axes)  # the coordinate each direction of motion runs along
+        # per direction, its step as (coordinate, change) pairs: one unit along an axis here;
+        # other lattices' contexts (polyfit.motion.prisms) step along vectors
+        self.steps = tuple(((axis, 1),) for axis in self.axes)
         self.lines = []  # per shape, per axis: {the other coordinates: sorted coordinates}
         self.cache = {}
         self.cache_bytes = 0
@@ -147,7 +152,7 @@ class _Search:
         while piece ``j`` stands."""
         dim, n, bases, shapes = self.dim, self.n, self.bases, self.shapes
         where = [tuple(bases[i * dim + c] + positions[i * dim + c] for c in range(dim)) for i in range(n)]
-        axes = len(self.context.axes)
+        axes = len(self.context.steps)
         table = [[[0] * n for _ in range(n)] for _ in range(axes)]
         for i in range(n):
             for j in range(n):
@@ -197,12 +202,19 @@ class _Search:
         if amount >= REMOVAL:
             return Node(positions, node, direction, amount, moving, moving, None)
         dim = self.dim
-        axis = self.context.axes[direction >> 1]
         delta = -amount if direction & 1 else amount
         moved = list(positions)
-        for i in range(self.n):
-            if moving >> i & 1:
-                moved[i * dim + axis] += delta
+        steps = self.context.steps[direction >> 1]
+        if len(steps) == 1 and steps[0][1] == 1:  # one unit along an axis (cubes)
+            axis = steps[0][0]
+            for i in range(self.n):
+                if moving >> i & 1:
+                    moved[i * dim + axis] += delta
+        else:
+            for i in range(self.n):
+                if moving >> i & 1:
+                    for coordinate, change in steps:
+                        moved[i * dim + coordinate] += delta * change
         moved = tuple(moved)
         return Node(moved, node, direction, amount, moving, 0, state_key(moved, dim))
 
@@ -221,7 +233,7 @@ class _Search:
     def moves(self, node):
         n = self.n
         table = self.limits(node.positions)
-        directions = 2 * len(self.context.axes)
+        directions = 2 * len(self.context.steps)
         for most in (1, n // 2):  # a single piece out, then a set out
             for direction in range(directions):
                 for piece in range(n):
