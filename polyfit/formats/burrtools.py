@@ -769,6 +769,7 @@ def read_assemblies(path, select: str | None = None) -> list[dict]:
         if len(placements) != len(slots):
             raise ParseError(path, line, column, f"an assembly places {len(placements)} pieces, the problem has {len(slots)}")
         cells_of: list[tuple[str, tuple]] = []
+        flat_turns: list = []  # (name, the cells each turn of a flat piece may put it on)
         for shape_id, placed in zip(slots, placements):
             if placed is None:
                 continue
@@ -781,6 +782,9 @@ def read_assemblies(path, select: str | None = None) -> list[dict]:
             shape = puzzle.shapes[shape_id]
             hx, hy, hz = shape.hotspot
             cells = []
+            if layout.grid == SPHERES and t >= PROPER:  # a flat piece turned in its plane: found below
+                flat_turns.append((name_of[shape_id], spheres.flat_turns(shape, (x, y, z), lambda v: _board_cell(v, layout))))
+                continue
             if layout.grid == PRISMS:
                 # the voxel turned, less the hotspot turned, from the position (as BurrTools places it)
                 hot = prism_turn(t, shape.hotspot)
@@ -791,6 +795,8 @@ def read_assemblies(path, select: str | None = None) -> list[dict]:
             for dx, dy, dz in steps:
                 cells.append(_board_cell((x + dx, y + dy, z + dz), layout))
             cells_of.append((name_of[shape_id], tuple(sorted(cells))))
+        if flat_turns:
+            cells_of += spheres.place_flat_turns(flat_turns, cells_of, board, path, line, column)
         names = [n for n, _ in cells_of]
         seen: dict[str, int] = {}
         solution = {}
@@ -933,11 +939,15 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None, s
     piece_voxels = []
     for k, piece in enumerate(pieces):
         voxels = _piece_voxels(piece, flat)
-        piece_voxels.append(voxels)
+        hot, spot = (0, 0, 0), ""
+        if grid == SPHERES:  # the hotspot BurrTools gives it: positions are where it goes
+            hot = spheres.hotspot(voxels)
+            spot = "".join(f' h{axis}="{n}"' for axis, n in zip("xyz", hot) if n)
+        piece_voxels.append([tuple(a - b for a, b in zip(v, hot)) for v in voxels])
         size = _box(voxels)
         text = _voxel_string({v: "#" for v in voxels}, size)
         weight = f' weight="{rules[k][0]}"' if rules and rules[k][0] != 1 else ""
-        shape_lines[ids[k]] = f'    <voxel x="{size[0]}" y="{size[1]}" z="{size[2]}" type="0" name="{_attr(piece.name)}"{weight}>{text}</voxel>'
+        shape_lines[ids[k]] = f'    <voxel x="{size[0]}" y="{size[1]}" z="{size[2]}" type="0" name="{_attr(piece.name)}"{spot}{weight}>{text}</voxel>'
     board_voxels = {voxel(c): ("+" if c in board.optional else "#") for c in board.cells}
     low = even_low(board_voxels) if grid == PRISMS else tuple(min(v[i] for v in board_voxels) for i in range(3))
     if grid == SPHERES:

@@ -10,6 +10,8 @@ keeps x + y + z even: the least corner of a shape steps back one in x where it w
 from __future__ import annotations
 
 from polyfit.errors import ParseError
+from polyfit.lattices.grid import lattice_group
+from polyfit.lattices.spheres import NORMALS, half_turn
 
 
 def _multiply(a, b):
@@ -46,10 +48,7 @@ TRANSFORMATIONS = 120  # BurrTools' rotations of spheres: 24 of the cube, 96 tur
 
 
 def check_transformation(t: int, path, line: int, column: int) -> None:
-    if 24 <= t < TRANSFORMATIONS:
-        raise ParseError(path, line, column, f"transformation {t} turns a flat piece by 60 degrees in its plane: "
-                         "polyfit reads BurrTools' sphere transformations 0 to 23 (the cube's rotations), not 24 to 119 yet")
-    if not 0 <= t < 24:
+    if not 0 <= t < TRANSFORMATIONS:
         raise ParseError(path, line, column, f"transformation {t}: BurrTools' sphere transformations are 0 to {TRANSFORMATIONS - 1}")
 
 
@@ -67,6 +66,12 @@ def piece_voxels(cells):
     return [tuple(a - b for a, b in zip(v, low)) for v in voxels]
 
 
+def hotspot(voxels):
+    """The sphere BurrTools makes a shape's hotspot (burrTxt2 sets it so on every shape before
+    it solves): the filled voxel nearest the box's corner, the first in x-fastest order on ties."""
+    return min(voxels, key=lambda v: (v[0] ** 2 + v[1] ** 2 + v[2] ** 2, v[2], v[1], v[0]))
+
+
 def check_voxels(puzzle, problem, number: int, offset):
     """Refuse a problem whose result or pieces fill a hole between spheres; the result's offset
     (z, y, x), moved so that it keeps x + y + z even."""
@@ -81,3 +86,51 @@ def check_voxels(puzzle, problem, number: int, offset):
     if sum(offset) & 1:
         offset = (offset[0], offset[1], offset[2] - 1)
     return offset
+
+
+def flat_turns(shape, position, board_cell) -> set:
+    """The cells a flat piece may stand on when BurrTools places its hotspot at ``position``
+    with one of its transformations 24 to 119 (whose numbers polyfit does not know): every turn
+    of the piece by 60 degrees in its plane of closest packing (a half turn about the plane's
+    normal, then each rotation of the cube), hotspot kept at ``position``."""
+    hot = shape.hotspot
+    vectors = [tuple(a - b for a, b in zip(v, hot))[::-1] for v in shape.cells("#")]  # (z, y, x)
+    found = set()
+    for normal in NORMALS:
+        if any(sum(a * n for a, n in zip(v, normal)) for v in vectors):
+            continue
+        turned = [half_turn(normal, v) for v in vectors]
+        for g in lattice_group(3, False):
+            cells = (board_cell(tuple(p + d for p, d in zip(position, g(v)[::-1]))) for v in turned)
+            found.add(tuple(sorted(cells)))
+    return found
+
+
+def place_flat_turns(flat: list, placed: list, board, path, line: int, column: int) -> list:
+    """The cells of the flat pieces of an assembly that BurrTools turned by numbers polyfit does
+    not know: the one way of putting each on one of its :func:`flat_turns` so that, with the
+    pieces ``placed``, the assembly fills the board (its optional cells may stay empty). A parse
+    error when no way, or more than one, does."""
+    free = set(board.cells) - {c for _, cells in placed for c in cells}
+    need = free - set(board.optional)
+    found = []
+
+    def fill(k, chosen, left):
+        if len(found) > 1:
+            return
+        if k == len(flat):
+            if not (need & left):
+                found.append(list(chosen))
+            return
+        for cells in sorted(flat[k][1]):
+            if left.issuperset(cells):
+                chosen.append((flat[k][0], cells))
+                fill(k + 1, chosen, left - set(cells))
+                chosen.pop()
+
+    fill(0, [], free)
+    if len(found) != 1:
+        how = "no way" if not found else "more than one way"
+        raise ParseError(path, line, column, f"the assembly turns {len(flat)} flat piece(s) by transformations 24 to 119, "
+                         f"whose numbers polyfit does not know, and {how} of turning them fills the result")
+    return found[0]

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from polyfit.hookspecs import hookimpl
 from polyfit.lattices.base import Lattice
-from polyfit.lattices.grid import Transform, lattice_group
+from polyfit.lattices.grid import lattice_group
 
 STEPS = tuple((dz, dy, dx) for dz in (-1, 0, 1) for dy in (-1, 0, 1) for dx in (-1, 0, 1)
               if abs(dz) + abs(dy) + abs(dx) == 2)
