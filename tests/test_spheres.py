@@ -321,3 +321,11 @@ def test_a_picture_draws_the_layers_side_by_side(tmp_path, app):
                             {k: [c for c in v if c[0] == 0] for k, v in solution.items() if any(c[0] == 0 for c in v)})
     # three layers (3 x 3, 2 x 2, 1) in a row: as tall as the bottom one, much wider
     assert image.height == bottom.height and image.width > 1.8 * bottom.width
+
+
+def test_hint_pre_places_pieces_on_a_sphere_board_and_counts_it_afresh():
+    from polyfit.puzzle.hint import hint
+    puzzle = polyfit.load(DATA / "box-tetraspheres.xmpuzzle")
+    found = hint(puzzle, puzzle.backend("auto"), None, 1)
+    assert found.status == "added" and found.solutions_after == 1
+    assert "; lattice: spheres" in found.text  # drawn back as the sphere board it is
