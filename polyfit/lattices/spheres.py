@@ -14,8 +14,8 @@ does: the half turn about the plane's normal moves that layer onto itself and th
 it onto holes. So a piece's orientations (:meth:`SphereLattice.orientations`) are its images
 under the 24 rotations, and, for a piece that is flat in such a plane, those turned by each half
 turn about a normal ``(1, ±1, ±1)``: 120 turns in all, BurrTools' 120 transformations of
-spheres. Boards keep the 48 symmetries (a board that is one flat layer may have more, which
-polyfit does not use: it counts such a board's solutions as distinct more often than BurrTools).
+spheres. Boards keep the 48 symmetries, as in BurrTools (a flat board's turns by 60 degrees
+do not make its solutions the same there either).
 """
 
 from __future__ import annotations
