@@ -171,7 +171,7 @@ def test_pieces_lists_and_draws(app):
     "args, words",
     [
         (["solve", "nope.txt"], "no such board file"),
-        (["solve", BOARDS + "6x10.txt", "--pieces", "pentominos"], "valid piece sets: diamond, dihex, diprisms, disticks, ditwig"),
+        (["solve", BOARDS + "6x10.txt", "--pieces", "pentominos"], "valid piece sets: diamond, dihex, diprisms, dispheres, disticks, ditwig"),
         (["solve", BOARDS + "6x10.txt", "--pieces", "tetrominoes"], "area 60 but the 5 pieces have total area 20"),
         (["solve", BOARDS + "6x10.txt", "--backend", "fast"], "valid backends:"),
         (["solve", BOARDS + "6x10.txt", "--pieces", "pentominoes:Q"], "valid pieces of pentominoes: F, I, L"),

@@ -1,7 +1,7 @@
 """BurrTools ``.xmpuzzle`` files: read their problems as boards with pieces, write them back.
 
 An ``.xmpuzzle`` is XML, usually gzip-compressed: ``<puzzle version="2">`` holds a
-``<gridType type="0"/>`` (0 is the cube grid, 1 the triangular prisms; polyfit reads these two), the
+``<gridType type="0"/>`` (0 is the cube grid, 1 the triangular prisms, 2 the spheres; polyfit reads these), the
 ``<colors>``, the ``<shapes>`` (``<voxel x= y= z= type="0">`` strings with one character per
 voxel, x fastest, then y, then z: ``_`` empty, ``#`` filled, ``+`` variable, each optionally
 followed by a colour number) and the ``<problems>``. A ``<problem>`` lists its pieces
@@ -22,6 +22,13 @@ points up (+y) when x + y is even, and down when it is odd; x runs along a row o
 half a side per step, y across the rows. It is cell ``(z, -y, x)`` of the ``prisms`` lattice
 (:mod:`polyfit.lattices.prisms`: rows run down there), moved so that row + column keeps its
 parity. Prism problems are always 3D boards.
+
+On the sphere grid (grid type 2) voxel ``(x, y, z)`` is a sphere when x + y + z is even (the
+voxels between are holes and stay empty): cell ``(z, y, x)`` of the ``spheres`` lattice
+(:mod:`polyfit.lattices.spheres`), moved so that x + y + z stays even. Its transformations 0 to
+23 are the cube's rotations in an order of their own; 24 to 119 turn flat pieces by 60 degrees
+in a plane of closest packing, which polyfit places but does not number (an assembly using them
+is refused when read, a solution needing them when written).
 
 Colours are part of the shapes, as in BurrTools (:mod:`polyfit.puzzle.colours`): a coloured
 piece goes only where its voxels keep the rule (a piece voxel of colour p on a result voxel of
@@ -50,6 +57,7 @@ from xml.parsers import expat
 
 from polyfit.errors import ParseError, PolyfitError, UnknownNameError, plural
 from polyfit.files import read_bytes
+from polyfit.formats import burrtools_spheres as spheres
 from polyfit.hookspecs import hookimpl
 from polyfit.limits import check, limit, number_problem
 from polyfit.puzzle.board import Board
@@ -106,7 +114,9 @@ def rotate(matrix, point):
 # -- the prism grid (grid type 1): its voxels as cells, and its 24 transformations -------------
 
 PRISMS = 1
-READ_GRIDS = (0, PRISMS)
+SPHERES = 2
+READ_GRIDS = (0, PRISMS, SPHERES)
+GRID_LATTICES = {PRISMS: "prisms", SPHERES: "spheres"}  # grid type -> its lattice (0: squares or cubes)
 ROW = math.sqrt(0.75)  # the height of a row of triangles of side 1
 
 
@@ -141,7 +151,7 @@ def _prism_matrix(t: int):
 
 PRISM_MATRICES = tuple(_prism_matrix(t) for t in range(24))
 PRISM_PROPER = 12
-WRITE_GRIDS = {"square": 0, "cubic": 0, "prisms": PRISMS}  # lattice -> the grid type it is written as
+WRITE_GRIDS = {"square": 0, "cubic": 0, "prisms": PRISMS, "spheres": SPHERES}  # lattice -> the grid type it is written as
 
 
 def prism_turn(t: int, voxel):
@@ -521,7 +531,7 @@ def parse_puzzle(data: bytes, path="<bytes>") -> XmPuzzle:
         if kind not in READ_GRIDS:
             name = GRIDS.get(kind, "an unknown grid")
             raise ParseError(path, grid.line, grid.column, f"grid type {kind} ({name}): polyfit reads BurrTools' "
-                             "grids of cubes (grid type 0) and of triangular prisms (1), not this one yet")
+                             "grids of cubes (grid type 0), of triangular prisms (1) and of spheres (2), not this one yet")
     colours = sum(len(c.find("color")) for c in root.find("colors"))
     shapes = []
     for holder in root.find("shapes"):
@@ -615,6 +625,8 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
     offset = tuple(min([c[i] for c in every]) for i in range(len(every[0])))
     if grid == PRISMS and (offset[1] + offset[2]) & 1:
         offset = (offset[0], offset[1], offset[2] - 1)  # keep each triangle pointing its way
+    if grid == SPHERES:
+        offset = spheres.check_voxels(puzzle, problem, number, offset)
     if any(offset):
         every = [tuple([a - b for a, b in zip(c, offset)]) for c in every]
     variable = frozenset(c for c, (state, _) in zip(every, result.voxels.values()) if state == "+")
@@ -638,16 +650,16 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
         if not cells:
             raise ParseError(path, shape.line, shape.column, f"shape {shape_id} is a piece of problem {number} but has no filled voxels")
         check("cells", len(cells), f"{path}: shape {shape_id}")
-        pieces.append((shape_id, Piece(names[shape_id], tuple(cells), flat, (lo, hi), "prisms" if grid == PRISMS else "")))
+        pieces.append((shape_id, Piece(names[shape_id], tuple(cells), flat, (lo, hi), GRID_LATTICES.get(grid, ""))))
     if problem.max_holes is not None:
         most = sum(p.size * p.count[1] for _, p in pieces)
         least = sum(p.size * p.count[0] for _, p in pieces)
         if len(every) - least > problem.max_holes and len(variable) > problem.max_holes and least != most:
             raise ParseError(path, problem.line, problem.column, f"problem {number} limits the holes to {problem.max_holes} (maxHoles): polyfit cannot limit them")
-    if grid == PRISMS and (any(c for _, c in result.voxels.values())
+    if grid in GRID_LATTICES and (any(c for _, c in result.voxels.values())
                            or any(c for s, _ in pieces for _, c in puzzle.shapes[s].voxels.values())):
-        raise ParseError(path, problem.line, problem.column, f"problem {number} colours its prisms: polyfit reads "
-                         "colours on the cube grid only (grid type 0), not on the prism grid yet")
+        raise ParseError(path, problem.line, problem.column, f"problem {number} colours its {GRIDS[grid]}: polyfit reads "
+                         "colours on the cube grid only (grid type 0), not on this grid yet")
     colours = _colours(puzzle, problem, result, pieces, lambda voxel: shift(_cell(voxel, flat)), flat)
     cells = tuple(sorted(every))
     allowed = {} if colours is None else AllowedPlacements(cells, [p for _, p in pieces], colours)
@@ -663,7 +675,7 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
         motion=tuple((puzzle.shapes[shape_id].weight, _groups(problem, shape_id), shape_id,
                       {} if flat or grid else _OrientationNumbers(piece)) for shape_id, piece in pieces),
         colours=colours,
-        lattice="prisms" if grid == PRISMS else "",
+        lattice=GRID_LATTICES.get(grid, ""),
     )
     return board, Layout(flat, offset, pieces, grid)
 
@@ -716,6 +728,8 @@ def _piece_voxels(piece: Piece, flat: bool):
         voxels = [prism_voxel(c) for c in piece.cells]
         low = even_low(voxels)
         return [tuple(a - b for a, b in zip(v, low)) for v in voxels]
+    if piece.lattice.name == "spheres":
+        return spheres.piece_voxels(piece.cells)
     if flat:
         return [(c, r, 0) for r, c in piece.cells]
     return [(c, r, z) for z, r, c in piece.cells]
@@ -755,25 +769,34 @@ def read_assemblies(path, select: str | None = None) -> list[dict]:
         if len(placements) != len(slots):
             raise ParseError(path, line, column, f"an assembly places {len(placements)} pieces, the problem has {len(slots)}")
         cells_of: list[tuple[str, tuple]] = []
+        flat_turns: list = []  # (name, the cells each turn of a flat piece may put it on)
         for shape_id, placed in zip(slots, placements):
             if placed is None:
                 continue
             x, y, z, t = placed
             proper = PRISM_PROPER if layout.grid == PRISMS else PROPER
-            if not 0 <= t < proper:
+            if layout.grid == SPHERES:
+                spheres.check_transformation(t, path, line, column)
+            elif not 0 <= t < proper:
                 raise ParseError(path, line, column, f"transformation {t}: BurrTools' are 0 to {proper - 1}")
             shape = puzzle.shapes[shape_id]
             hx, hy, hz = shape.hotspot
             cells = []
+            if layout.grid == SPHERES and t >= PROPER:  # a flat piece turned in its plane: found below
+                flat_turns.append((name_of[shape_id], spheres.flat_turns(shape, (x, y, z), lambda v: _board_cell(v, layout))))
+                continue
             if layout.grid == PRISMS:
                 # the voxel turned, less the hotspot turned, from the position (as BurrTools places it)
                 hot = prism_turn(t, shape.hotspot)
                 steps = [tuple(a - b for a, b in zip(prism_turn(t, v), hot)) for v in shape.cells("#")]
             else:
-                steps = [rotate(ROTATIONS[t], (vx - hx, vy - hy, vz - hz)) for vx, vy, vz in shape.cells("#")]
+                turns = spheres.BURRTOOLS_ROTATIONS if layout.grid == SPHERES else ROTATIONS
+                steps = [rotate(turns[t], (vx - hx, vy - hy, vz - hz)) for vx, vy, vz in shape.cells("#")]
             for dx, dy, dz in steps:
                 cells.append(_board_cell((x + dx, y + dy, z + dz), layout))
             cells_of.append((name_of[shape_id], tuple(sorted(cells))))
+        if flat_turns:
+            cells_of += spheres.place_flat_turns(flat_turns, cells_of, board, path, line, column)
         names = [n for n, _ in cells_of]
         seen: dict[str, int] = {}
         solution = {}
@@ -801,11 +824,14 @@ def _transformation(voxels, placed, grid: int = 0) -> tuple[int, tuple]:
                 # x + y it would turn triangles over, so this is not the transformation
                 continue
         else:
-            turned = [rotate(ROTATIONS[t], v) for v in voxels]
+            turned = [rotate((spheres.BURRTOOLS_ROTATIONS if grid == SPHERES else ROTATIONS)[t], v) for v in voxels]
         least = min(turned)
         position = tuple(a - b for a, b in zip(low, least))
         if sorted(tuple(a + b for a, b in zip(v, position)) for v in turned) == target:
             return t, position
+    if grid == SPHERES:
+        raise PolyfitError("a placement turns a flat piece by 60 degrees in its plane, which BurrTools numbers "
+                           "among its transformations 24 to 119; polyfit does not number those: it cannot write this solution")
     raise PolyfitError("a placement is not the piece turned in space (a mirror image?): it cannot be written for BurrTools")
 
 
@@ -891,6 +917,8 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None, s
         if piece.lattice != board.lattice:
             raise PolyfitError(f"{board.label} is on the {board.lattice.name} lattice but piece {piece.name} is on the {piece.lattice.name} lattice")
         _check_turns(piece, dim)
+    if grid in GRID_LATTICES and grid != PRISMS and separations:
+        raise PolyfitError(f"polyfit does not take assemblies of {GRIDS[grid]} apart: it cannot write their separations")
 
     def voxel(cell):
         if grid == PRISMS:
@@ -911,13 +939,19 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None, s
     piece_voxels = []
     for k, piece in enumerate(pieces):
         voxels = _piece_voxels(piece, flat)
-        piece_voxels.append(voxels)
+        hot, spot = (0, 0, 0), ""
+        if grid == SPHERES:  # the hotspot BurrTools gives it: positions are where it goes
+            hot = spheres.hotspot(voxels)
+            spot = "".join(f' h{axis}="{n}"' for axis, n in zip("xyz", hot) if n)
+        piece_voxels.append([tuple(a - b for a, b in zip(v, hot)) for v in voxels])
         size = _box(voxels)
         text = _voxel_string({v: "#" for v in voxels}, size)
         weight = f' weight="{rules[k][0]}"' if rules and rules[k][0] != 1 else ""
-        shape_lines[ids[k]] = f'    <voxel x="{size[0]}" y="{size[1]}" z="{size[2]}" type="0" name="{_attr(piece.name)}"{weight}>{text}</voxel>'
+        shape_lines[ids[k]] = f'    <voxel x="{size[0]}" y="{size[1]}" z="{size[2]}" type="0" name="{_attr(piece.name)}"{spot}{weight}>{text}</voxel>'
     board_voxels = {voxel(c): ("+" if c in board.optional else "#") for c in board.cells}
     low = even_low(board_voxels) if grid == PRISMS else tuple(min(v[i] for v in board_voxels) for i in range(3))
+    if grid == SPHERES:
+        low = spheres.even_low(board_voxels)
     board_voxels = {tuple(a - b for a, b in zip(v, low)): s for v, s in board_voxels.items()}
     size = _box(board_voxels)
     title = name or board.name or board.label

@@ -245,6 +245,9 @@ def board_text(board: Board, comment: str = "") -> str:
                 "name, and only names of one ASCII letter or digit can be"
             )
     lines = [f"; {key}: {value}" for key, value in board.metadata.items()]
+    lattice = lattices.of(board)
+    if lattice.name != lattices.default_name(board.dim) and "lattice" not in board.metadata:
+        lines.append(f"; lattice: {lattice.name}")  # a board read from a BurrTools file of another grid
     if comment:
         lines.append(f"; {comment}")
     marks = {c: "#" for c in board.cells}

@@ -161,9 +161,26 @@ def polyprisms(n: int) -> tuple[Piece, ...]:
     return tuple(Piece(name, shape, False, lattice="prisms") for name, shape in zip(names, shapes))
 
 
+# name -> (cells, pieces), as for PRISM_SETS: spheres turned as rigid bodies (flat pieces also by
+# 60 degrees in their plane), never mirrored
+SPHERE_SETS = {"monosphere": (1, 1), "dispheres": (2, 1), "trispheres": (3, 4), "tetraspheres": (4, 25)}
+
+
+@cache
+def polyspheres(n: int) -> tuple[Piece, ...]:
+    """The ``n``-sphere polyspheres distinct under turns in space, in the enumerator's order,
+    named as :func:`polyprisms` names its pieces."""
+    shapes = one_sided_forms(n, "spheres")
+    names = _LETTERS if len(shapes) <= len(_LETTERS) else [f"P{i:02d}" for i in range(1, len(shapes) + 1)]
+    return tuple(Piece(name, shape, False, lattice="spheres") for name, shape in zip(names, shapes))
+
+
 @hookimpl
 def register_piece_sets(register):
     register_sets(register, SETS, ONE_SIDED, polyforms, one_sided)
     for name, (n, count) in PRISM_SETS.items():
         what = "one prism" if n == 1 else f"the {count} shapes of {n} face-joined triangular prisms"
         register(name, lambda n=n: list(polyprisms(n)), f"{what} (solids: turned in space, never mirrored)")
+    for name, (n, count) in SPHERE_SETS.items():
+        what = "one sphere" if n == 1 else f"the {count} shapes of {n} touching spheres in close packing"
+        register(name, lambda n=n: list(polyspheres(n)), f"{what} (solids: turned in space, never mirrored)")

@@ -352,21 +352,31 @@ def polygon_layout(labels: dict, lattice) -> PolygonLayout:
         edges.append((a, b, thick, labels[cell]))
         if thick:
             for cell, (a, b) in owners:
-                directed.setdefault(labels[cell], {})[_key(a)] = _key(b)
+                # a list: a piece's outline may pass one corner twice (cells touching only there)
+                directed.setdefault(labels[cell], {}).setdefault(_key(a), []).append(_key(b))
     loops = {}
     for name, step in directed.items():
         loops[name] = []
         while step:
-            start, point = next(iter(step.items()))
+            start = next(iter(step))
             loop = [start]
-            del step[start]
+            point = _next_corner(step, start)
             while point != start:
                 loop.append(point)
-                point = step.pop(point)
+                point = _next_corner(step, point)
             loops[name].append(loop)
     xs = [x for poly in polygons.values() for x, _ in poly]
     ys = [y for poly in polygons.values() for _, y in poly]
     return PolygonLayout(polygons, edges, loops, (min(xs), min(ys)), (max(xs) - min(xs), max(ys) - min(ys)))
+
+
+def _next_corner(step: dict, point):
+    """Take one side of an outline from ``point`` (``{start: [ends]}``) and give its end."""
+    ends = step[point]
+    end = ends.pop()
+    if not ends:
+        del step[point]
+    return end
 
 
 def polygon_label_points(layout: PolygonLayout, labels: dict) -> dict[str, tuple[float, float]]:
