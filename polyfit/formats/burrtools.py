@@ -106,7 +106,8 @@ def rotate(matrix, point):
 # -- the prism grid (grid type 1): its voxels as cells, and its 24 transformations -------------
 
 PRISMS = 1
-READ_GRIDS = (0, PRISMS)
+FINE = {3: "rhombic", 4: "tetra-octa"}  # the grids of tetrahedral sub-cells: lattice by grid type
+READ_GRIDS = (0, PRISMS) + tuple(FINE)
 ROW = math.sqrt(0.75)  # the height of a row of triangles of side 1
 
 
@@ -141,7 +142,7 @@ def _prism_matrix(t: int):
 
 PRISM_MATRICES = tuple(_prism_matrix(t) for t in range(24))
 PRISM_PROPER = 12
-WRITE_GRIDS = {"square": 0, "cubic": 0, "prisms": PRISMS}  # lattice -> the grid type it is written as
+WRITE_GRIDS = {"square": 0, "cubic": 0, "prisms": PRISMS, "rhombic": 3, "tetra-octa": 4}  # lattice -> the grid type it is written as
 
 
 def prism_turn(t: int, voxel):
@@ -520,8 +521,9 @@ def parse_puzzle(data: bytes, path="<bytes>") -> XmPuzzle:
         kind = _number(grid, "type", path, 0, 1000)
         if kind not in READ_GRIDS:
             name = GRIDS.get(kind, "an unknown grid")
+            known = ", ".join(f"{GRIDS[k]} ({k})" for k in sorted(READ_GRIDS))
             raise ParseError(path, grid.line, grid.column, f"grid type {kind} ({name}): polyfit reads BurrTools' "
-                             "grids of cubes (grid type 0) and of triangular prisms (1), not this one yet")
+                             f"grids of {known}, not this one yet")
     colours = sum(len(c.find("color")) for c in root.find("colors"))
     shapes = []
     for holder in root.find("shapes"):
@@ -602,6 +604,7 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
     if not used:
         raise ParseError(path, problem.line, problem.column, f"problem {number} has no pieces")
     grid = puzzle.grid
+    fine = _fine_lattice(grid)
     flat = grid == 0 and _flat([result] + used)
     # (A result may have a million voxels: one pass each, no call per voxel.)
     if grid == PRISMS:
@@ -613,6 +616,9 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
     if not every:
         raise ParseError(path, result.line, result.column, f"problem {number}'s result (shape {problem.result}) has no voxels")
     offset = tuple(min([c[i] for c in every]) for i in range(len(every[0])))
+    if fine is not None:  # a move by whole blocks (of the parity that keeps the grid)
+        _check_sub_cells(fine, [result] + used, path)
+        offset = tuple(-k for k in fine.normal_shift(every))
     if grid == PRISMS and (offset[1] + offset[2]) & 1:
         offset = (offset[0], offset[1], offset[2] - 1)  # keep each triangle pointing its way
     if any(offset):
@@ -638,16 +644,16 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
         if not cells:
             raise ParseError(path, shape.line, shape.column, f"shape {shape_id} is a piece of problem {number} but has no filled voxels")
         check("cells", len(cells), f"{path}: shape {shape_id}")
-        pieces.append((shape_id, Piece(names[shape_id], tuple(cells), flat, (lo, hi), "prisms" if grid == PRISMS else "")))
+        pieces.append((shape_id, Piece(names[shape_id], tuple(cells), flat, (lo, hi), _lattice_name(grid))))
     if problem.max_holes is not None:
         most = sum(p.size * p.count[1] for _, p in pieces)
         least = sum(p.size * p.count[0] for _, p in pieces)
         if len(every) - least > problem.max_holes and len(variable) > problem.max_holes and least != most:
             raise ParseError(path, problem.line, problem.column, f"problem {number} limits the holes to {problem.max_holes} (maxHoles): polyfit cannot limit them")
-    if grid == PRISMS and (any(c for _, c in result.voxels.values())
-                           or any(c for s, _ in pieces for _, c in puzzle.shapes[s].voxels.values())):
-        raise ParseError(path, problem.line, problem.column, f"problem {number} colours its prisms: polyfit reads "
-                         "colours on the cube grid only (grid type 0), not on the prism grid yet")
+    if grid and (any(c for _, c in result.voxels.values())
+                 or any(c for s, _ in pieces for _, c in puzzle.shapes[s].voxels.values())):
+        raise ParseError(path, problem.line, problem.column, f"problem {number} colours its {GRIDS[grid]}: polyfit "
+                         "reads colours on the cube grid only (grid type 0), not on this grid yet")
     colours = _colours(puzzle, problem, result, pieces, lambda voxel: shift(_cell(voxel, flat)), flat)
     cells = tuple(sorted(every))
     allowed = {} if colours is None else AllowedPlacements(cells, [p for _, p in pieces], colours)
@@ -663,9 +669,31 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
         motion=tuple((puzzle.shapes[shape_id].weight, _groups(problem, shape_id), shape_id,
                       {} if flat or grid else _OrientationNumbers(piece)) for shape_id, piece in pieces),
         colours=colours,
-        lattice="prisms" if grid == PRISMS else "",
+        lattice=_lattice_name(grid),
     )
     return board, Layout(flat, offset, pieces, grid)
+
+
+def _lattice_name(grid: int) -> str:
+    return "prisms" if grid == PRISMS else FINE.get(grid, "")
+
+
+def _fine_lattice(grid: int):
+    """The lattice of a grid of tetrahedral sub-cells (None for the others)."""
+    if grid not in FINE:
+        return None
+    from polyfit.lattices.base import get
+
+    return get(FINE[grid])
+
+
+def _check_sub_cells(lattice, shapes, path) -> None:
+    """Refuse a voxel that is no sub-cell of the grid (BurrTools' editor never sets one)."""
+    for shape in shapes:
+        for x, y, z in shape.voxels:
+            if not lattice.is_cell((z, y, x)):
+                raise ParseError(path, shape.line, shape.column, f"shape voxel x={x} y={y} z={z} is not a sub-cell of "
+                                 f"BurrTools' {lattice.name} grid: its voxels there are empty")
 
 
 def _groups(problem: Problem, shape_id: int) -> tuple:
@@ -786,9 +814,10 @@ def read_assemblies(path, select: str | None = None) -> list[dict]:
     return result
 
 
-def _transformation(voxels, placed, grid: int = 0) -> tuple[int, tuple]:
+def _transformation(voxels, placed, grid: int = 0, lattice=None) -> tuple[int, tuple]:
     """The BurrTools transformation and position that put ``voxels`` (a piece with its hotspot
-    at the origin) on the ``placed`` voxels."""
+    at the origin) on the ``placed`` voxels: the first that does, as BurrTools' assembler finds
+    it (on the grids of sub-cells, the first whose turned shape moves there on grid)."""
     target = sorted(placed)
     low = target[0]
     for t in range(PRISM_PROPER if grid == PRISMS else PROPER):
@@ -804,9 +833,23 @@ def _transformation(voxels, placed, grid: int = 0) -> tuple[int, tuple]:
             turned = [rotate(ROTATIONS[t], v) for v in voxels]
         least = min(turned)
         position = tuple(a - b for a, b in zip(low, least))
+        if grid in FINE and not _on_grid(t, voxels, position, lattice):
+            continue
         if sorted(tuple(a + b for a, b in zip(v, position)) for v in turned) == target:
             return t, position
     raise PolyfitError("a placement is not the piece turned in space (a mirror image?): it cannot be written for BurrTools")
+
+
+def _on_grid(t: int, voxels, position, lattice) -> bool:
+    """Does BurrTools place the piece turned by ``t`` at ``position`` (its hotspot, at the
+    origin, turned)? It turns the piece's box, grown to whole blocks, and shifts it back to
+    the origin; the move from there must be by whole blocks (``onGrid``). How far it grows the
+    box does not matter: by whole blocks of the parity that keeps the grid."""
+    block = 2 * lattice.block if lattice.name == "tetra-octa" else lattice.block
+    size = [-(-(max(v[i] for v in voxels) + 1) // block) * block for i in range(3)]
+    back = [sum((size[j] - 1) for j in range(3) if ROTATIONS[t][i][j] < 0) for i in range(3)]
+    move = [p - b for p, b in zip(position, back)]
+    return lattice.is_translation((move[2], move[1], move[0]))
 
 
 def orientation_numbers(piece: Piece) -> dict:
@@ -919,7 +962,12 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None, s
         weight = f' weight="{rules[k][0]}"' if rules and rules[k][0] != 1 else ""
         shape_lines[ids[k]] = f'    <voxel x="{size[0]}" y="{size[1]}" z="{size[2]}" type="0" name="{_attr(piece.name)}"{weight}>{text}</voxel>'
     board_voxels = {voxel(c): ("+" if c in board.optional else "#") for c in board.cells}
-    low = even_low(board_voxels) if grid == PRISMS else tuple(min(v[i] for v in board_voxels) for i in range(3))
+    if grid == PRISMS:
+        low = even_low(board_voxels)
+    elif grid in FINE:  # a move by whole blocks, of the parity that keeps the grid
+        low = tuple(-k for k in reversed(board.lattice.normal_shift(board.cells)))
+    else:
+        low = tuple(min(v[i] for v in board_voxels) for i in range(3))
     board_voxels = {tuple(a - b for a, b in zip(v, low)): s for v, s in board_voxels.items()}
     size = _box(board_voxels)
     title = name or board.name or board.label
@@ -986,7 +1034,7 @@ def _assembly(solution: dict, pieces, piece_voxels, voxel, low, grid: int = 0) -
         placed = []
         for label, cells in by_piece.pop(piece.name, []):
             target = [tuple(a - b for a, b in zip(voxel(c), low)) for c in cells]
-            t, (x, y, z) = _transformation(voxels, target, grid)
+            t, (x, y, z) = _transformation(voxels, target, grid, piece.lattice)
             placed.append((x, y, z, t, label))
         if len(placed) > piece.count[1]:
             raise PolyfitError(f"a solution uses piece {piece.name} {len(placed)} times, more than its count allows")

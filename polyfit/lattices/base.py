@@ -34,6 +34,7 @@ BUILT_IN = (
     "polyfit.lattices.sticks",
     "polyfit.lattices.twigs",
     "polyfit.lattices.prisms",
+    "polyfit.lattices.finegrids",
 )
 
 
