@@ -112,18 +112,37 @@ class FineGrid(Lattice):
         return f"{self.parity_name} parity: the board has {even} {self.parity_cells} in even blocks and {odd} in odd ones"
 
     def flat_layers(self, labels: dict):
-        """Pictures draw each layer of voxels as squares, the layers side by side, bottom first,
-        a block's width apart (the voxels that are no cells left blank)."""
-        from polyfit.lattices.base import get
-
-        square = get("square")
+        """Pictures draw each layer of voxels from above, its sub-cells as separate squares
+        (the voxels that are no cells left blank), the layers in rows of a few, bottom
+        first, left to right."""
         if not labels:
-            return {}, square
-        low = min(c[2] for c in labels)
-        width = max(c[2] for c in labels) - low + 1
-        z0 = min(c[0] for c in labels)
-        step = width + 2
-        return {(y, x - low + (z - z0) * step): label for (z, y, x), label in labels.items()}, square
+            return {}, LAYER_SQUARES
+        low = [min(c[i] for c in labels) for i in range(3)]
+        high = [max(c[i] for c in labels) for i in range(3)]
+        layers = high[0] - low[0] + 1
+        across = max(1, round(layers ** 0.5))
+        tall, wide = high[1] - low[1] + 4, high[2] - low[2] + 4
+        placed = {}
+        for (z, y, x), label in labels.items():
+            row, column = divmod(z - low[0], across)
+            placed[(y - low[1] + row * tall, x - low[2] + column * wide)] = label
+        return placed, LAYER_SQUARES
+
+
+class _LayerSquares(Lattice):
+    """The plane a layer of sub-cells is drawn on: each voxel a square a little smaller than
+    its place, so that sub-cells that only meet at an edge in space do not look joined."""
+
+    name = "sub-cell layers"
+    dim = 2
+
+    def polygon(self, cell):
+        r, c = cell
+        inset = 0.12
+        return [(c + inset, r + inset), (c + 1 - inset, r + inset), (c + 1 - inset, r + 1 - inset), (c + inset, r + 1 - inset)]
+
+
+LAYER_SQUARES = _LayerSquares()
 
 
 class RhombicGrid(FineGrid):
