@@ -5,7 +5,8 @@ A polyrhombic dodecahedron is made of whole rhombic dodecahedra of the ``rhombic
 to face: their centres are blocks whose coordinates add up to an even number, and two are
 joined when their blocks differ by one in two coordinates (the face-centred cubic lattice's
 12 neighbours). The sets hold one piece per shape under rotations (solids: turned in space,
-never mirrored, as BurrTools does), ``A``, ``B``.. in the enumerator's order. A rotation
+never mirrored, as BurrTools does), ``A``, ``B``.. in the enumerator's order (``R01``.. past
+26). A rotation
 must take each dodecahedron onto one of the grid's, so it is one of the cube's: the two bent
 chains of three, mirror images, are two pieces (a rotation taking the centres of one onto
 the other would turn its dodecahedra off the grid).
@@ -58,8 +59,11 @@ def polyrhombic_shapes(n: int) -> list:
 
 @cache
 def polyrhombics(n: int) -> tuple[Piece, ...]:
+    """The ``n``-dodecahedron pieces: ``A``, ``B``.. (``R01``.. when there are more than 26)."""
     shapes = polyrhombic_shapes(n)
-    return tuple(Piece(name, shape, False, lattice="rhombic") for name, shape in zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", shapes))
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    names = letters if len(shapes) <= len(letters) else [f"R{i:02d}" for i in range(1, len(shapes) + 1)]
+    return tuple(Piece(name, shape, False, lattice="rhombic") for name, shape in zip(names, shapes))
 
 
 @hookimpl
