@@ -69,5 +69,8 @@ def polyrhombics(n: int) -> tuple[Piece, ...]:
 @hookimpl
 def register_piece_sets(register):
     for name, (n, count) in RHOMBIC_SETS.items():
-        what = "one rhombic dodecahedron" if n == 1 else f"the {count} shapes of {n} face-joined rhombic dodecahedra"
+        if n == 1:
+            what = "one rhombic dodecahedron"
+        else:
+            what = f"the {'shape' if count == 1 else f'{count} shapes'} of {n} face-joined rhombic dodecahedra"
         register(name, lambda n=n: list(polyrhombics(n)), f"{what} (solids on the rhombic lattice: turned in space, never mirrored)")
