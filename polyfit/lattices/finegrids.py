@@ -31,7 +31,7 @@ those of odd ones, which point the other way (tetra-octa).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import permutations, product
+from itertools import product
 
 from polyfit.hookspecs import hookimpl
 from polyfit.lattices.base import Lattice
@@ -78,10 +78,6 @@ class FineGrid(Lattice):
         group = [FineTransform(t, self.reflect) for t in lattice_group(3, True)]
         group.sort(key=lambda g: (not g.is_identity, g))
         self._groups = {True: tuple(group), False: tuple(g for g in group if g.is_proper)}
-
-    def blocks(self, cell):
-        """The block of a cell and its place in the block."""
-        return tuple(c // self.block for c in cell), tuple(c % self.block for c in cell)
 
     def group(self, mirror: bool = True):
         return self._groups[bool(mirror)]
@@ -151,7 +147,7 @@ class RhombicGrid(FineGrid):
     block = 5
     reflect = 4
     parity_name = "block"
-    parity_cells = "tetrahedra"
+    parity_cells = "sub-cells"
     origins = tuple(sorted(c for c in product(range(5), repeat=3)
                            if sorted(min(k, 4 - k) for k in c) == [0, 1, 2]))
 
@@ -215,8 +211,6 @@ class TetraOctaGrid(FineGrid):
         # a corner at a vertex whose block coordinates add up to an odd number
         return (sum(k // 3 for k in cell) + sum(1 for k in local if k == 2)) % 2 == 1
 
-    origins = ()  # filled in below: the sub-cells of an even and of an odd block
-
     def neighbours(self, cell):
         local = [k % 3 for k in cell]
         if local == [1, 1, 1]:  # the tetrahedron: the four corners of its block
@@ -257,10 +251,10 @@ class TetraOctaGrid(FineGrid):
         return tuple(sorted(tuple(3 * v + d for v, d in zip(where, step)) for step in product((-1, 0), repeat=3)))
 
 
-TetraOctaGrid.origins = tuple(sorted(c for c in product(range(3), range(3), range(6)) if TetraOctaGrid.is_cell(None, c)))
-
 RHOMBIC = RhombicGrid()
 TETRA_OCTA = TetraOctaGrid()
+# one sub-cell of each kind: those of an even block and of the odd one beside it
+TETRA_OCTA.origins = tuple(sorted(c for c in product(range(3), range(3), range(6)) if TETRA_OCTA.is_cell(c)))
 
 
 @hookimpl
