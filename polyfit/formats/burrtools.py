@@ -1,7 +1,8 @@
 """BurrTools ``.xmpuzzle`` files: read their problems as boards with pieces, write them back.
 
 An ``.xmpuzzle`` is XML, usually gzip-compressed: ``<puzzle version="2">`` holds a
-``<gridType type="0"/>`` (0 is the cube grid, 1 the triangular prisms; polyfit reads these two), the
+``<gridType type="0"/>`` (0 is the cube grid, 1 the triangular prisms, 3 the rhombic dodecahedra
+and 4 the tetrahedra-octahedra; polyfit reads these), the
 ``<colors>``, the ``<shapes>`` (``<voxel x= y= z= type="0">`` strings with one character per
 voxel, x fastest, then y, then z: ``_`` empty, ``#`` filled, ``+`` variable, each optionally
 followed by a colour number) and the ``<problems>``. A ``<problem>`` lists its pieces
@@ -22,6 +23,11 @@ points up (+y) when x + y is even, and down when it is odd; x runs along a row o
 half a side per step, y across the rows. It is cell ``(z, -y, x)`` of the ``prisms`` lattice
 (:mod:`polyfit.lattices.prisms`: rows run down there), moved so that row + column keeps its
 parity. Prism problems are always 3D boards.
+
+On grid types 3 and 4 the voxels are the sub-cells of the ``rhombic`` and ``tetra-octa``
+lattices (:mod:`polyfit.lattices.finegrids`), cell ``(z, y, x)`` as on cubes; a board is moved
+only by whole blocks (of even parity on grid 4), so that every voxel stays the sub-cell it is,
+and an assembly's transformation is the first that BurrTools places "on grid" there.
 
 Colours are part of the shapes, as in BurrTools (:mod:`polyfit.puzzle.colours`): a coloured
 piece goes only where its voxels keep the rule (a piece voxel of colour p on a result voxel of

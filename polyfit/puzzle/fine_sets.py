@@ -23,7 +23,7 @@ from polyfit.lattices.finegrids import RHOMBIC
 from polyfit.puzzle.pieces import Piece
 
 # name -> (dodecahedra, pieces): the enumerator's counts, checked by the tests
-RHOMBIC_SETS = {"rhombic-dodecahedron": (1, 1), "di-rhombics": (2, 1), "tri-rhombics": (3, 5), "tetra-rhombics": (4, 28)}
+RHOMBIC_SETS = {"rhombic-dodecahedron": (1, 1), "rhombics-2": (2, 1), "rhombics-3": (3, 5), "rhombics-4": (4, 28)}
 STEPS = tuple(sorted({s for p in permutations((1, 1, 0)) for signs in product((-1, 1), repeat=3)
                       for s in [tuple(a * b for a, b in zip(p, signs))]}))
 
