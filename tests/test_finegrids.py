@@ -220,31 +220,32 @@ def test_polyrhombic_sets_against_plain_growth_of_centres():
     def det(m):
         return (m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
                 + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]))
-    matrices = []
-    for perm in permutations(range(3)):
-        for signs in product((-1, 1), repeat=3):
-            m = [[signs[i] if j == perm[i] else 0 for j in range(3)] for i in range(3)]
-            if det(m) == 1:
-                matrices.append(m)
+    every = [[[signs[i] if j == perm[i] else 0 for j in range(3)] for i in range(3)]
+             for perm in permutations(range(3)) for signs in product((-1, 1), repeat=3)]
+    matrices = [m for m in every if det(m) == 1]
     assert len(matrices) == 24
 
     def fixed_form(points):
         least = min(points)
         return tuple(sorted(tuple(a - b for a, b in zip(p, least)) for p in points))
     shapes = {((0, 0, 0),)}
-    fixed_counts = [1]
+    fixed_counts, free_counts = [1], [1]
     for n in range(2, 5):
         shapes = {fixed_form(s + (tuple(a + b for a, b in zip(p, d)),)) for s in shapes for p in s for d in steps
                   if tuple(a + b for a, b in zip(p, d)) not in s}
         fixed_counts.append(len(shapes))
-        classes = {min(fixed_form([tuple(sum(m[i][j] * p[j] for j in range(3)) for i in range(3)) for p in s]) for m in matrices)
-                   for s in shapes}
+        def classes_under(group):
+            return {min(fixed_form([tuple(sum(m[i][j] * p[j] for j in range(3)) for i in range(3)) for p in s]) for m in group)
+                    for s in shapes}
+        classes = classes_under(matrices)
+        free_counts.append(len(classes_under(every)))
         name = next(k for k, (size, _) in RHOMBIC_SETS.items() if size == n)
         pieces = polyrhombics(n)
         assert len(pieces) == len(classes) == RHOMBIC_SETS[name][1]
         assert all(p.size == 48 * n and RHOMBIC.is_connected(p.cells) and not p.mirror for p in pieces)
         assert len({RHOMBIC.canonical(p.cells, mirror=False) for p in pieces}) == len(pieces)
     assert fixed_counts == [1, 6, 50, 475]
+    assert free_counts[:3] == [1, 1, 4]  # the two bent chains of three are one free shape
     assert len(polyrhombics(1)) == 1 and polyrhombics(1)[0].cells == RHOMBIC.normalize(RHOMBIC.dodecahedron((0, 0, 0)))
 
 
