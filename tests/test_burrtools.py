@@ -145,7 +145,7 @@ GOOD = (BURR / "soma.xmpuzzle").read_text()
 BAD = {
     "truncated gzip": (gzip.compress(GOOD.encode())[:200], "gzip data is truncated"),
     "XML error": (GOOD.replace("</shapes>", "</shape>", 1).encode(), "not well-formed XML: mismatched tag"),
-    "unknown grid type": (GOOD.replace('type="0"/>', 'type="9"/>', 1).encode(), "grid type 9 (an unknown grid): polyfit reads BurrTools' grids of cubes (grid type 0), of triangular prisms (1) and of spheres (2), not this one yet"),
+    "unknown grid type": (GOOD.replace('type="0"/>', 'type="7"/>', 1).encode(), "grid type 7 (an unknown grid): polyfit reads BurrTools' grids of cubes (0), triangular prisms (1)"),
     "voxel string of the wrong length": (GOOD.replace(">####__</voxel>", ">####_</voxel>").encode(), "shape 1: its voxel string has 5 voxels, but x*y*z = 3*2*1 = 6"),
     "unknown shape id": (GOOD.replace('<shape id="6" count="1"/>', '<shape id="16" count="1"/>').encode(), "problem 1 uses shape 16, but the file has shapes 0 to 8"),
     "entities": (b'<?xml version="1.0"?>\n<!DOCTYPE lol [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;">]>\n<puzzle version="2">&b;</puzzle>', "a DOCTYPE or entity declaration"),

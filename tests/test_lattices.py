@@ -45,8 +45,10 @@ def test_plugins_lists_the_built_in_lattices(app):
     assert "lattices: triangle" in result.output and "lattices: hex" in result.output
     assert "lattices: sticks" in result.output and "lattices: twigs" in result.output
     assert "lattices: prisms" in result.output and "lattices: spheres" in result.output
+    assert "lattices: rhombic, tetra-octa" in result.output
     registry = Registry.from_plugins(get_plugin_manager(load_entrypoints=False))
-    assert sorted(registry.lattices) == ["cubic", "hex", "prisms", "spheres", "square", "sticks", "triangle", "twigs"]
+    assert sorted(registry.lattices) == ["cubic", "hex", "prisms", "rhombic", "spheres", "square", "sticks", "tetra-octa",
+                                         "triangle", "twigs"]
 
 
 def test_a_plugin_adds_a_lattice_and_boards_use_it(tmp_path):

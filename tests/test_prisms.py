@@ -171,9 +171,9 @@ def test_a_prism_board_in_text_art_reads_draws_and_reads_back(tmp_path):
 
 
 def test_other_grids_are_refused_naming_the_grid(app, tmp_path):
-    path = tmp_path / "unknown.xmpuzzle"
+    path = tmp_path / "grid7.xmpuzzle"
     path.write_text('<?xml version="1.0"?>\n<puzzle version="2"><gridType type="7"/><shapes/><problems/></puzzle>\n')
-    with pytest.raises(ParseError, match=r"grid type 7 \(an unknown grid\).*cubes \(grid type 0\), of triangular prisms \(1\)"):
+    with pytest.raises(ParseError, match=r"grid type 7 \(an unknown grid\).*cubes \(0\), triangular prisms \(1\)"):
         polyfit.read_board(path)
     result = run(app, "solve", path, "--count")
     assert result.exit_code == 2 and "grid type 7" in result.output and "Traceback" not in result.output

@@ -1,7 +1,8 @@
 """BurrTools ``.xmpuzzle`` files: read their problems as boards with pieces, write them back.
 
 An ``.xmpuzzle`` is XML, usually gzip-compressed: ``<puzzle version="2">`` holds a
-``<gridType type="0"/>`` (0 is the cube grid, 1 the triangular prisms, 2 the spheres; polyfit reads these), the
+``<gridType type="0"/>`` (0 is the cube grid, 1 the triangular prisms, 2 the spheres, 3 the
+rhombic dodecahedra and 4 the tetrahedra-octahedra; polyfit reads these), the
 ``<colors>``, the ``<shapes>`` (``<voxel x= y= z= type="0">`` strings with one character per
 voxel, x fastest, then y, then z: ``_`` empty, ``#`` filled, ``+`` variable, each optionally
 followed by a colour number) and the ``<problems>``. A ``<problem>`` lists its pieces
@@ -29,6 +30,11 @@ voxels between are holes and stay empty): cell ``(z, y, x)`` of the ``spheres`` 
 23 are the cube's rotations in an order of their own; 24 to 119 turn flat pieces by 60 degrees
 in a plane of closest packing, which polyfit places but does not number (an assembly using them
 is refused when read, a solution needing them when written).
+
+On grid types 3 and 4 the voxels are the sub-cells of the ``rhombic`` and ``tetra-octa``
+lattices (:mod:`polyfit.lattices.finegrids`), cell ``(z, y, x)`` as on cubes; a board is moved
+only by whole blocks (of even parity on grid 4), so that every voxel stays the sub-cell it is,
+and an assembly's transformation is the first that BurrTools places "on grid" there.
 
 Colours are part of the shapes, as in BurrTools (:mod:`polyfit.puzzle.colours`): a coloured
 piece goes only where its voxels keep the rule (a piece voxel of colour p on a result voxel of
@@ -115,8 +121,9 @@ def rotate(matrix, point):
 
 PRISMS = 1
 SPHERES = 2
-READ_GRIDS = (0, PRISMS, SPHERES)
-GRID_LATTICES = {PRISMS: "prisms", SPHERES: "spheres"}  # grid type -> its lattice (0: squares or cubes)
+FINE = {3: "rhombic", 4: "tetra-octa"}  # the grids of tetrahedral sub-cells: lattice by grid type
+READ_GRIDS = (0, PRISMS, SPHERES) + tuple(FINE)
+GRID_LATTICES = {PRISMS: "prisms", SPHERES: "spheres", **FINE}  # grid type -> its lattice (0: squares or cubes)
 ROW = math.sqrt(0.75)  # the height of a row of triangles of side 1
 
 
@@ -151,7 +158,7 @@ def _prism_matrix(t: int):
 
 PRISM_MATRICES = tuple(_prism_matrix(t) for t in range(24))
 PRISM_PROPER = 12
-WRITE_GRIDS = {"square": 0, "cubic": 0, "prisms": PRISMS, "spheres": SPHERES}  # lattice -> the grid type it is written as
+WRITE_GRIDS = {"square": 0, "cubic": 0, "prisms": PRISMS, "spheres": SPHERES, "rhombic": 3, "tetra-octa": 4}  # lattice -> the grid type it is written as
 
 
 def prism_turn(t: int, voxel):
@@ -530,8 +537,9 @@ def parse_puzzle(data: bytes, path="<bytes>") -> XmPuzzle:
         kind = _number(grid, "type", path, 0, 1000)
         if kind not in READ_GRIDS:
             name = GRIDS.get(kind, "an unknown grid")
+            known = ", ".join(f"{GRIDS[k]} ({k})" for k in sorted(READ_GRIDS))
             raise ParseError(path, grid.line, grid.column, f"grid type {kind} ({name}): polyfit reads BurrTools' "
-                             "grids of cubes (grid type 0), of triangular prisms (1) and of spheres (2), not this one yet")
+                             f"grids of {known}, not this one yet")
     colours = sum(len(c.find("color")) for c in root.find("colors"))
     shapes = []
     for holder in root.find("shapes"):
@@ -612,6 +620,7 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
     if not used:
         raise ParseError(path, problem.line, problem.column, f"problem {number} has no pieces")
     grid = puzzle.grid
+    fine = _fine_lattice(grid)
     flat = grid == 0 and _flat([result] + used)
     # (A result may have a million voxels: one pass each, no call per voxel.)
     if grid == PRISMS:
@@ -623,6 +632,9 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
     if not every:
         raise ParseError(path, result.line, result.column, f"problem {number}'s result (shape {problem.result}) has no voxels")
     offset = tuple(min([c[i] for c in every]) for i in range(len(every[0])))
+    if fine is not None:  # a move by whole blocks (of the parity that keeps the grid)
+        _check_sub_cells(fine, [result] + used, path)
+        offset = tuple(-k for k in fine.normal_shift(every))
     if grid == PRISMS and (offset[1] + offset[2]) & 1:
         offset = (offset[0], offset[1], offset[2] - 1)  # keep each triangle pointing its way
     if grid == SPHERES:
@@ -678,6 +690,24 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
         lattice=GRID_LATTICES.get(grid, ""),
     )
     return board, Layout(flat, offset, pieces, grid)
+
+
+def _fine_lattice(grid: int):
+    """The lattice of a grid of tetrahedral sub-cells (None for the others)."""
+    if grid not in FINE:
+        return None
+    from polyfit.lattices.base import get
+
+    return get(FINE[grid])
+
+
+def _check_sub_cells(lattice, shapes, path) -> None:
+    """Refuse a voxel that is no sub-cell of the grid (BurrTools' editor never sets one)."""
+    for shape in shapes:
+        for x, y, z in shape.voxels:
+            if not lattice.is_cell((z, y, x)):
+                raise ParseError(path, shape.line, shape.column, f"shape voxel x={x} y={y} z={z} is not a sub-cell of "
+                                 f"BurrTools' {lattice.name} grid: its voxels there are empty")
 
 
 def _groups(problem: Problem, shape_id: int) -> tuple:
@@ -809,9 +839,10 @@ def read_assemblies(path, select: str | None = None) -> list[dict]:
     return result
 
 
-def _transformation(voxels, placed, grid: int = 0) -> tuple[int, tuple]:
+def _transformation(voxels, placed, grid: int = 0, lattice=None) -> tuple[int, tuple]:
     """The BurrTools transformation and position that put ``voxels`` (a piece with its hotspot
-    at the origin) on the ``placed`` voxels."""
+    at the origin) on the ``placed`` voxels: the first that does, as BurrTools' assembler finds
+    it (on the grids of sub-cells, the first whose turned shape moves there on grid)."""
     target = sorted(placed)
     low = target[0]
     for t in range(PRISM_PROPER if grid == PRISMS else PROPER):
@@ -827,12 +858,26 @@ def _transformation(voxels, placed, grid: int = 0) -> tuple[int, tuple]:
             turned = [rotate((spheres.BURRTOOLS_ROTATIONS if grid == SPHERES else ROTATIONS)[t], v) for v in voxels]
         least = min(turned)
         position = tuple(a - b for a, b in zip(low, least))
+        if grid in FINE and not _on_grid(t, voxels, position, lattice):
+            continue
         if sorted(tuple(a + b for a, b in zip(v, position)) for v in turned) == target:
             return t, position
     if grid == SPHERES:
         raise PolyfitError("a placement turns a flat piece by 60 degrees in its plane, which BurrTools numbers "
                            "among its transformations 24 to 119; polyfit does not number those: it cannot write this solution")
     raise PolyfitError("a placement is not the piece turned in space (a mirror image?): it cannot be written for BurrTools")
+
+
+def _on_grid(t: int, voxels, position, lattice) -> bool:
+    """Does BurrTools place the piece turned by ``t`` at ``position`` (its hotspot, at the
+    origin, turned)? It turns the piece's box, grown to whole blocks, and shifts it back to
+    the origin; the move from there must be by whole blocks (``onGrid``). How far it grows the
+    box does not matter: by whole blocks of the parity that keeps the grid."""
+    block = 2 * lattice.block if lattice.name == "tetra-octa" else lattice.block
+    size = [-(-(max(v[i] for v in voxels) + 1) // block) * block for i in range(3)]
+    back = [sum((size[j] - 1) for j in range(3) if ROTATIONS[t][i][j] < 0) for i in range(3)]
+    move = [p - b for p, b in zip(position, back)]
+    return lattice.is_translation((move[2], move[1], move[0]))
 
 
 def orientation_numbers(piece: Piece) -> dict:
@@ -949,9 +994,14 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None, s
         weight = f' weight="{rules[k][0]}"' if rules and rules[k][0] != 1 else ""
         shape_lines[ids[k]] = f'    <voxel x="{size[0]}" y="{size[1]}" z="{size[2]}" type="0" name="{_attr(piece.name)}"{spot}{weight}>{text}</voxel>'
     board_voxels = {voxel(c): ("+" if c in board.optional else "#") for c in board.cells}
-    low = even_low(board_voxels) if grid == PRISMS else tuple(min(v[i] for v in board_voxels) for i in range(3))
-    if grid == SPHERES:
+    if grid == PRISMS:
+        low = even_low(board_voxels)
+    elif grid == SPHERES:
         low = spheres.even_low(board_voxels)
+    elif grid in FINE:  # a move by whole blocks, of the parity that keeps the grid
+        low = tuple(-k for k in reversed(board.lattice.normal_shift(board.cells)))
+    else:
+        low = tuple(min(v[i] for v in board_voxels) for i in range(3))
     board_voxels = {tuple(a - b for a, b in zip(v, low)): s for v, s in board_voxels.items()}
     size = _box(board_voxels)
     title = name or board.name or board.label
@@ -1018,7 +1068,7 @@ def _assembly(solution: dict, pieces, piece_voxels, voxel, low, grid: int = 0) -
         placed = []
         for label, cells in by_piece.pop(piece.name, []):
             target = [tuple(a - b for a, b in zip(voxel(c), low)) for c in cells]
-            t, (x, y, z) = _transformation(voxels, target, grid)
+            t, (x, y, z) = _transformation(voxels, target, grid, piece.lattice)
             placed.append((x, y, z, t, label))
         if len(placed) > piece.count[1]:
             raise PolyfitError(f"a solution uses piece {piece.name} {len(placed)} times, more than its count allows")

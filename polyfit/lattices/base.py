@@ -35,6 +35,7 @@ BUILT_IN = (
     "polyfit.lattices.twigs",
     "polyfit.lattices.prisms",
     "polyfit.lattices.spheres",
+    "polyfit.lattices.finegrids",
 )
 
 
