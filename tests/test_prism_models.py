@@ -200,3 +200,23 @@ def test_solve_draws_prisms_in_layers_by_default_and_in_space_when_asked(tmp_pat
     assert result.exit_code == 0, result.output
     svg = (tmp_path / "iso.svg").read_text()
     assert svg.count('class="face"') == 9 + 4 * 6
+
+
+def test_lattices_without_solids_or_views_in_space_say_so_in_one_line(tmp_path):
+    """Spheres and the fine grids have no printable solids and no iso view yet: kits, models
+    and --view iso are refused before any search, exit 2, never drawn as something else."""
+    slab = str(Path(__file__).parent / "data" / "spheres" / "slab.vox")
+    cases = [
+        (["kit", "tetraspheres", "--stl", str(tmp_path)], "polyfit kit is made for squares, cubes and triangular prisms; "
+         "it does not handle the spheres lattice yet"),
+        (["kit", "rhombics-3", "--stl", str(tmp_path)], "does not handle the rhombic lattice yet"),
+        (["solve", slab, "--output", str(tmp_path / "s.glb")], "a 3D model of a solution is made for squares, cubes and "
+         "triangular prisms; it does not handle the spheres lattice yet"),
+        (["solve", slab, "--png", str(tmp_path / "s.png"), "--view", "iso"],
+         "the spheres lattice is drawn layer by layer (--view layers); view 'iso' is not made for it yet"),
+    ]
+    for args, message in cases:
+        result = run_cli(args)
+        assert result.exit_code == 2, (args, result.output)
+        assert message in result.output and "Traceback" not in result.output
+    assert not list(tmp_path.iterdir())

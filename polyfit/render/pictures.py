@@ -35,9 +35,15 @@ def check_view(dim: int, view: str | None, views=views3d.VIEWS) -> str:
 
 
 def default_view(lattice, view: str | None) -> str | None:
-    """Layered lattices (prisms) are drawn layer by layer unless a view in space is asked for."""
-    if view is None and lattice is not None and lattice.flat_layers({}) is not None:
+    """Lattices drawn in layers (prisms, spheres...) are drawn layer by layer unless a view in
+    space is asked for, which only those of polygon layers (prisms) have."""
+    if lattice is None or lattice.flat_layers({}) is None:
+        return view
+    if view is None:
         return "layers"
+    if lattice.plane is None and view != "layers":
+        raise PolyfitError(f"the {lattice.name} lattice is drawn layer by layer (--view layers); "
+                           f"view {view!r} is not made for it yet")
     return view
 
 
@@ -52,7 +58,8 @@ def picture_style(cell: int = Style.cell, margin: int = Style.margin, labels: bo
 def check_picture(solutions, view=None, views=views3d.VIEWS, **sizes) -> None:
     """Before a search: can a picture of these options be drawn of this board?"""
     picture_style(**sizes)
-    check_view(len(solutions.board_cells[0]), view, views)
+    lattice = lattices.of(solutions.pieces[0]) if solutions.pieces else None
+    check_view(len(solutions.board_cells[0]), default_view(lattice, view), views)
 
 
 def solution_image(board_cells, pieces, solution: dict, style: Style = Style(), view=None,
