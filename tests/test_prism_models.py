@@ -203,8 +203,9 @@ def test_solve_draws_prisms_in_layers_by_default_and_in_space_when_asked(tmp_pat
 
 
 def test_lattices_without_solids_or_views_in_space_say_so_in_one_line(tmp_path):
-    """Spheres and the fine grids have no printable solids and no iso view yet: kits, models
-    and --view iso are refused before any search, exit 2, never drawn as something else."""
+    """Spheres and the fine grids have no printable solids yet, the fine grids no iso view:
+    kits, models and --view iso there are refused before any search, exit 2, never drawn as
+    something else."""
     slab = str(Path(__file__).parent / "data" / "spheres" / "slab.vox")
     cases = [
         (["kit", "tetraspheres", "--stl", str(tmp_path)], "polyfit kit is made for squares, cubes and triangular prisms; "
@@ -212,11 +213,39 @@ def test_lattices_without_solids_or_views_in_space_say_so_in_one_line(tmp_path):
         (["kit", "rhombics-3", "--stl", str(tmp_path)], "does not handle the rhombic lattice yet"),
         (["solve", slab, "--output", str(tmp_path / "s.glb")], "a 3D model of a solution is made for squares, cubes and "
          "triangular prisms; it does not handle the spheres lattice yet"),
-        (["solve", slab, "--png", str(tmp_path / "s.png"), "--view", "iso"],
-         "the spheres lattice is drawn layer by layer (--view layers); view 'iso' is not made for it yet"),
+        (["solve", str(Path(__file__).parent / "data" / "burrtools" / "finegrids" / "rd-four-by-two.xmpuzzle"), "--png",
+          str(tmp_path / "r.png"), "--view", "iso"],
+         "the rhombic lattice is drawn layer by layer (--view layers); view 'iso' is not made for it yet"),
     ]
     for args, message in cases:
         result = run_cli(args)
         assert result.exit_code == 2, (args, result.output)
         assert message in result.output and "Traceback" not in result.output
     assert not list(tmp_path.iterdir())
+
+
+def test_spheres_are_drawn_in_space_as_balls_nearer_ones_over_farther_ones(tmp_path):
+    from PIL import Image
+
+    from polyfit.render import prism_views
+
+    source = Path(__file__).parent / "data" / "burrtools" / "spheres" / "pyramid-trispheres-tetraspheres.xmpuzzle"
+    solution = next(polyfit.load(source).solutions(limit=1))
+    cells = {c: name for name, placed in solution.placements.items() for c in placed}
+    lattice = polyfit.read_board(source).lattice
+    faces = prism_views.faces_in_space(cells, lattice)
+    assert len(faces) == 2 * len(cells) == 28  # each ball: its outline, its highlight
+    outlines = [f[0] for f in faces if f[3]]  # the highlights have no outline
+    assert len(outlines) == len(cells)
+    centres = [np.mean(outline, axis=0) for outline in outlines]
+    depths = [c.sum() for c in centres]
+    assert all(b > a - 1e-9 for a, b in zip(depths, depths[1:]))  # far to near along the line of sight (1, 1, 1)
+    for outline in outlines:  # a circle of the ball's radius across the line of sight
+        middle = np.mean(outline, axis=0)
+        assert np.allclose(np.linalg.norm(np.array(outline) - middle, axis=1), 2 ** 0.5 / 2)
+        assert np.allclose((np.array(outline) - middle) @ np.ones(3), 0)
+    for view in ("iso", "exploded"):
+        result = run_cli(["solve", str(source), "--limit", "1", "--png", str(tmp_path / f"{view}.png"), "--view", view])
+        assert result.exit_code == 0, result.output
+    iso, exploded = (Image.open(tmp_path / f"{view}.png").size for view in ("iso", "exploded"))
+    assert exploded[0] > iso[0] and exploded[1] > iso[1]

@@ -49,6 +49,12 @@ class SphereLattice(Lattice):
     parity_name = "even/odd layer"
     all_translations = False
     parity_symmetric = False  # a layer's parity along z is not kept when z changes place with x
+    radius = 2 ** 0.5 / 2  # pictures in space draw each cell as a ball of this radius round its centre
+
+    def centre(self, cell):
+        """The sphere's centre in space, ``(x, y, z)``: y along the rows, as for cubes."""
+        z, y, x = cell
+        return (x, y, z)
 
     def neighbours(self, cell):
         z, y, x = cell

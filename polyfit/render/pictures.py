@@ -41,7 +41,9 @@ def default_view(lattice, view: str | None) -> str | None:
         return view
     if view is None:
         return "layers"
-    if lattice.plane is None and view != "layers":
+    from polyfit.render.prism_views import in_space
+
+    if not in_space(lattice) and view != "layers":
         raise PolyfitError(f"the {lattice.name} lattice is drawn layer by layer (--view layers); "
                            f"view {view!r} is not made for it yet")
     return view
@@ -71,7 +73,7 @@ def solution_image(board_cells, pieces, solution: dict, style: Style = Style(), 
     lattice = lattices.of(pieces[0]) if pieces else None
     view = check_view(dim, default_view(lattice, view))
     marked = flat.preplaced(solution, fixed)
-    if lattice is not None and lattice.plane is not None and view != "layers":  # prisms in space
+    if lattice is not None and lattice.flat_layers({}) is not None and view != "layers":  # prisms, balls in space
         from polyfit.render import prism_views
 
         cells = views3d.cubes_of(solution)

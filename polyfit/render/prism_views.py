@@ -1,4 +1,5 @@
-"""Isometric pictures of layered lattices (triangular prisms), painted as cubes are.
+"""Isometric pictures of layered lattices (triangular prisms) and of balls (spheres), painted
+as cubes are.
 
 A cell ``(z, *plane cell)`` is its layer's polygon (side 1, ``lattice.plane.polygon``) standing
 ``[z, z + 1]`` high; world ``(x, y, z)`` takes the polygon's page ``(x, y)``, so rows run towards
@@ -12,6 +13,7 @@ another face of the same piece, thick elsewhere.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 
 from polyfit.render import views3d
@@ -112,18 +114,63 @@ def _plane(normal, point) -> tuple:
     return _key(normal) + (round(sum(n * v for n, v in zip(normal, point)), DIGITS),)
 
 
+def ball_faces(cells: dict, lattice, offsets: dict | None = None, points: int = 48) -> list:
+    """Cells of a lattice of balls (``lattice.centre(cell)``, ``lattice.radius``) as faces to
+    paint far to near: each ball its outline (a circle in the plane across the line of sight,
+    which the isometric view draws round), shaded as a cube's side, and a highlight up and to
+    the left of its centre, in the piece's own colour. Nearer balls cover farther ones."""
+    offsets = offsets or {}
+    r = lattice.radius
+    # two directions across the line of sight (1, 1, 1): across the page and up it
+    u = (1 / 2 ** 0.5, -1 / 2 ** 0.5, 0.0)
+    v = (-1 / 6 ** 0.5, -1 / 6 ** 0.5, 2 / 6 ** 0.5)
+    angles = [2 * math.pi * k / points for k in range(points)]
+    faces = []
+    for cell, name in cells.items():
+        dx, dy, dz = offsets.get(name, (0, 0, 0))
+        x, y, z = lattice.centre(cell)
+        centre = (x + dx, y + dy, z + dz)
+
+        def circle(radius, shift=(0.0, 0.0)):
+            return [tuple(c + radius * (math.cos(t) + shift[0]) * a + radius * (math.sin(t) + shift[1]) * b
+                          for c, a, b in zip(centre, u, v)) for t in angles]
+
+        depth = sum(centre)
+        outline = circle(r)
+        faces.append((depth, 0, outline, name, 0.78, [(k, (k + 1) % points, True) for k in range(points)]))
+        faces.append((depth, 1, circle(r * 0.45, (-0.55, 0.55)), name, 1.0, []))
+    faces.sort(key=lambda f: f[:2])
+    return [f[2:] for f in faces]
+
+
+def faces_in_space(cells: dict, lattice, offsets=None) -> list:
+    """The faces of cells of a lattice drawn in space: prisms, or balls."""
+    if lattice.plane is not None:
+        return prism_faces(cells, lattice, offsets)
+    return ball_faces(cells, lattice, offsets)
+
+
+def in_space(lattice) -> bool:
+    """Can cells of this lattice be drawn in space here?"""
+    return lattice.plane is not None or hasattr(lattice, "centre")
+
+
 def draw_prisms(cells: dict, colours: dict, lattice, style=None, offsets=None, marked=frozenset()):
     """An isometric picture of cells ``{cell: name}`` of a layered lattice."""
     from polyfit.render.style import Style
 
-    return views3d.paint_faces(prism_faces(cells, lattice, offsets), colours, style or Style(), marked=marked)
+    return views3d.paint_faces(faces_in_space(cells, lattice, offsets), colours, style or Style(), marked=marked)
 
 
 def exploded_offsets(cells: dict, lattice, spread: float = 1.8) -> dict:
     """Each piece moved away from the figure's centre along the line through its own centre
     (in world units, as :func:`polyfit.render.views3d.exploded_offsets` moves cubes)."""
     centres: dict = defaultdict(list)
-    for (z, *rest), name in cells.items():
+    for cell, name in cells.items():
+        if lattice.plane is None:  # balls
+            centres[name].append(lattice.centre(cell))
+            continue
+        z, *rest = cell
         corners = lattice.plane.polygon(tuple(rest))
         centres[name].append((sum(x for x, _ in corners) / len(corners), sum(y for _, y in corners) / len(corners),
                               z + 0.5))

@@ -298,12 +298,12 @@ def solution_tile(board_cells, solution: dict, colours: dict, m: Measures, view=
                   marked=frozenset(), lattice=None) -> Tile:
     """One solution: a 2D board flat; a 3D board in ``view`` (iso, exploded or layers); a
     board of another ``lattice`` than squares from its cells' polygons."""
-    if lattice is not None and lattice.plane is not None and view not in (None, "layers"):  # prisms in space
+    if lattice is not None and lattice.flat_layers({}) is not None and view not in (None, "layers"):  # in space
         from polyfit.render import prism_views
 
         cells = views3d.cubes_of(solution)
         offsets = prism_views.exploded_offsets(cells, lattice) if view == "exploded" else None
-        return faces_tile(prism_views.prism_faces(cells, lattice, offsets), colours, m, marked)
+        return faces_tile(prism_views.faces_in_space(cells, lattice, offsets), colours, m, marked)
     if lattice is not None and lattice.flat_layers({}) is not None:  # prisms: layers side by side
         labels, plane = lattice.flat_layers(flat.solution_labels(board_cells, solution))
         return polygon_tile(labels, colours, m, plane, marked)
