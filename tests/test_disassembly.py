@@ -260,9 +260,12 @@ def test_the_count_takes_each_assembly_apart_as_a_listing_does(name):
             assert frozenset(mirrored) == frozenset(_least_image(puzzle, image, rotations_only=True))
         for chosen in (every, proper):
             slow = disassembly.disassemble(puzzle, disassembly._labelled(puzzle, chosen), taker=taker)[1]
-            quick = fast.take_apart(chosen, taker)
+            quick = fast.take_apart(chosen, taker, moves=True)
             assert (quick.status, quick.level, quick.total, quick.states) == (slow.status, slow.level, slow.total, slow.states)
             assert quick.moves == slow.moves
+            bare = fast.take_apart(chosen, taker)  # as the count takes it: no tree, no moves
+            assert (bare.status, bare.level, bare.total, bare.states) == (slow.status, slow.level, slow.total, slow.states)
+            assert bare.tree is None
         met += 1
         if met == 80:
             break

@@ -254,14 +254,15 @@ class _Pieces:
     def groups(self, part_of: tuple) -> Groups:
         return Groups(part_of, self.part_groups, self.keys)
 
-    def take_apart(self, placements, taker: Disassembler) -> Disassembly:
-        """As ``taker.disassemble(*assembly(...))`` would, with no work per cell."""
+    def take_apart(self, placements, taker: Disassembler, moves: bool = False) -> Disassembly:
+        """As ``taker.disassemble(*assembly(...))`` would, with no work per cell; without the
+        moves unless asked for (a count needs the level only)."""
         order = sorted(placements, key=self.place.__getitem__)  # stable: as assembly() sorts
         shapes = self.shapes
         return taker.disassemble_shapes([shapes[i][0] for i in order], [shapes[i][1] for i in order],
                                         [self.weights[i] for i in order],
                                         self.groups(tuple([self.piece[i] for i in order])),
-                                        [self.placements[i].cells for i in order])
+                                        [self.placements[i].cells for i in order], moves)
 
 
 _PIECES: dict = {}  # id(taker) -> (puzzle, its _Pieces)

@@ -20,7 +20,8 @@ from functools import cached_property
 from polyfit.errors import PolyfitError
 from polyfit.motion.exact import ExactJob
 from polyfit.motion.groups import Groups
-from polyfit.motion.plan import Separation, Step, _Capped, _Job  # noqa: F401 (Step: for polyfit.motion)
+from polyfit.motion.search import STUCK as _STUCK, UNKNOWN as _UNKNOWN
+from polyfit.motion.plan import Separation, Step, _Capped, tree_of  # noqa: F401 (Step: for polyfit.motion)
 
 # Caps of one assembly's disassembly: reaching one makes its level unknown, never "stuck".
 MAX_STATES = 10_000_000
@@ -55,6 +56,8 @@ class Disassembly:
     pieces: tuple = ()
     directions: tuple = ()
     ruler: str = "burrtools"
+    text: str | None = None  # the level text, when the driver gave it (with or without the tree)
+    total_moves: int | None = None
 
     @property
     def separates(self) -> bool:
@@ -66,6 +69,8 @@ class Disassembly:
         when the assembly does not come apart."""
         if self.status == UNKNOWN:
             return "unknown"
+        if self.text is not None:
+            return self.text
         return self.tree.level() if self.tree is not None else None
 
     @cached_property
@@ -73,6 +78,8 @@ class Disassembly:
         """Every move in order (see :meth:`Separation.all_steps`), ``by`` a vector; a removal's
         ``by`` how far the set slides until nothing of its part is ahead of it."""
         if self.tree is None:
+            if self.separates:
+                raise PolyfitError("this assembly was taken apart without its moves (moves=False)")
             return []
         moves = []
         for part, step in self.tree.all_steps():
@@ -86,6 +93,8 @@ class Disassembly:
 
     @property
     def total(self) -> int:
+        if self.total_moves is not None:
+            return self.total_moves
         return self.tree.total() if self.tree is not None else 0
 
 
@@ -161,21 +170,57 @@ class Disassembler:
             bases.append(base)
         return self.disassemble_shapes(shapes, bases, weights, groups, pieces)
 
-    def disassemble_shapes(self, shapes, bases, weights, groups: Groups | None, pieces) -> Disassembly:
-        """:meth:`disassemble` with each piece's :meth:`shape` worked out already."""
+    def disassemble_shapes(self, shapes, bases, weights, groups: Groups | None, pieces,
+                           moves: bool = True) -> Disassembly:
+        """:meth:`disassemble` with each piece's :meth:`shape` worked out already; ``moves``
+        False: the level and the total only (no tree, no moves: quicker, for counts)."""
         n = len(pieces)
         if n < 2:
             return Disassembly(STUCK, reason="fewer than two pieces")
-        job = ExactJob if self.ruler == "exact" else _Job
-        self._job = job(self, shapes, bases, weights or (1,) * n, groups or Groups.none(n), pieces)
+        groups = groups or Groups.none(n)
+        if self.ruler == "exact":
+            return self._exact(shapes, bases, weights or (1,) * n, groups, pieces)
+        from polyfit.motion.driver import group_numbers
+        from polyfit.motion.native import take_apart
+
+        status, states, level, total, found = take_apart(
+            self._context, shapes, [v for b in bases for v in b], weights or (1,) * n, group_numbers(groups),
+            self.max_states, self.max_bytes, moves, _Deal(groups) if groups.any() else None)
+        if status == _UNKNOWN:
+            return Disassembly(UNKNOWN, states=states, reason=self._capped(states))
+        if status == _STUCK:
+            return Disassembly(STUCK, states=states)
+        return Disassembly(SEPARATES, tree_of(found, self.dim), states, pieces=tuple(pieces),
+                           directions=self.directions, text=level, total_moves=total)
+
+    def _capped(self, states) -> str:
+        return (f"the search met {states:,} states (cap {self.max_states:,}) "
+                f"or reached its memory cap ({self.max_bytes:,} bytes)")
+
+    def _exact(self, shapes, bases, weights, groups, pieces) -> Disassembly:
+        job = ExactJob(self, shapes, bases, weights, groups, pieces)
+        n = len(pieces)
         try:
-            tree = self._job.part(tuple(range(n)), (0,) * (n * self.dim))
+            tree = job.part(tuple(range(n)), (0,) * (n * self.dim))
         except _Capped as capped:
-            return Disassembly(UNKNOWN, states=self._job.states, reason=str(capped), ruler=self.ruler)
+            return Disassembly(UNKNOWN, states=job.states, reason=str(capped), ruler=self.ruler)
         if tree is None:
-            return Disassembly(STUCK, states=self._job.states, ruler=self.ruler)
-        return Disassembly(SEPARATES, tree, self._job.states, pieces=tuple(pieces), directions=self.directions,
+            return Disassembly(STUCK, states=job.states, ruler=self.ruler)
+        return Disassembly(SEPARATES, tree, job.states, pieces=tuple(pieces), directions=self.directions,
                            ruler=self.ruler)
+
+
+class _Deal:
+    """Rule 2 of the groups for one assembly: its dealer, made when a part first gets stuck."""
+
+    def __init__(self, groups: Groups):
+        self.groups = groups
+        self.dealer = None
+
+    def __call__(self, members) -> bool:
+        if self.dealer is None:
+            self.dealer = self.groups.dealer()
+        return self.dealer.deal(members)
 
 
 def distance_out(cells, pieces, step, unit) -> int:

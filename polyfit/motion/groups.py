@@ -53,6 +53,10 @@ class Groups:
                 members.setdefault(group, []).append(piece)
         return [members[g] for g in sorted(members)]
 
+    def any(self) -> bool:
+        """Is any piece's part in a group?"""
+        return any(self.groups)
+
     def one_group(self, pieces) -> bool:
         """Rule 1: every piece's part is in exactly one group, the same for all."""
         seen = 0  # no group yet (BurrTools' group numbers start at 1)
