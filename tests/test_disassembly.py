@@ -166,7 +166,7 @@ def test_the_c_twin_takes_apart_as_the_python_one(found):
 def drive(engine, pieces, weights, groups, max_states, moves):
     """The driver of one twin on an assembly, straight: its answer and the stuck parts it
     handed to the group dealer (rule 2), in order."""
-    from polyfit.motion import driver, native
+    from polyfit.motion import native
 
     taker = Disassembler(CUBIC, engine)
     shapes, bases = zip(*(taker.shape(cells) for cells in pieces))
@@ -178,7 +178,7 @@ def drive(engine, pieces, weights, groups, max_states, moves):
         return dealer.deal(members)
 
     answer = native.take_apart(taker._context, list(shapes), [v for b in bases for v in b], weights,
-                               driver.group_numbers(groups), max_states, 2**31, moves, stuck)
+                               groups.numbers, max_states, 2**31, moves, stuck)
     return answer, asked
 
 
@@ -197,7 +197,7 @@ def grouped_assemblies(draw):
 
 @given(grouped_assemblies())
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-def test_the_c_driver_takes_apart_as_the_python_one(found):
+def test_the_twin_drivers_take_apart_alike(found):
     """The whole take-apart, call for call: status, states, level text, total, the tree of
     paths (when asked for), and the stuck parts handed to the dealer; without the moves the
     same answer but no tree."""
@@ -221,7 +221,7 @@ def test_the_c_driver_takes_apart_as_the_python_one(found):
 def test_an_error_in_the_group_dealer_reaches_the_caller(engine):
     """Two rings that hold each other, in a box: the rings are a stuck part handed to the
     dealer, whose error comes back as it is."""
-    from polyfit.motion import driver, native
+    from polyfit.motion import native
 
     ring_a = [(0, y, x) for y in range(3) for x in range(3) if (y, x) != (1, 1)]  # as in the test above
     ring_b = [(z, 1, x) for z in range(-1, 2) for x in range(1, 4) if (z, x) != (0, 2)]
@@ -234,7 +234,7 @@ def test_an_error_in_the_group_dealer_reaches_the_caller(engine):
 
     with pytest.raises(ValueError, match=r"dealer asked about \(1, 2\)"):
         native.take_apart(taker._context, list(shapes), [v for b in bases for v in b], [1, 1, 1],
-                          driver.group_numbers(Groups.none(3)), 10_000, 2**31, False, stuck)
+                          Groups.none(3).numbers, 10_000, 2**31, False, stuck)
 
 
 # -- BurrTools as the oracle --------------------------------------------------------------------

@@ -251,8 +251,15 @@ class _Pieces:
         else:
             self.part_groups, self.keys = ((),) * len(pieces), tuple(range(len(pieces)))
 
+        self._groups = {}
+
     def groups(self, part_of: tuple) -> Groups:
-        return Groups(part_of, self.part_groups, self.keys)
+        """The groups of a solution whose pieces are of these parts (most solutions of a puzzle
+        share one)."""
+        found = self._groups.get(part_of)
+        if found is None:
+            found = self._groups[part_of] = Groups(part_of, self.part_groups, self.keys)
+        return found
 
     def take_apart(self, placements, taker: Disassembler, moves: bool = False) -> Disassembly:
         """As ``taker.disassemble(*assembly(...))`` would, with no work per cell; without the
@@ -262,7 +269,7 @@ class _Pieces:
         return taker.disassemble_shapes([shapes[i][0] for i in order], [shapes[i][1] for i in order],
                                         [self.weights[i] for i in order],
                                         self.groups(tuple([self.piece[i] for i in order])),
-                                        [self.placements[i].cells for i in order], moves)
+                                        [self.placements[i].cells for i in order] if moves else None, moves)
 
 
 _PIECES: dict = {}  # id(taker) -> (puzzle, its _Pieces)

@@ -173,24 +173,24 @@ class Disassembler:
     def disassemble_shapes(self, shapes, bases, weights, groups: Groups | None, pieces,
                            moves: bool = True) -> Disassembly:
         """:meth:`disassemble` with each piece's :meth:`shape` worked out already; ``moves``
-        False: the level and the total only (no tree, no moves: quicker, for counts)."""
-        n = len(pieces)
+        False: the level and the total only (no tree, no moves: quicker, for counts; ``pieces``
+        may then be None)."""
+        n = len(shapes)
         if n < 2:
             return Disassembly(STUCK, reason="fewer than two pieces")
         groups = groups or Groups.none(n)
         if self.ruler == "exact":
             return self._exact(shapes, bases, weights or (1,) * n, groups, pieces)
-        from polyfit.motion.driver import group_numbers
         from polyfit.motion.native import take_apart
 
         status, states, level, total, found = take_apart(
-            self._context, shapes, [v for b in bases for v in b], weights or (1,) * n, group_numbers(groups),
-            self.max_states, self.max_bytes, moves, _Deal(groups) if groups.any() else None)
+            self._context, shapes, [v for b in bases for v in b], weights or (1,) * n, groups.numbers,
+            self.max_states, self.max_bytes, moves, _Deal(groups) if groups.grouped else None)
         if status == _UNKNOWN:
             return Disassembly(UNKNOWN, states=states, reason=self._capped(states))
         if status == _STUCK:
             return Disassembly(STUCK, states=states)
-        return Disassembly(SEPARATES, tree_of(found, self.dim), states, pieces=tuple(pieces),
+        return Disassembly(SEPARATES, tree_of(found, self.dim), states, pieces=tuple(pieces or ()),
                            directions=self.directions, text=level, total_moves=total)
 
     def _capped(self, states) -> str:
@@ -199,14 +199,14 @@ class Disassembler:
 
     def _exact(self, shapes, bases, weights, groups, pieces) -> Disassembly:
         job = ExactJob(self, shapes, bases, weights, groups, pieces)
-        n = len(pieces)
+        n = len(shapes)
         try:
             tree = job.part(tuple(range(n)), (0,) * (n * self.dim))
         except _Capped as capped:
             return Disassembly(UNKNOWN, states=job.states, reason=str(capped), ruler=self.ruler)
         if tree is None:
             return Disassembly(STUCK, states=job.states, ruler=self.ruler)
-        return Disassembly(SEPARATES, tree, job.states, pieces=tuple(pieces), directions=self.directions,
+        return Disassembly(SEPARATES, tree, job.states, pieces=tuple(pieces or ()), directions=self.directions,
                            ruler=self.ruler)
 
 

@@ -20,14 +20,8 @@ from __future__ import annotations
 from polyfit.motion.search import FOUND, STUCK, UNKNOWN
 
 
-def group_numbers(groups) -> tuple[int, ...]:
-    """For each piece, the one group its part is in, -1 when it is in none or several (what
-    rule 1 looks at; see :meth:`polyfit.motion.groups.Groups.one_group`)."""
-    return tuple(pairs[0][0] if len(pairs) == 1 else -1 for pairs in (groups.groups[p] for p in groups.part_of))
-
-
 def one_group(group, members) -> bool:
-    """Rule 1 on the numbers of :func:`group_numbers`."""
+    """Rule 1 on the numbers of :attr:`polyfit.motion.groups.Groups.numbers`."""
     seen = 0
     for p in members:
         g = group[p]
@@ -105,7 +99,8 @@ class _Driver:
 
 def take_apart(context, shapes, bases, weights, group, max_states, max_bytes, moves, stuck):
     """Take apart the assembly of the pieces with these ``shapes`` (numbers in ``context``),
-    ``bases`` (flat, ``context.dim`` numbers a piece), ``weights`` and :func:`group_numbers`,
+    ``bases`` (flat, ``context.dim`` numbers a piece), ``weights`` and groups (``group``:
+:attr:`polyfit.motion.groups.Groups.numbers`),
     every piece at offset 0 (see the module for the answer)."""
     n = len(shapes)
     driver = _Driver(context, shapes, bases, weights, group, max_states, max_bytes, moves, stuck)
