@@ -337,9 +337,10 @@ def test_the_count_takes_each_assembly_apart_as_a_listing_does(name):
             quick = fast.take_apart(chosen, taker, moves=True)
             assert (quick.status, quick.level, quick.total, quick.states) == (slow.status, slow.level, slow.total, slow.states)
             assert quick.moves == slow.moves
-            bare = fast.take_apart(chosen, taker)  # as the count takes it: no tree, no moves
+            bare = fast.take_apart(chosen, taker, moves=False)  # no tree, no moves
             assert (bare.status, bare.level, bare.total, bare.states) == (slow.status, slow.level, slow.total, slow.states)
             assert bare.tree is None
+            assert fast.level(chosen, taker) == (slow.status, slow.level, slow.states)  # as the count takes it
         met += 1
         if met == 80:
             break

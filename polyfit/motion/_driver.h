@@ -64,13 +64,28 @@ static PyObject *members_tuple(int m, const int *members) {
     return t;
 }
 
-static int drive_sub(Driver *d, int m, const int *members, const int32_t *start, int *multi, PyObject **tree);
+static int drive_sub(Driver *d, int m, const int *members, const int32_t *start, int32_t *limits, int *multi,
+                     PyObject **tree);
+
+/* The pair limits of the pieces `kept` (local numbers, `m_kept` of them) among the `m` of a
+ * search, from its table `limits` ([axis][i][j]): a sub-part starts where its part separated,
+ * so its root's limits are these. NULL when out of memory (no exception set). */
+static int32_t *kept_limits(const int32_t *limits, int axes, int m, const int *kept, int m_kept) {
+    int32_t *out = malloc(sizeof(int32_t) * (size_t)axes * m_kept * m_kept + 1);
+    if (!out) return NULL;
+    for (int a = 0; a < axes; a++)
+        for (int x = 0; x < m_kept; x++)
+            for (int y = 0; y < m_kept; y++)
+                out[(a * m_kept + x) * m_kept + y] = limits[(a * m + kept[x]) * m + kept[y]];
+    return out;
+}
 
 /* Take apart the part of `m` pieces `members` (their numbers in the assembly) from the offsets
- * `start` (3 a piece). PART_DONE: its level text appended to d->level, *multi set when it or a
+ * `start` (3 a piece); `limits`: the pair limits there when known (else NULL). PART_DONE: its level text appended to d->level, *multi set when it or a
  * part of it needs more than one move, *tree (when d->moves) a new reference to
  * (members, path, tree of the part that stayed or None, tree of the part removed or None). */
-static int drive_part(Driver *d, int m, const int *members, const int32_t *start, int *multi, PyObject **tree) {
+static int drive_part(Driver *d, int m, const int *members, const int32_t *start, const int32_t *limits, int *multi,
+                      PyObject **tree) {
     int32_t sh[MAX_PIECES], ba[3 * MAX_PIECES], we[MAX_PIECES];
     for (int k = 0; k < m; k++) {
         int p = members[k];
@@ -86,6 +101,10 @@ static int drive_part(Driver *d, int m, const int *members, const int32_t *start
         PyErr_NoMemory();
         return PART_ERROR;
     }
+    if (limits) {
+        memcpy(s.limits, limits, sizeof(int32_t) * d->ctx->naxes * m * m);
+        s.root_ready = 1;
+    }
     int failed;
     Py_BEGIN_ALLOW_THREADS
     failed = run_separate(&s, &out) < 0;
@@ -99,29 +118,46 @@ static int drive_part(Driver *d, int m, const int *members, const int32_t *start
     const Node *last = at(&s.scratch, out.last);
     int steps = last->depth;
     uint64_t removed = last->removed;
-    int stayed[MAX_PIECES], gone[MAX_PIECES], ns = 0, ng = 0;
+    int stayed[MAX_PIECES], gone[MAX_PIECES], ns = 0, ng = 0, stayed_k[MAX_PIECES], gone_k[MAX_PIECES];
     int32_t stayed_at[3 * MAX_PIECES], gone_at[3 * MAX_PIECES];
     for (int k = 0; k < m; k++) {
         int32_t *into;
-        if (removed >> k & 1) { into = gone_at + 3 * ng; gone[ng++] = members[k]; }
-        else { into = stayed_at + 3 * ns; stayed[ns++] = members[k]; }
+        if (removed >> k & 1) { into = gone_at + 3 * ng; gone_k[ng] = k; gone[ng++] = members[k]; }
+        else { into = stayed_at + 3 * ns; stayed_k[ns] = k; stayed[ns++] = members[k]; }
         memcpy(into, last->pos + 3 * k, 3 * sizeof(int32_t));   /* the separating state keeps the offsets before */
     }
+    /* the search's table holds the limits of the state the removal left from (the last expanded) */
+    int32_t *stayed_limits = kept_limits(s.limits, d->ctx->naxes, m, stayed_k, ns);
+    int32_t *gone_limits = kept_limits(s.limits, d->ctx->naxes, m, gone_k, ng);
     PyObject *path = NULL;
-    if (d->moves && !(path = path_of(&s, out.last))) { search_free(&s); return PART_ERROR; }
+    if (!stayed_limits || !gone_limits) PyErr_NoMemory();
+    else if (d->moves) path = path_of(&s, out.last);
     search_free(&s);
+    if (!stayed_limits || !gone_limits || (d->moves && !path)) {
+        free(stayed_limits);
+        free(gone_limits);
+        return PART_ERROR;
+    }
 
     char number[24];
     int written = snprintf(number, sizeof number, "%d", steps);
-    if (text_add(&d->level, number, (size_t)written) < 0) { Py_XDECREF(path); PyErr_NoMemory(); return PART_ERROR; }
+    if (text_add(&d->level, number, (size_t)written) < 0) {
+        Py_XDECREF(path);
+        free(stayed_limits);
+        free(gone_limits);
+        PyErr_NoMemory();
+        return PART_ERROR;
+    }
     d->total += steps;
     int multi_stayed, multi_gone;
     PyObject *tree_stayed = NULL, *tree_gone = NULL;
-    int r = drive_sub(d, ns, stayed, stayed_at, &multi_stayed, &tree_stayed);
+    int r = drive_sub(d, ns, stayed, stayed_at, stayed_limits, &multi_stayed, &tree_stayed);
     if (r == PART_DONE) {
-        r = drive_sub(d, ng, gone, gone_at, &multi_gone, &tree_gone);
+        r = drive_sub(d, ng, gone, gone_at, gone_limits, &multi_gone, &tree_gone);
         if (r != PART_DONE) Py_CLEAR(tree_stayed);
     }
+    free(stayed_limits);
+    free(gone_limits);
     if (r != PART_DONE) { Py_XDECREF(path); return r; }
     *multi = steps > 1 || multi_stayed || multi_gone;
     if (d->moves) {
@@ -139,14 +175,15 @@ static int drive_part(Driver *d, int m, const int *members, const int32_t *start
 /* A part left by a separation: done as it is (one piece, rule 1), taken apart, or, when stuck,
  * dealt out by rule 2 (done when that accepts it). Its level text, dotted, is kept only when it
  * needs more than one move; a stuck part's text and moves are dropped. */
-static int drive_sub(Driver *d, int m, const int *members, const int32_t *start, int *multi, PyObject **tree) {
+static int drive_sub(Driver *d, int m, const int *members, const int32_t *start, int32_t *limits, int *multi,
+                     PyObject **tree) {
     *multi = 0;
     *tree = NULL;
     if (m == 1 || one_group(d, m, members)) return PART_DONE;
     size_t mark = d->level.len;
     long long total = d->total;
     if (text_add(&d->level, ".", 1) < 0) { PyErr_NoMemory(); return PART_ERROR; }
-    int r = drive_part(d, m, members, start, multi, tree);
+    int r = drive_part(d, m, members, start, limits, multi, tree);
     if (r == PART_DONE) {
         if (!*multi) d->level.len = mark;
         d->level.data[d->level.len] = 0;
@@ -200,7 +237,7 @@ static PyObject *Context_take_apart(Context *self, PyObject *args) {
     Driver d = {self, (int)n, sh, ba, we, gr, 0, max_states, max_bytes, 0, moves, stuck, {NULL, 0, 0}};
     int multi;
     PyObject *tree = NULL;
-    int r = drive_part(&d, (int)n, members, start, &multi, &tree);
+    int r = drive_part(&d, (int)n, members, start, NULL, &multi, &tree);
     PyObject *result = NULL;
     if (r == PART_DONE)
         result = Py_BuildValue("(iLs#LN)", FOUND, d.states, d.level.data, (Py_ssize_t)d.level.len, d.total,

@@ -142,7 +142,7 @@ static Node *at(const Arena *a, size_t i) { return (Node *)(a->data + i * a->str
 
 static Node *push(Arena *a) {
     if (a->count == a->cap) {
-        size_t ncap = a->cap ? a->cap * 2 : 256;
+        size_t ncap = a->cap ? a->cap * 2 : 16;
         char *nd = realloc(a->data, ncap * a->stride);
         if (!nd) return NULL;
         a->data = nd;
@@ -161,6 +161,7 @@ typedef struct {
     int32_t *table;       /* open addressing over node indices, -1 empty */
     size_t tsize, tused;
     int32_t *limits;      /* [axis][i][j] */
+    int root_ready;       /* the root's limits are in `limits` already (the driver's sub-parts) */
     long long states, max_states, max_bytes;
 } Search;
 
@@ -320,7 +321,7 @@ static int expand(Search *s, int32_t index, Outcome *out) {
     int n = s->n, directions = 2 * s->ctx->naxes;
     Node *from = at(&s->nodes, index);
     s->scratch.count = 0;
-    if (fill_limits(s, from) < 0) return -1;
+    if (!(index == 0 && s->root_ready) && fill_limits(s, from) < 0) return -1;
     for (int pass = 0; pass < 2; pass++) {
         int most = pass == 0 ? 1 : n / 2;
         for (int d = 0; d < directions; d++)
@@ -494,7 +495,7 @@ static int start_search(Context *self, Search *s, int n, const int32_t *sh, cons
     s->shapes = sh; s->bases = ba; s->weights = we;
     /* whole multiples of 8 bytes, so that every node in an arena is aligned for its uint64_t */
     s->nodes.stride = s->scratch.stride = (sizeof(Node) + sizeof(int32_t) * 3 * n + 7) & ~(size_t)7;
-    s->tsize = 1024;
+    s->tsize = 64;   /* grows as states come: most parts separate at once */
     s->table = malloc(s->tsize * sizeof(int32_t));
     s->limits = malloc(sizeof(int32_t) * 3 * n * n);
     Node *root = s->table && s->limits ? push(&s->nodes) : NULL;

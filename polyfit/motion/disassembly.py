@@ -39,6 +39,7 @@ class Move:
 
 
 SEPARATES, STUCK, UNKNOWN = "separates", "stuck", "unknown"
+_STATUS = {0: SEPARATES, _STUCK: STUCK, _UNKNOWN: UNKNOWN}  # the driver's status: what it says
 RULERS = ("burrtools", "exact")  # what a level measures: BurrTools' plan, or the fewest moves (motion.exact)
 
 
@@ -116,7 +117,7 @@ class Disassembler:
     _context: object = field(default=None, repr=False)
 
     def __post_init__(self):
-        from polyfit.motion.native import context
+        from polyfit.motion.native import context, driver_of
 
         if self.ruler not in RULERS:
             from polyfit.errors import UnknownNameError
@@ -133,6 +134,7 @@ class Disassembler:
             axes.append(nonzero[0])
         self.axes = tuple(axes)
         self._context = context(self.engine, self.dim, self.axes)
+        self._take_apart = driver_of(self._context)
 
     def shape(self, cells, normal=None) -> tuple:
         """The piece with these cells as the searches know it: ``(shape number, base)``;
@@ -181,17 +183,31 @@ class Disassembler:
         groups = groups or Groups.none(n)
         if self.ruler == "exact":
             return self._exact(shapes, bases, weights or (1,) * n, groups, pieces)
-        from polyfit.motion.native import take_apart
+        return self.driven(shapes, [v for b in bases for v in b], weights or (1,) * n, groups, pieces, moves)
 
-        status, states, level, total, found = take_apart(
-            self._context, shapes, [v for b in bases for v in b], weights or (1,) * n, groups.numbers,
-            self.max_states, self.max_bytes, moves, _Deal(groups) if groups.grouped else None)
+    def driven(self, shapes, flat, weights, groups: Groups, pieces=None, moves: bool = False) -> Disassembly:
+        """BurrTools' plan for the pieces with these shapes, bases (``flat``: one after the
+        other) and weights, by the driver (:mod:`polyfit.motion.driver`, or its C twin)."""
+        status, states, level, total, found = self._take_apart(
+            shapes, flat, weights, groups.numbers, self.max_states, self.max_bytes, moves,
+            _Deal(groups) if groups.grouped else None)
         if status == _UNKNOWN:
             return Disassembly(UNKNOWN, states=states, reason=self._capped(states))
         if status == _STUCK:
             return Disassembly(STUCK, states=states)
-        return Disassembly(SEPARATES, tree_of(found, self.dim), states, pieces=tuple(pieces or ()),
-                           directions=self.directions, text=level, total_moves=total)
+        return Disassembly(SEPARATES, tree_of(found, self.dim) if moves else None, states,
+                           pieces=tuple(pieces or ()), directions=self.directions, text=level, total_moves=total)
+
+    def level_only(self, shapes, flat, weights, groups: Groups) -> tuple:
+        """:meth:`driven` without the moves, as a count wants it: ``(status, level, states)``
+        (``level`` as :attr:`Disassembly.level`), with no objects made on the way."""
+        if self.ruler == "exact":
+            dim = self.dim
+            found = self._exact(shapes, [flat[k:k + dim] for k in range(0, len(flat), dim)], weights, groups, None)
+            return found.status, found.level, found.states
+        status, states, level, _, _ = self._take_apart(shapes, flat, weights, groups.numbers, self.max_states,
+                                                       self.max_bytes, False, _Deal(groups) if groups.grouped else None)
+        return _STATUS[status], "unknown" if status == _UNKNOWN else level, states
 
     def _capped(self, states) -> str:
         return (f"the search met {states:,} states (cap {self.max_states:,}) "

@@ -6,6 +6,8 @@ name: then the error says why it is missing)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from polyfit.errors import PolyfitError
 from polyfit.motion import driver
 from polyfit.motion.search import Context as PythonContext
@@ -90,9 +92,15 @@ def _narrow(values, dim, pad):
 def take_apart(context, shapes, bases, weights, group, max_states, max_bytes, moves, stuck):
     """One assembly taken apart by the twin ``context`` belongs to (see
     :mod:`polyfit.motion.driver`)."""
+    return driver_of(context)(shapes, bases, weights, group, max_states, max_bytes, moves, stuck)
+
+
+def driver_of(context):
+    """The driver of the twin ``context`` belongs to, as a function of the rest of
+    :func:`take_apart`'s arguments."""
     if isinstance(context, PythonContext):
-        return driver.take_apart(context, shapes, bases, weights, group, max_states, max_bytes, moves, stuck)
-    return context.take_apart(shapes, bases, weights, group, max_states, max_bytes, moves, stuck)
+        return partial(driver.take_apart, context)
+    return context.take_apart if context.pad else context.inner.take_apart
 
 
 def context(engine: str, dim: int, axes):
