@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import partial
 
 from polyfit.errors import PolyfitError
-from polyfit.motion import driver
+from polyfit.motion.driver import take_apart as python_take_apart
 from polyfit.motion.search import Context as PythonContext
 
 try:
@@ -99,7 +99,7 @@ def driver_of(context):
     """The driver of the twin ``context`` belongs to, as a function of the rest of
     :func:`take_apart`'s arguments."""
     if isinstance(context, PythonContext):
-        return partial(driver.take_apart, context)
+        return partial(python_take_apart, context)
     return context.take_apart if context.pad else context.inner.take_apart
 
 
