@@ -28,9 +28,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parent / "tests" / "data" / "disassembly"
 # family-80 (benchmarks/data, made by disassembly_puzzles.py --family): 12,182 assemblies, as
-# designers' piece families have; too slow for the tests
-DEFAULT = ["SolidSixPieceBurrs", "lid-4", "lid-3", "box-4", "burr-5", "group-6", "family-80"]
+# designers' piece families have; too slow for the tests. ranges-6 and family-12
+# (tests/data/mirror) and the cubes (benchmarks/data, disassembly_puzzles.py --cubes): many
+# small assemblies, nearly all of level 1, where the work per assembly is what counts.
+DEFAULT = ["SolidSixPieceBurrs", "lid-4", "lid-3", "box-4", "burr-5", "group-6", "family-80",
+           "ranges-6", "family-12", "cube-soma", "cube-tri", "cube-tetra", "cube-tri-235"]
 LARGE = HERE / "data"
+MIRROR = HERE.parent / "tests" / "data" / "mirror"
 BURRTXT2 = Path(os.environ.get("TMPDIR", "/tmp")) / "burrtools" / "burrTxt2"
 
 from burrtools_levels import burrtxt2_run  # noqa: E402  (beside this file)
@@ -68,8 +72,8 @@ def main() -> None:
     args = parser.parse_args()
     if not BURRTXT2.exists():
         sys.exit(f"BurrTools is not built at {BURRTXT2}: run bash ../shared/burrtools/build.sh")
-    files = args.files or [(DATA if (DATA / f"{name}.xmpuzzle").exists() else LARGE) / f"{name}.xmpuzzle"
-                           for name in DEFAULT]
+    files = args.files or [next(d for d in (DATA, MIRROR, LARGE) if (d / f"{name}.xmpuzzle").exists())
+                           / f"{name}.xmpuzzle" for name in DEFAULT]
     print(f"{'puzzle':24} {'BurrTools CPU':>13} {'polyfit CPU':>11} {'ratio':>6} {'polyfit wall':>12} {'polyfit MB':>10}  counts")
     for path in files:
         bt, pf, pf_wall, pf_rss = [], [], [], []

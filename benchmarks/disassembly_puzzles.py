@@ -245,12 +245,45 @@ def piece_family(extra: int, seed: int):
     return pieces, sorted(solid.board.cells)
 
 
+# Cubes from many small pieces (``--cubes``): many assemblies, nearly all of level 1, where what
+# counts is the work per assembly. Cells as (z, y, x); counts per piece. BurrTools 0.7.1
+# (burrTxt2 -R -d) counts assemblies / solutions: cube-soma 240 / 240, cube-tri 623 / 623,
+# cube-tri-235 11,073 / 11,073, cube-tetra 94 / 94 (benchmarks/disassembly.py checks them live).
+def _cells(rows):
+    return [(0, y, x) for y, row in enumerate(rows) for x, c in enumerate(row) if c == "#"]
+
+
+SOMA = [_cells(["##", "#_"]), _cells(["###", "#__"]), _cells(["###", "_#_"]), _cells(["##_", "_##"]),
+        [(0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 0)], [(0, 0, 0), (0, 0, 1), (0, 1, 1), (1, 0, 0)],
+        [(0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 1)]]
+CUBES = {
+    # the Soma cube: its seven pieces in 3x3x3
+    "cube-soma": (SOMA, [1] * 7, (3, 3, 3)),
+    # 3x3x3 from three straight and six bent trominoes
+    "cube-tri": ([_cells(["###"]), _cells(["##", "#_"])], [3, 6], (3, 3, 3)),
+    # 2x3x5 from two straight and eight bent trominoes
+    "cube-tri-235": ([_cells(["###"]), _cells(["##", "#_"])], [2, 8], (2, 3, 5)),
+    # 2x4x4 from two each of four tetracubes (L, T, S, square)
+    "cube-tetra": ([_cells(["###", "#__"]), _cells(["###", "_#_"]), _cells(["##_", "_##"]), _cells(["##", "##"])],
+                   [2, 2, 2, 2], (2, 4, 4)),
+}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=6, help="puzzles of each kind")
     parser.add_argument("--only", help="make only the puzzles whose names start so")
     parser.add_argument("--family", action="store_true", help="make the benchmark's large puzzle only")
+    parser.add_argument("--cubes", action="store_true", help="make the benchmark's cubes of many small pieces only")
     args = parser.parse_args()
+    if args.cubes:
+        for name, (pieces, counts, size) in CUBES.items():
+            box = [(z, y, x) for z in range(size[0]) for y in range(size[1]) for x in range(size[2])]
+            text = xml(pieces, [f"P{k}" for k in range(len(pieces))], box, counts=dict(enumerate(counts)))
+            path = Path(__file__).resolve().parent / "data" / f"{name}.xmpuzzle"
+            path.write_text(text)
+            print(path)
+        return
     if args.family:
         pieces, knot = piece_family(80, 5)
         text = xml(pieces, [f"P{k}" for k in range(len(pieces))], knot)

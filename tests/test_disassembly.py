@@ -163,6 +163,80 @@ def test_the_c_twin_takes_apart_as_the_python_one(found):
         checked(python, pieces, groups)
 
 
+def drive(engine, pieces, weights, groups, max_states, moves):
+    """The driver of one twin on an assembly, straight: its answer and the stuck parts it
+    handed to the group dealer (rule 2), in order."""
+    from polyfit.motion import native
+
+    taker = Disassembler(CUBIC, engine)
+    shapes, bases = zip(*(taker.shape(cells) for cells in pieces))
+    dealer = groups.dealer()
+    asked = []
+
+    def stuck(members):
+        asked.append(tuple(members))
+        return dealer.deal(members)
+
+    answer = native.take_apart(taker._context, list(shapes), [v for b in bases for v in b], weights,
+                               groups.numbers, max_states, 2**31, moves, stuck)
+    return answer, asked
+
+
+@st.composite
+def grouped_assemblies(draw):
+    """Random assemblies with groups of every kind: a piece in no group, in one, or in
+    several with counts (so that rule 2, the dealer, has parts to deal)."""
+    pieces, weights, _ = draw(assemblies())
+    rng = random.Random(draw(st.integers(0, 10**9)))
+    n = len(pieces)
+    pairs = tuple(tuple((g, rng.randint(1, 2)) for g in sorted(rng.sample(range(1, 4), rng.randint(0, 2))))
+                  for _ in range(n))
+    groups = Groups(tuple(range(n)), pairs, tuple(range(n)))
+    return pieces, weights or (1,) * n, groups, draw(st.sampled_from([2, 5, 20_000]))
+
+
+@given(grouped_assemblies())
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_the_twin_drivers_take_apart_alike(found):
+    """The whole take-apart, call for call: status, states, level text, total, the tree of
+    paths (when asked for), and the stuck parts handed to the dealer; without the moves the
+    same answer but no tree."""
+    from polyfit.motion.plan import tree_of
+
+    c_engine()
+    pieces, weights, groups, cap = found
+    python, asked = drive("python", pieces, weights, groups, cap, True)
+    assert drive("c", pieces, weights, groups, cap, True) == (python, asked)
+    bare = (*python[:4], None)
+    assert drive("c", pieces, weights, groups, cap, False) == (bare, asked)
+    assert drive("python", pieces, weights, groups, cap, False) == (bare, asked)
+    status, _, level, total, tree = python
+    if status == 0:
+        separation = tree_of(tree, 3)
+        assert (level, total) == (separation.level(), separation.total())
+    else:
+        assert (level, total, tree) == (None, 0, None)
+
+
+def test_an_error_in_the_group_dealer_reaches_the_caller(engine):
+    """Two rings that hold each other, in a box: the rings are a stuck part handed to the
+    dealer, whose error comes back as it is."""
+    from polyfit.motion import native
+
+    ring_a = [(0, y, x) for y in range(3) for x in range(3) if (y, x) != (1, 1)]  # as in the test above
+    ring_b = [(z, 1, x) for z in range(-1, 2) for x in range(1, 4) if (z, x) != (0, 2)]
+    loose = box(1, 1, 1, (5, 5, 5))
+    taker = Disassembler(CUBIC, engine)
+    shapes, bases = zip(*(taker.shape(cells) for cells in (loose, ring_a, ring_b)))
+
+    def stuck(members):
+        raise ValueError(f"dealer asked about {members}")
+
+    with pytest.raises(ValueError, match=r"dealer asked about \(1, 2\)"):
+        native.take_apart(taker._context, list(shapes), [v for b in bases for v in b], [1, 1, 1],
+                          Groups.none(3).numbers, 10_000, 2**31, False, stuck)
+
+
 # -- BurrTools as the oracle --------------------------------------------------------------------
 
 
@@ -260,9 +334,13 @@ def test_the_count_takes_each_assembly_apart_as_a_listing_does(name):
             assert frozenset(mirrored) == frozenset(_least_image(puzzle, image, rotations_only=True))
         for chosen in (every, proper):
             slow = disassembly.disassemble(puzzle, disassembly._labelled(puzzle, chosen), taker=taker)[1]
-            quick = fast.take_apart(chosen, taker)
+            quick = fast.take_apart(chosen, taker, moves=True)
             assert (quick.status, quick.level, quick.total, quick.states) == (slow.status, slow.level, slow.total, slow.states)
             assert quick.moves == slow.moves
+            bare = fast.take_apart(chosen, taker, moves=False)  # no tree, no moves
+            assert (bare.status, bare.level, bare.total, bare.states) == (slow.status, slow.level, slow.total, slow.states)
+            assert bare.tree is None
+            assert fast.level(chosen, taker) == (slow.status, slow.level, slow.states)  # as the count takes it
         met += 1
         if met == 80:
             break

@@ -250,6 +250,8 @@ class _Pieces:
             self.shapes.append(taker.shape(cells, normal))
             self.weights.append(rules[piece][0] if rules else 1)
         self.place = _ranks(keys)
+        self.numbers = [number for number, _ in self.shapes]
+        self.flat = [tuple(base) for _, base in self.shapes]
         self.placements = puzzle.placements
         self.piece = [placement.piece for placement in puzzle.placements]
         if rules:
@@ -257,17 +259,33 @@ class _Pieces:
         else:
             self.part_groups, self.keys = ((),) * len(pieces), tuple(range(len(pieces)))
 
-    def groups(self, part_of: tuple) -> Groups:
-        return Groups(part_of, self.part_groups, self.keys)
+        self._groups = {}
 
-    def take_apart(self, placements, taker: Disassembler) -> Disassembly:
+    def groups(self, part_of: tuple) -> Groups:
+        """The groups of a solution whose pieces are of these parts (most solutions of a puzzle
+        share one)."""
+        found = self._groups.get(part_of)
+        if found is None:
+            found = self._groups[part_of] = Groups(part_of, self.part_groups, self.keys)
+        return found
+
+    def take_apart(self, placements, taker: Disassembler, moves: bool = True) -> Disassembly:
         """As ``taker.disassemble(*assembly(...))`` would, with no work per cell."""
         order = sorted(placements, key=self.place.__getitem__)  # stable: as assembly() sorts
         shapes = self.shapes
         return taker.disassemble_shapes([shapes[i][0] for i in order], [shapes[i][1] for i in order],
                                         [self.weights[i] for i in order],
                                         self.groups(tuple([self.piece[i] for i in order])),
-                                        [self.placements[i].cells for i in order])
+                                        [self.placements[i].cells for i in order] if moves else None, moves)
+
+    def level(self, placements, taker: Disassembler) -> tuple:
+        """What a count wants of :meth:`take_apart`: ``(status, level, states)``
+        (:meth:`Disassembler.level_only`)."""
+        order = sorted(placements, key=self.place.__getitem__)
+        flat = self.flat
+        return taker.level_only(list(map(self.numbers.__getitem__, order)), [v for i in order for v in flat[i]],
+                                list(map(self.weights.__getitem__, order)),
+                                self.groups(tuple(map(self.piece.__getitem__, order))))
 
 
 _PIECES: dict = {}  # id(taker) -> (puzzle, its _Pieces)
@@ -358,12 +376,13 @@ def tally_one(puzzle, placements, taker: Disassembler) -> Tally:
     done = {}
     pieces = _pieces(puzzle, taker)
 
-    def taken_apart(image):
+    def taken_apart(image):  # (status, level, states)
         key = frozenset(image)
-        if key not in done:
-            done[key] = pieces.take_apart(image, taker)
-            tally.states += done[key].states
-        return done[key]
+        found = done.get(key)
+        if found is None:
+            found = done[key] = pieces.level(image, taker)
+            tally.states += found[2]
+        return found
 
     # BurrTools identifies mirror images where its mirror check can (every piece its own mirror
     # image or with a partner); polyfit's symmetries of the puzzle have reflections then. Without
@@ -378,16 +397,16 @@ def tally_one(puzzle, placements, taker: Disassembler) -> Tally:
             proper_order = chooser._least(chooser.proper, placements)[1]
             mirrored, mirrored_order = chooser._least(chooser.proper, image)
             every = mirrored if mirrored_order < proper_order else proper
-    result = taken_apart(every)
-    if result.separates:
+    status, level, _ = taken_apart(every)
+    if status == "separates":
         tally.disassemblable += 1
-        tally.levels[result.level] = 1
-    elif result.status == "unknown":
+        tally.levels[level] = 1
+    elif status == "unknown":
         tally.unknown += 1
         tally.levels["unknown"] = 1
-    tally.disassemblable_rotations += taken_apart(proper).separates
+    tally.disassemblable_rotations += taken_apart(proper)[0] == "separates"
     if image is not None:  # the mirror image is another rotation class
-        tally.disassemblable_rotations += taken_apart(image if mirrored is None else mirrored).separates
+        tally.disassemblable_rotations += taken_apart(image if mirrored is None else mirrored)[0] == "separates"
     return tally
 
 

@@ -142,7 +142,7 @@ static Node *at(const Arena *a, size_t i) { return (Node *)(a->data + i * a->str
 
 static Node *push(Arena *a) {
     if (a->count == a->cap) {
-        size_t ncap = a->cap ? a->cap * 2 : 256;
+        size_t ncap = a->cap ? a->cap * 2 : 16;
         char *nd = realloc(a->data, ncap * a->stride);
         if (!nd) return NULL;
         a->data = nd;
@@ -161,6 +161,7 @@ typedef struct {
     int32_t *table;       /* open addressing over node indices, -1 empty */
     size_t tsize, tused;
     int32_t *limits;      /* [axis][i][j] */
+    int root_ready;       /* the root's limits are in `limits` already (the driver's sub-parts) */
     long long states, max_states, max_bytes;
 } Search;
 
@@ -320,7 +321,7 @@ static int expand(Search *s, int32_t index, Outcome *out) {
     int n = s->n, directions = 2 * s->ctx->naxes;
     Node *from = at(&s->nodes, index);
     s->scratch.count = 0;
-    if (fill_limits(s, from) < 0) return -1;
+    if (!(index == 0 && s->root_ready) && fill_limits(s, from) < 0) return -1;
     for (int pass = 0; pass < 2; pass++) {
         int most = pass == 0 ? 1 : n / 2;
         for (int d = 0; d < directions; d++)
@@ -480,6 +481,33 @@ static PyObject *path_of(Search *s, int32_t last) {
     return path;
 }
 
+/* The start of a search of one part of `n` pieces from their numbers (shapes, bases, weights,
+   start offsets; the arrays must outlive the search): ``s`` set up with its root state (node 0,
+   not yet in the table). 0, or -1 when out of memory (no exception set). */
+static int start_search(Context *self, Search *s, int n, const int32_t *sh, const int32_t *ba, const int32_t *we,
+                        const int32_t *st, long long max_states, long long max_bytes) {
+    memset(s, 0, sizeof *s);
+    s->ctx = self;
+    s->n = n;
+    s->full = n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
+    s->max_states = max_states;
+    s->max_bytes = max_bytes;
+    s->shapes = sh; s->bases = ba; s->weights = we;
+    /* whole multiples of 8 bytes, so that every node in an arena is aligned for its uint64_t */
+    s->nodes.stride = s->scratch.stride = (sizeof(Node) + sizeof(int32_t) * 3 * n + 7) & ~(size_t)7;
+    s->tsize = 64;   /* grows as states come: most parts separate at once */
+    s->table = malloc(s->tsize * sizeof(int32_t));
+    s->limits = malloc(sizeof(int32_t) * 3 * n * n);
+    Node *root = s->table && s->limits ? push(&s->nodes) : NULL;
+    if (!root) { search_free(s); return -1; }
+    memset(s->table, 0xff, s->tsize * sizeof(int32_t));
+    root->parent = -1; root->depth = 0; root->amount = 0; root->direction = -1;
+    root->moved = root->removed = 0;
+    memcpy(root->pos, st, sizeof(int32_t) * 3 * n);
+    root->hash = node_hash(s, root);
+    return 0;
+}
+
 /* The start of a search of one part, from Python's arguments (the pieces' shapes, bases,
    weights and start offsets): ``s`` set up with its root state (node 0, not yet in the table).
    Returns the buffer of those numbers, which the caller frees after the search; NULL with an
@@ -492,12 +520,6 @@ static int32_t *begin_search(Context *self, Search *s, PyObject *shapes, PyObjec
         PyErr_Format(PyExc_ValueError, "a search takes 2 to %d pieces, not %zd", MAX_PIECES, n);
         return NULL;
     }
-    memset(s, 0, sizeof *s);
-    s->ctx = self;
-    s->n = (int)n;
-    s->full = n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
-    s->max_states = max_states;
-    s->max_bytes = max_bytes;
     int32_t *ints = malloc(sizeof(int32_t) * (n + 3 * n + n + 3 * n));
     if (!ints) { PyErr_NoMemory(); return NULL; }
     int32_t *sh = ints, *ba = sh + n, *we = ba + 3 * n, *st = we + n;
@@ -512,21 +534,36 @@ static int32_t *begin_search(Context *self, Search *s, PyObject *shapes, PyObjec
             PyErr_SetString(PyExc_ValueError, "unknown shape number");
             return NULL;
         }
-    s->shapes = sh; s->bases = ba; s->weights = we;
-    /* whole multiples of 8 bytes, so that every node in an arena is aligned for its uint64_t */
-    s->nodes.stride = s->scratch.stride = (sizeof(Node) + sizeof(int32_t) * 3 * n + 7) & ~(size_t)7;
-    s->tsize = 1024;
-    s->table = malloc(s->tsize * sizeof(int32_t));
-    s->limits = malloc(sizeof(int32_t) * 3 * n * n);
-    Node *root = s->table && s->limits ? push(&s->nodes) : NULL;
-    if (!root) { search_free(s); free(ints); PyErr_NoMemory(); return NULL; }
-    memset(s->table, 0xff, s->tsize * sizeof(int32_t));
-    root->parent = -1; root->depth = 0; root->amount = 0; root->direction = -1;
-    root->moved = root->removed = 0;
-    memcpy(root->pos, st, sizeof(int32_t) * 3 * n);
-    root->hash = node_hash(s, root);
+    if (start_search(self, s, (int)n, sh, ba, we, st, max_states, max_bytes) < 0) {
+        free(ints);
+        PyErr_NoMemory();
+        return NULL;
+    }
     *count = n;
     return ints;
+}
+
+/* The breadth-first search for the first separation from the root of ``s``: ``out`` says how
+   it ended. 0, or -1 when out of memory (no exception set). */
+static int run_separate(Search *s, Outcome *out) {
+    Node *root = at(&s->nodes, 0);
+    int seen;
+    s->table[find_slot(s, root, 0, &seen)] = 0;
+    s->tused = 1;
+    s->states = 1;
+    out->status = STUCK;
+    out->last = -1;
+    size_t level = 0, level_end = 1;
+    while (level < level_end && out->status == STUCK) {
+        for (size_t i = level; i < level_end; i++) {
+            int r = expand(s, (int32_t)i, out);
+            if (r < 0) return -1;
+            if (r > 0) break;
+        }
+        level = level_end;
+        level_end = s->nodes.count;
+    }
+    return 0;
 }
 
 static PyObject *Context_separate(Context *self, PyObject *args) {
@@ -537,26 +574,10 @@ static PyObject *Context_separate(Context *self, PyObject *args) {
     Py_ssize_t n;
     int32_t *ints = begin_search(self, &s, shapes, bases, weights, start, max_states, max_bytes, &n);
     if (!ints) return NULL;
-    Node *root = at(&s.nodes, 0);
-    int seen;
-    s.table[find_slot(&s, root, 0, &seen)] = 0;
-    s.tused = 1;
-    s.states = 1;
-
-    Outcome out = {STUCK, -1};
-    int failed = 0;
+    Outcome out;
+    int failed;
     Py_BEGIN_ALLOW_THREADS
-    size_t level = 0, level_end = 1;
-    while (level < level_end && out.status == STUCK) {
-        for (size_t i = level; i < level_end; i++) {
-            int r = expand(&s, (int32_t)i, &out);
-            if (r < 0) { failed = 1; break; }
-            if (r > 0) break;
-        }
-        if (failed) break;
-        level = level_end;
-        level_end = s.nodes.count;
-    }
+    failed = run_separate(&s, &out) < 0;
     Py_END_ALLOW_THREADS
     if (failed) { search_free(&s); free(ints); return PyErr_NoMemory(); }
     PyObject *result;
@@ -841,6 +862,8 @@ static PyObject *Context_exact(Context *self, PyObject *args) {
     return result;
 }
 
+#include "_driver.h"
+
 static int Context_init(Context *self, PyObject *args, PyObject *kwds) {
     PyObject *axes;
     if (!PyArg_ParseTuple(args, "O", &axes)) return -1;
@@ -873,6 +896,8 @@ static PyMethodDef Context_methods[] = {
      "separate(shapes, bases, weights, start, max_states, max_bytes) -> (status, states, path)"},
     {"exact", (PyCFunction)Context_exact, METH_VARARGS,
      "exact(shapes, bases, weights, start, min_level, max_states, max_bytes) -> (status, states, level, paths)"},
+    {"take_apart", (PyCFunction)Context_take_apart, METH_VARARGS,
+     "take_apart(shapes, bases, weights, group, max_states, max_bytes, moves, stuck) -> (status, states, level, total, tree)"},
     {"cache_size", (PyCFunction)Context_cache_size, METH_NOARGS, "pair limits cached"},
     {NULL, NULL, 0, NULL},
 };

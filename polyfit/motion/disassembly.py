@@ -20,7 +20,8 @@ from functools import cached_property
 from polyfit.errors import PolyfitError
 from polyfit.motion.exact import ExactJob
 from polyfit.motion.groups import Groups
-from polyfit.motion.plan import Separation, Step, _Capped, _Job  # noqa: F401 (Step: for polyfit.motion)
+from polyfit.motion.search import STUCK as _STUCK, UNKNOWN as _UNKNOWN
+from polyfit.motion.plan import Separation, Step, _Capped, tree_of  # noqa: F401 (Step: for polyfit.motion)
 
 # Caps of one assembly's disassembly: reaching one makes its level unknown, never "stuck".
 MAX_STATES = 10_000_000
@@ -38,6 +39,7 @@ class Move:
 
 
 SEPARATES, STUCK, UNKNOWN = "separates", "stuck", "unknown"
+_STATUS = {0: SEPARATES, _STUCK: STUCK, _UNKNOWN: UNKNOWN}  # the driver's status: what it says
 RULERS = ("burrtools", "exact")  # what a level measures: BurrTools' plan, or the fewest moves (motion.exact)
 
 
@@ -56,6 +58,8 @@ class Disassembly:
     directions: tuple = ()
     ruler: str = "burrtools"
     motion: object = None  # the lattice's motion rule (polyfit.motion.prisms), None on cubes
+    text: str | None = None  # the level text, when the driver gave it (with or without the tree)
+    total_moves: int | None = None
 
     @property
     def separates(self) -> bool:
@@ -67,6 +71,8 @@ class Disassembly:
         when the assembly does not come apart."""
         if self.status == UNKNOWN:
             return "unknown"
+        if self.text is not None:
+            return self.text
         return self.tree.level() if self.tree is not None else None
 
     @cached_property
@@ -74,6 +80,8 @@ class Disassembly:
         """Every move in order (see :meth:`Separation.all_steps`), ``by`` a vector; a removal's
         ``by`` how far the set slides until nothing of its part is ahead of it."""
         if self.tree is None:
+            if self.separates:
+                raise PolyfitError("this assembly was taken apart without its moves (moves=False)")
             return []
         moves = []
         for part, step in self.tree.all_steps():
@@ -88,6 +96,8 @@ class Disassembly:
 
     @property
     def total(self) -> int:
+        if self.total_moves is not None:
+            return self.total_moves
         return self.tree.total() if self.tree is not None else 0
 
 
@@ -112,7 +122,7 @@ class Disassembler:
     _context: object = field(default=None, repr=False)
 
     def __post_init__(self):
-        from polyfit.motion.native import context
+        from polyfit.motion.native import context, driver_of
 
         if self.ruler not in RULERS:
             from polyfit.errors import UnknownNameError
@@ -125,6 +135,7 @@ class Disassembler:
             self.directions = self.motion.directions
             self.dim = len(self.directions[0])
             self._context = self.motion.context(self.engine, self.dim)
+            self._take_apart = driver_of(self._context)
             return
         if not self.directions:
             raise PolyfitError("this lattice has no directions of motion: its assemblies cannot be taken apart yet")
@@ -137,6 +148,7 @@ class Disassembler:
             axes.append(nonzero[0])
         self.axes = tuple(axes)
         self._context = context(self.engine, self.dim, self.axes)
+        self._take_apart = driver_of(self._context)
 
     def shape(self, cells, normal=None) -> tuple:
         """The piece with these cells as the searches know it: ``(shape number, base)``;
@@ -179,21 +191,72 @@ class Disassembler:
             bases.append(base)
         return self.disassemble_shapes(shapes, bases, weights, groups, pieces)
 
-    def disassemble_shapes(self, shapes, bases, weights, groups: Groups | None, pieces) -> Disassembly:
-        """:meth:`disassemble` with each piece's :meth:`shape` worked out already."""
-        n = len(pieces)
+    def disassemble_shapes(self, shapes, bases, weights, groups: Groups | None, pieces,
+                           moves: bool = True) -> Disassembly:
+        """:meth:`disassemble` with each piece's :meth:`shape` worked out already; ``moves``
+        False: the level and the total only (no tree, no moves: quicker, for counts; ``pieces``
+        may then be None)."""
+        n = len(shapes)
         if n < 2:
             return Disassembly(STUCK, reason="fewer than two pieces")
-        job = ExactJob if self.ruler == "exact" else _Job
-        self._job = job(self, shapes, bases, weights or (1,) * n, groups or Groups.none(n), pieces)
+        groups = groups or Groups.none(n)
+        if self.ruler == "exact":
+            return self._exact(shapes, bases, weights or (1,) * n, groups, pieces)
+        return self.driven(shapes, [v for b in bases for v in b], weights or (1,) * n, groups, pieces, moves)
+
+    def driven(self, shapes, flat, weights, groups: Groups, pieces=None, moves: bool = False) -> Disassembly:
+        """BurrTools' plan for the pieces with these shapes, bases (``flat``: one after the
+        other) and weights, by the driver (:mod:`polyfit.motion.driver`, or its C twin)."""
+        status, states, level, total, found = self._take_apart(
+            shapes, flat, weights, groups.numbers, self.max_states, self.max_bytes, moves,
+            _Deal(groups) if groups.grouped else None)
+        if status == _UNKNOWN:
+            return Disassembly(UNKNOWN, states=states, reason=self._capped(states))
+        if status == _STUCK:
+            return Disassembly(STUCK, states=states)
+        return Disassembly(SEPARATES, tree_of(found, self.dim) if moves else None, states,
+                           pieces=tuple(pieces or ()), directions=self.directions, text=level, total_moves=total,
+                           motion=self.motion)
+
+    def level_only(self, shapes, flat, weights, groups: Groups) -> tuple:
+        """:meth:`driven` without the moves, as a count wants it: ``(status, level, states)``
+        (``level`` as :attr:`Disassembly.level`), with no objects made on the way."""
+        if self.ruler == "exact":
+            dim = self.dim
+            found = self._exact(shapes, [flat[k:k + dim] for k in range(0, len(flat), dim)], weights, groups, None)
+            return found.status, found.level, found.states
+        status, states, level, _, _ = self._take_apart(shapes, flat, weights, groups.numbers, self.max_states,
+                                                       self.max_bytes, False, _Deal(groups) if groups.grouped else None)
+        return _STATUS[status], "unknown" if status == _UNKNOWN else level, states
+
+    def _capped(self, states) -> str:
+        return (f"the search met {states:,} states (cap {self.max_states:,}) "
+                f"or reached its memory cap ({self.max_bytes:,} bytes)")
+
+    def _exact(self, shapes, bases, weights, groups, pieces) -> Disassembly:
+        job = ExactJob(self, shapes, bases, weights, groups, pieces)
+        n = len(shapes)
         try:
-            tree = self._job.part(tuple(range(n)), (0,) * (n * self.dim))
+            tree = job.part(tuple(range(n)), (0,) * (n * self.dim))
         except _Capped as capped:
-            return Disassembly(UNKNOWN, states=self._job.states, reason=str(capped), ruler=self.ruler)
+            return Disassembly(UNKNOWN, states=job.states, reason=str(capped), ruler=self.ruler)
         if tree is None:
-            return Disassembly(STUCK, states=self._job.states, ruler=self.ruler)
-        return Disassembly(SEPARATES, tree, self._job.states, pieces=tuple(pieces), directions=self.directions,
+            return Disassembly(STUCK, states=job.states, ruler=self.ruler)
+        return Disassembly(SEPARATES, tree, job.states, pieces=tuple(pieces or ()), directions=self.directions,
                            ruler=self.ruler, motion=self.motion)
+
+
+class _Deal:
+    """Rule 2 of the groups for one assembly: its dealer, made when a part first gets stuck."""
+
+    def __init__(self, groups: Groups):
+        self.groups = groups
+        self.dealer = None
+
+    def __call__(self, members) -> bool:
+        if self.dealer is None:
+            self.dealer = self.groups.dealer()
+        return self.dealer.deal(members)
 
 
 def distance_out(cells, pieces, step, unit) -> int:

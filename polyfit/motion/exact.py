@@ -263,8 +263,7 @@ class ExactJob(_Job):
                                                      left_states, owner.max_bytes)
             self.states += met
             if status == UNKNOWN:
-                raise _Capped(f"the search met {self.states:,} states (cap {owner.max_states:,}) "
-                              f"or reached its memory cap ({owner.max_bytes:,} bytes)")
+                raise _Capped(owner._capped(self.states))
             if status == STUCK:
                 break
             for path in paths:

@@ -21,6 +21,7 @@ numbers for a BurrTools file, the parts' own places for groups made here).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,18 @@ class Groups:
             for group, _ in self.groups[part]:
                 members.setdefault(group, []).append(piece)
         return [members[g] for g in sorted(members)]
+
+    @cached_property
+    def grouped(self) -> bool:
+        """Is any piece's part in a group?"""
+        return any(self.groups)
+
+    @cached_property
+    def numbers(self) -> tuple[int, ...]:
+        """For each piece, the one group its part is in, -1 when it is in none or several: what
+        rule 1 (:meth:`one_group`) looks at, as the driver (:mod:`polyfit.motion.driver`) takes
+        it."""
+        return tuple(pairs[0][0] if len(pairs) == 1 else -1 for pairs in (self.groups[p] for p in self.part_of))
 
     def one_group(self, pieces) -> bool:
         """Rule 1: every piece's part is in exactly one group, the same for all."""

@@ -6,7 +6,10 @@ name: then the error says why it is missing)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from polyfit.errors import PolyfitError
+from polyfit.motion.driver import take_apart as python_take_apart
 from polyfit.motion.search import Context as PythonContext
 
 try:
@@ -47,6 +50,22 @@ class _Padded:
             path = [(_narrow(p, self.dim, self.pad), *rest) for p, *rest in path]
         return status, states, path
 
+    def take_apart(self, shapes, bases, weights, group, max_states, max_bytes, moves, stuck):
+        if self.pad:
+            bases = _widen(bases, self.dim, self.pad)
+        status, states, level, total, tree = self.inner.take_apart(shapes, bases, weights, group, max_states,
+                                                                   max_bytes, moves, stuck)
+        if self.pad and tree is not None:
+            tree = self._narrow_tree(tree)
+        return status, states, level, total, tree
+
+    def _narrow_tree(self, tree):
+        if tree is None:
+            return None
+        pieces, path, left, removed = tree
+        path = [(_narrow(p, self.dim, self.pad), *rest) for p, *rest in path]
+        return pieces, path, self._narrow_tree(left), self._narrow_tree(removed)
+
     def exact(self, shapes, bases, weights, start, min_level, max_states, max_bytes):
         if self.pad:
             bases = _widen(bases, self.dim, self.pad)
@@ -68,6 +87,20 @@ def _widen(values, dim, pad):
 def _narrow(values, dim, pad):
     width = dim + pad
     return tuple(v for k in range(0, len(values), width) for v in values[k + pad:k + width])
+
+
+def take_apart(context, shapes, bases, weights, group, max_states, max_bytes, moves, stuck):
+    """One assembly taken apart by the twin ``context`` belongs to (see
+    :mod:`polyfit.motion.driver`)."""
+    return driver_of(context)(shapes, bases, weights, group, max_states, max_bytes, moves, stuck)
+
+
+def driver_of(context):
+    """The driver of the twin ``context`` belongs to, as a function of the rest of
+    :func:`take_apart`'s arguments."""
+    if isinstance(context, PythonContext):
+        return partial(python_take_apart, context)
+    return context.take_apart if context.pad else context.inner.take_apart
 
 
 def context(engine: str, dim: int, axes):

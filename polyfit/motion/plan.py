@@ -1,6 +1,7 @@
-"""One assembly's plan of moves as BurrTools makes it: each part searched to its first
-separation (:mod:`polyfit.motion.search`, or its C twin), then the part that stayed and the part
-removed, in turn; the tree of separations (:class:`Separation`) it leaves, with its level.
+"""One assembly's plan of moves: the tree of separations (:class:`Separation`) with its level,
+built from what the driver (:mod:`polyfit.motion.driver`, or its C twin) found for BurrTools'
+plan: each part searched to its first separation, then the part that stayed and the part
+removed, in turn.
 
 :mod:`polyfit.motion.exact` searches the same parts for the fewest moves over every plan;
 :mod:`polyfit.motion.disassembly` runs either and says what came of it.
@@ -9,8 +10,6 @@ removed, in turn; the tree of separations (:class:`Separation`) it leaves, with 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from polyfit.motion.search import STUCK as _STUCK, UNKNOWN as _UNKNOWN
 
 
 @dataclass(frozen=True)
@@ -65,67 +64,42 @@ class _Capped(Exception):
 
 
 class _Job:
-    """One assembly's disassembly: its parts, searched one after the other."""
+    """One assembly's disassembly with the exact ruler (:class:`polyfit.motion.exact.ExactJob`):
+    its parts, searched one after the other. (BurrTools' plan is :mod:`polyfit.motion.driver`.)"""
 
     def __init__(self, owner, shapes, bases, weights, groups, cells):
         self.owner = owner
         self.shapes, self.bases, self.weights = shapes, bases, tuple(weights)
         self.groups = groups
-        self.dealer = None  # rule 2 of the groups, made when a part first gets stuck
         self.cells = cells
         self.states = 0
 
-    def part(self, pieces, start):
-        """The tree of this part from the offsets ``start``, or None when it is stuck."""
-        owner = self.owner
-        bases = [v for p in pieces for v in self.bases[p]]
-        left_states = max(owner.max_states - self.states, 1)
-        status, met, path = owner._context.separate(
-            [self.shapes[p] for p in pieces], bases, [self.weights[p] for p in pieces],
-            start, left_states, owner.max_bytes)
-        self.states += met
-        if status == _UNKNOWN:
-            raise _Capped(f"the search met {self.states:,} states (cap {owner.max_states:,}) "
-                          f"or reached its memory cap ({owner.max_bytes:,} bytes)")
-        if status == _STUCK:
-            return None
-        before, stayed, gone = split_at(pieces, path)
-        left = self.subpart(pieces, stayed, before)
-        if left is False:
-            return None
-        taken = self.subpart(pieces, gone, before)
-        if taken is False:
-            return None
-        return Separation(tuple(pieces), self.steps(pieces, path), left, taken)
-
-    def subpart(self, pieces, members, positions):
-        """The tree of a part, None when it is done as it is, False when it is stuck."""
-        if len(members) == 1 or self.groups.one_group(members):
-            return None
-        dim = self.owner.dim
-        place = {p: k for k, p in enumerate(pieces)}
-        start = tuple(v for p in members for v in positions[place[p] * dim:(place[p] + 1) * dim])
-        tree = self.part(members, start)
-        if tree is None:
-            if self.dealer is None:
-                self.dealer = self.groups.dealer()
-            if not self.dealer.deal(members):
-                return False
-        return tree
-
     def steps(self, pieces, path) -> tuple[Step, ...]:
-        dim = self.owner.dim
-        steps = []
-        for before, after in zip(path, path[1:]):
-            positions, removed, direction, amount = after
-            if removed:
-                moving = tuple(p for k, p in enumerate(pieces) if removed >> k & 1)
-                amount = None
-            else:
-                moving = tuple(p for k, p in enumerate(pieces)
-                               if positions[k * dim:(k + 1) * dim] != before[0][k * dim:(k + 1) * dim])
-            steps.append(Step(moving, direction, amount, before[0]))
-        return tuple(steps)
+        return steps_of(pieces, path, self.owner.dim)
+
+
+def steps_of(pieces, path, dim) -> tuple[Step, ...]:
+    """The steps of a part's ``pieces`` along a search's ``path`` (its states, the last one the
+    removal)."""
+    steps = []
+    for before, after in zip(path, path[1:]):
+        positions, removed, direction, amount = after
+        if removed:
+            moving = tuple(p for k, p in enumerate(pieces) if removed >> k & 1)
+            amount = None
+        else:
+            moving = tuple(p for k, p in enumerate(pieces)
+                           if positions[k * dim:(k + 1) * dim] != before[0][k * dim:(k + 1) * dim])
+        steps.append(Step(moving, direction, amount, before[0]))
+    return tuple(steps)
+
+
+def tree_of(found, dim) -> Separation | None:
+    """The :class:`Separation` of a driver's tree (:mod:`polyfit.motion.driver`)."""
+    if found is None:
+        return None
+    pieces, path, left, removed = found
+    return Separation(pieces, steps_of(pieces, path, dim), tree_of(left, dim), tree_of(removed, dim))
 
 
 def split_at(pieces, path) -> tuple:

@@ -30,6 +30,7 @@ class MirrorRule:
 
     def __init__(self, puzzle, narrow):
         self.puzzle = puzzle
+        self._last = None  # (placements, decide's answer)
         self.narrow = narrow  # the narrowed puzzle (a polyfit.puzzle.solve.Puzzle)
         names = [p.name for p in puzzle.pieces]
         narrow_names = [p.name for p in narrow.pieces]
@@ -85,7 +86,15 @@ class MirrorRule:
     def decide(self, placements) -> tuple[bool, tuple | None]:
         """For a solution (the puzzle's placement indices): is its rotation class the one
         counted, and the mirror image (placement indices) when that is another rotation
-        class (None when it is not, or is no solution)."""
+        class (None when it is not, or is no solution). The last answer is kept: a count asks
+        about each solution twice (the search, then the disassembly)."""
+        if self._last is not None and self._last[0] == placements:
+            return self._last[1]
+        answer = self._decide(placements)
+        self._last = (placements, answer)
+        return answer
+
+    def _decide(self, placements) -> tuple[bool, tuple | None]:
         used = [0] * len(self.limits)
         piece_of = self.piece_of
         for i in placements:

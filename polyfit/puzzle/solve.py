@@ -175,8 +175,8 @@ class Puzzle:
         if cover.has_reflections:
             if cover.mirror_symmetric(placements):
                 return True, None
-            reflection = next(sym for sym in cover.symmetries if not sym.is_proper)
-            return True, tuple(cover.map_placement(reflection, i) for i in placements)
+            table = cover.table(next(sym for sym in cover.symmetries if not sym.is_proper))
+            return True, tuple(map(table.__getitem__, placements))
         rule = self.mirror_rule
         return rule.decide(placements) if rule else (True, None)
 
