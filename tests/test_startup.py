@@ -74,6 +74,32 @@ def test_a_small_count_loads_no_disassembler():
         modules & {*NEVER, "polyfit.motion", "polyfit.longsearch.disassembly"})
 
 
+# Not needed to count a BurrTools file (its pieces are in it, no file is written) on one
+# process: no piece spec, no exporter, no solution set, no memo parser, no probes of the tree.
+NOT_FOR_A_FILE_COUNT = [
+    "polyfit.formats.piece_specs", "polyfit.formats.pieces_file", "polyfit.formats.export",
+    "polyfit.formats.solution_set", "polyfit.puzzle.burnside", "polyfit.xc.estimate",
+]
+
+
+def test_a_burrtools_count_on_one_process_loads_no_piece_spec_exporter_or_probe():
+    out, modules = probe("solve", str(ROOT / "benchmarks/data/burrtools/soma-marked-corner.xmpuzzle"), "--count",
+                         "--jobs", "1", "--json")
+    counts = json.loads(out)
+    assert (counts["distinct"], counts["total"]) == (1920, 11520)  # the answer is still there
+    assert {"polyfit.formats.burrtools", "polyfit.dlx.bitset"} <= modules  # what it did use
+    unwanted = {*NEVER, *NOT_FOR_A_FILE_COUNT, "polyfit.motion", "polyfit.longsearch.disassembly"}
+    assert not modules & unwanted, sorted(modules & unwanted)
+
+
+def test_the_probes_still_run_when_a_decision_needs_them():
+    """Without --jobs, whether to split over the cores is decided by the probes' estimate."""
+    out, modules = probe("solve", str(ROOT / "benchmarks/data/burrtools/soma-marked-corner.xmpuzzle"), "--count",
+                         "--json")
+    assert json.loads(out)["distinct"] == 1920
+    assert "polyfit.xc.estimate" in modules
+
+
 def test_listing_pieces_loads_no_solver():
     out, modules = probe("pieces", "pentominoes")
     assert set("FILNPTUVWXYZ") <= set(out)  # the twelve pieces, drawn
