@@ -147,25 +147,30 @@ class PlacementKeys:
     def _number(self, corner) -> int:
         return sum((c - low) * stride for c, low, stride in zip(corner, self.low, self.strides))
 
-    def image(self, sym: Symmetry) -> list[int]:
+    def image(self, sym: Symmetry, only: int | None = None) -> list[int]:
+        """Where ``sym`` sends each placement; with ``only`` (a piece index), only the
+        placements of that piece are mapped and the others' entries are -1."""
         placements = self.placements
-        table = list(range(len(placements)))
         if sym.is_identity and sym.piece_map == tuple(range(len(sym.piece_map))):
-            return table
+            return list(range(len(placements)))
+        table = list(range(len(placements))) if only is None else [-1] * len(placements)
         if self.groups:
-            self._map_oriented(sym, table)
+            self._map_oriented(sym, table, only)
         index, lookup, piece_map = self.index, self.lookup, sym.piece_map
         bit = [1 << index[sym(c)] for c in self.cells]
         for k, cells in zip(self.others, self.cell_indices):
+            if only is not None and placements[k].piece != only:
+                continue
             mask = 0
             for i in cells:
                 mask |= bit[i]
             table[k] = lookup[piece_map[placements[k].piece], mask]
         return table
 
-    def _map_oriented(self, sym: Symmetry, table: list[int]) -> None:
+    def _map_oriented(self, sym: Symmetry, table: list[int], only: int | None = None) -> None:
         """Each orientation's placements at once: the image of a corner is an affine function
-        of its coordinates, so its number is one sum per placement."""
+        of its coordinates, so its number is one sum per placement (those of piece ``only``
+        alone when it is given)."""
         from polyfit.puzzle.orientations import group, oriented, turned
 
         pieces, painted = self.pieces, self.painted
@@ -185,6 +190,8 @@ class PlacementKeys:
         minus = [(p, strides[k]) for k, (p, s) in enumerate(zip(transform.perm, transform.signs)) if s < 0]
         constant = sum((a - b) * c for a, b, c in zip(offset, low, strides))
         for (i, o), (indices, corners) in self.groups.items():
+            if only is not None and i != only:
+                continue
             j = piece_map[i]
             turn = turns.get((i, j))
             if turn is None:
@@ -359,15 +366,21 @@ def choose_breaker(cover: Cover, pieces, counts) -> None:
     of_piece: dict[int, list[int]] = {}
     for i in range(searched):
         of_piece.setdefault(cover.placements[i].piece, []).append(i)
-    tables = None
+    # The candidates, those with the fewest placements first: a piece of n placements has at
+    # least n / |G| orbits, so once that bound cannot beat the best, its orbits are not worked
+    # out (mapping every placement of a big piece under every symmetry costs milliseconds).
+    candidates = []
     for piece in range(len(pieces)):
         if counts[piece] != (1, 1) or any(sym.piece_map[piece] != piece for sym in group):
             continue
         mine = of_piece.get(piece)
-        if not mine:
+        if mine:
+            candidates.append((-(-len(mine) // len(group)), piece, mine))
+    keys = cover._keys()
+    for least, piece, mine in sorted(candidates, key=lambda c: c[:2]):
+        if best is not None and (least, 0, piece) > best[0]:
             continue
-        if tables is None:
-            tables = [cover.table(sym) for sym in group]
+        tables = [cover._tables.get(sym) or keys.image(sym, piece) for sym in group]
         orbits = _orbits(group, mine, tables)
         fixed = sum(1 for size, _ in orbits.values() if size < len(group))
         key = (len(orbits), fixed, piece)
