@@ -104,7 +104,7 @@ class PlacementKeys:
 
     def __init__(self, placements: list[Placement], pieces=None, painted=None):
         self.pieces, self.painted = pieces, painted
-        self._forms = None  # each piece's orientations (polyfit.puzzle.orientations.oriented)
+        self._forms: dict = {}  # piece -> its orientations (see _form)
         self._turns: dict = {}  # (piece, its image) -> orientations.turned of them
         grid = pieces is not None and pieces and lattices.of(pieces[0]).name in ("square", "cubic")
         self.placements = placements
@@ -130,8 +130,6 @@ class PlacementKeys:
             self.strides = [1] * dim
             for i in range(dim - 2, -1, -1):
                 self.strides[i] = self.strides[i + 1] * sizes[i + 1]
-            for key, (indices, group) in self.groups.items():
-                self.numbered[key] = {self._number(c): k for c, k in zip(group, indices)}
         self.others = others
         self.cells = sorted({c for k in others for c in placements[k].cells})
         index = {c: i for i, c in enumerate(self.cells)}
@@ -146,6 +144,26 @@ class PlacementKeys:
 
     def _number(self, corner) -> int:
         return sum((c - low) * stride for c, low, stride in zip(corner, self.low, self.strides))
+
+    def _numbered(self, key) -> dict:
+        """{corner as a number: index} of the placements of ``key`` (piece, orientation), made
+        when a symmetry first maps placements onto them."""
+        numbered = self.numbered.get(key)
+        if numbered is None:
+            indices, group = self.groups[key]
+            numbered = self.numbered[key] = {self._number(c): k for c, k in zip(group, indices)}
+        return numbered
+
+    def _form(self, piece: int):
+        """A piece's orientations (:func:`polyfit.puzzle.orientations.oriented`), made once and
+        only for the pieces a symmetry maps (a piece's cells are the key of each)."""
+        from polyfit.puzzle.orientations import oriented
+
+        form = self._forms.get(piece)
+        if form is None:
+            p = self.pieces[piece]
+            form = self._forms[piece] = oriented(p.cells, p.mirror, self.painted[piece])
+        return form
 
     def image(self, sym: Symmetry, only: int | None = None) -> list[int]:
         """Where ``sym`` sends each placement; with ``only`` (a piece index), only the
@@ -171,12 +189,10 @@ class PlacementKeys:
         """Each orientation's placements at once: the image of a corner is an affine function
         of its coordinates, so its number is one sum per placement (those of piece ``only``
         alone when it is given)."""
-        from polyfit.puzzle.orientations import group, oriented, turned
+        from polyfit.puzzle.orientations import group, turned
 
         pieces, painted = self.pieces, self.painted
-        if self._forms is None:  # once for every symmetry: the key of each is the piece's cells
-            self._forms = [oriented(p.cells, p.mirror, k) for p, k in zip(pieces, painted)]
-        forms, turns = self._forms, self._turns
+        turns = self._turns
         transform, offset, piece_map = sym.transform, sym.offset, sym.piece_map
         strides, low = self.strides, self.low
         _, numbers, products = group(len(low))
@@ -195,9 +211,9 @@ class PlacementKeys:
             j = piece_map[i]
             turn = turns.get((i, j))
             if turn is None:
-                turn = turns[i, j] = turned(pieces[i].cells, painted[i], forms[j])
-            form = forms[i]
-            target = self.numbered[j, turn[row[form.turns[o]]]]
+                turn = turns[i, j] = turned(pieces[i].cells, painted[i], self._form(j))
+            form = self._form(i)
+            target = self._numbered((j, turn[row[form.turns[o]]]))
             extent = form.extents[o]
             start = constant
             for p, stride in minus:
