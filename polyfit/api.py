@@ -18,16 +18,17 @@ from contextlib import closing
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from polyfit.errors import ParseError, PolyfitError
-from polyfit.formats.piece_specs import resolve_pieces
-from polyfit.formats.solution_set import SolutionSet
 from polyfit.plugins import get_plugin_manager
 from polyfit.puzzle import solve
 from polyfit.puzzle.board import Board
 from polyfit.puzzle.solve import Counts, Found
 from polyfit.registry import Registry
+
+if TYPE_CHECKING:  # loaded on first use: a count of a file that holds its pieces needs neither
+    from polyfit.formats.solution_set import SolutionSet
 
 _REGISTRY: Registry | None = None
 
@@ -57,6 +58,8 @@ def pieces(spec: str, base: str | os.PathLike | None = None, *, plugins: Registr
     folder ``base`` first). ``plugins``: another registry than :func:`registry` (the command
     line's, with ``--plugins-dir``)."""
     reg = plugins or registry()
+    from polyfit.formats.piece_specs import resolve_pieces
+
     with reg.session():  # a pieces file's '; lattice:' means one of this registry's lattices
         return resolve_pieces(spec, reg.piece_set_builders(), base)
 
@@ -493,6 +496,8 @@ def _solution_set(solutions) -> tuple[SolutionSet, Registry | None]:
     """What exporters take, from a :class:`Solution`, several solutions of one puzzle (a list,
     or what :meth:`Puzzle.solutions` yields), or a :class:`SolutionSet` as it is; and the
     registry of their puzzle (None for a SolutionSet)."""
+    from polyfit.formats.solution_set import SolutionSet
+
     if isinstance(solutions, SolutionSet):
         return solutions, None
     if isinstance(solutions, Solution):
@@ -588,6 +593,8 @@ class Solution:
 
     def solution_set(self) -> SolutionSet:
         """This solution as exporters take it."""
+        from polyfit.formats.solution_set import SolutionSet
+
         return SolutionSet.of(self.puzzle.board, self.puzzle.pieces, [self.placements])
 
     def export(self, target: str | os.PathLike | None = None, format: str | None = None, *,

@@ -190,9 +190,19 @@ def choose(
         plan.split = asked_for_jobs
         return plan
 
+    cores = default_processes() if cores is None else cores
+    may_split = jobs is None and cores > 1 and len(problem.options) >= 64
+    may_memo = (not named and not asked_for_jobs and jobs in (None, 1) and repeats(puzzle)
+                and not problem.has_colours)
+    if asked_for_jobs or not (may_memo or may_split or watched):
+        # No decision below asks how long the search would take: no probes (64 random paths
+        # down the tree cost 5-20 ms, more than many a whole search).
+        if memory is not None:
+            raise PolyfitError("--memory sizes the cache of count-memo, which this count does not use (give --backend count-memo)")
+        plan.split = asked_for_jobs
+        return plan
     prediction = plan.prediction = predict(puzzle, engine)
-    wants_memo = (not named and not asked_for_jobs and jobs in (None, 1) and repeats(puzzle)
-                  and not problem.has_colours and prediction.seconds >= MEMO_SECONDS)
+    wants_memo = may_memo and prediction.seconds >= MEMO_SECONDS
     counter = usable_memo(registry.backends) if wants_memo else None  # its module loads when it may count
     if counter is not None:
         plan.counter = _with_memory(counter, memory)
@@ -204,11 +214,7 @@ def choose(
     elif memory is not None:
         raise PolyfitError("--memory sizes the cache of count-memo, which this count does not use (give --backend count-memo)")
 
-    if asked_for_jobs:
-        plan.split = True
-        return plan
-    cores = default_processes() if cores is None else cores
-    if jobs is None and cores > 1 and len(problem.options) >= 64 and prediction.seconds >= PARALLEL_SECONDS:
+    if may_split and prediction.seconds >= PARALLEL_SECONDS:
         plan.split, plan.processes = True, cores
         plan.why += f"; split over {cores} processes (about {prediction.seconds:.2g} s of search)"
     elif watched and prediction.seconds >= WATCHED_SECONDS:

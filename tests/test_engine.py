@@ -62,6 +62,26 @@ def test_a_long_count_is_split_over_the_cores_and_a_short_one_is_not():
     assert not puzzle.plan("count", jobs=1, cores=2).split  # one process asked for
 
 
+def test_the_tree_is_probed_only_when_a_decision_asks_how_long_the_search_is(monkeypatch):
+    """One process asked for, no piece used twice, nobody watching: neither the memo counter
+    nor a split depends on the estimate, so no probe is made; the count is unchanged. Without
+    --jobs (the split), with repeated pieces (the memo counter) or watched, it is made."""
+    import polyfit.xc.estimate
+
+    probes = []
+    real = polyfit.xc.estimate.estimate
+    monkeypatch.setattr(polyfit.xc.estimate, "estimate", lambda *a, **k: probes.append(1) or real(*a, **k))
+    puzzle = polyfit.load(ROOT / "shapes" / "pentomino" / "6x10.txt")
+    plan = puzzle.plan("count", jobs=1, cores=2)
+    assert plan.prediction is None and not plan.split and plan.counter is None and not probes
+    assert puzzle.count(jobs=1).distinct == 2339 and not probes
+    assert puzzle.plan("count", cores=2).prediction is not None and len(probes) == 1  # may split
+    assert polyfit.load(ROOT / "shapes" / "pentomino" / "6x10.txt").plan(
+        "count", jobs=1, cores=2, watched=True).prediction is not None and len(probes) == 2
+    repeated = polyfit.Puzzle(box(6, 6), "18*domino")
+    assert repeated.plan("count", jobs=1, cores=1).prediction is not None and len(probes) == 3  # the memo counter may
+
+
 def test_the_model_predicts_more_for_a_bigger_search():
     small = polyfit.load(ROOT / "shapes" / "pentomino" / "3x20.txt")
     big = polyfit.load(ROOT / "shapes" / "pentomino" / "6x10.txt")

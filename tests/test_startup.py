@@ -74,6 +74,32 @@ def test_a_small_count_loads_no_disassembler():
         modules & {*NEVER, "polyfit.motion", "polyfit.longsearch.disassembly"})
 
 
+# Not needed to count a BurrTools file (its pieces are in it, no file is written) on one
+# process: no piece spec, no exporter, no solution set, no memo parser, no probes of the tree.
+NOT_FOR_A_FILE_COUNT = [
+    "polyfit.formats.piece_specs", "polyfit.formats.pieces_file", "polyfit.formats.export",
+    "polyfit.formats.solution_set", "polyfit.puzzle.burnside", "polyfit.xc.estimate",
+]
+
+
+def test_a_burrtools_count_on_one_process_loads_no_piece_spec_exporter_or_probe():
+    out, modules = probe("solve", str(ROOT / "benchmarks/data/burrtools/soma-marked-corner.xmpuzzle"), "--count",
+                         "--jobs", "1", "--json")
+    counts = json.loads(out)
+    assert (counts["distinct"], counts["total"]) == (1920, 11520)  # the answer is still there
+    assert {"polyfit.formats.burrtools", "polyfit.dlx.bitset"} <= modules  # what it did use
+    unwanted = {*NEVER, *NOT_FOR_A_FILE_COUNT, "polyfit.motion", "polyfit.longsearch.disassembly"}
+    assert not modules & unwanted, sorted(modules & unwanted)
+
+
+def test_the_probes_still_run_when_a_decision_needs_them():
+    """Without --jobs, whether to split over the cores is decided by the probes' estimate."""
+    out, modules = probe("solve", str(ROOT / "benchmarks/data/burrtools/soma-marked-corner.xmpuzzle"), "--count",
+                         "--json")
+    assert json.loads(out)["distinct"] == 1920
+    assert "polyfit.xc.estimate" in modules
+
+
 def test_listing_pieces_loads_no_solver():
     out, modules = probe("pieces", "pentominoes")
     assert set("FILNPTUVWXYZ") <= set(out)  # the twelve pieces, drawn
@@ -98,3 +124,17 @@ def test_every_built_in_is_registered_as_a_stand_in_in_order():
 def test_each_deferred_backend_is_the_class_it_names(name):
     module, cls = DEFERRED[name]
     assert getattr(importlib.import_module(module), cls).name == name
+
+
+def test_a_command_freezes_what_start_up_loaded_and_collects_young_objects_less_often():
+    """The collector scanned the long-lived objects of start-up and set-up dozens of times a
+    count (58 collections on a 15-piece cube, freeing nothing); a command freezes the former
+    and collects the young generation every YOUNG_COLLECTION allocations."""
+    script = PROBE + "import gc; print(json.dumps([gc.get_threshold()[0], gc.get_freeze_count()]))\n"
+    result = subprocess.run([sys.executable, "-c", script, "solve", str(ROOT / "shapes/soma/castle.vox"), "--count"],
+                            cwd=ROOT.parent, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    threshold, frozen = json.loads(result.stdout.splitlines()[-1])
+    from polyfit.cli import YOUNG_COLLECTION
+
+    assert threshold == YOUNG_COLLECTION > 700 and frozen > 1000

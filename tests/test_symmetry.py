@@ -1,4 +1,7 @@
 from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
 
 from polyfit.formats.textart import parse_board_text
 from polyfit.lattices.grid import lattice_group, normalize, orientations
@@ -63,3 +66,48 @@ def test_one_sided_pieces_lose_reflections_unless_the_set_has_their_mirror():
     assert len(paired) == 8
     for s in paired:
         assert s.piece_map == ((0, 1, 2) if s.is_proper else (1, 0, 2))
+
+
+# -- the breaker's choice: skipping candidates by their orbit bound changes nothing -------------
+
+BURRTOOLS_DATA = Path(__file__).resolve().parent.parent / "benchmarks" / "data" / "burrtools"
+
+
+def _exhaustive_breaker(cover, pieces, counts):
+    """The breaker as worked out before candidates were skipped: every invariant piece used
+    once, its orbits from the whole tables, the least (orbits, fixed, piece)."""
+    from polyfit.puzzle.cover import _orbits
+
+    group = cover.symmetries
+    tables = [cover.table(sym) for sym in group]
+    searched = len(cover.placements) - len(cover.fixed)
+    best = None
+    for piece in range(len(pieces)):
+        if counts[piece] != (1, 1) or any(sym.piece_map[piece] != piece for sym in group):
+            continue
+        mine = [i for i in range(searched) if cover.placements[i].piece == piece]
+        if not mine:
+            continue
+        orbits = _orbits(group, mine, tables)
+        key = (len(orbits), sum(1 for size, _ in orbits.values() if size < len(group)), piece)
+        if best is None or key < best[0]:
+            best = (key, piece, {i: size for i, (size, _) in orbits.items()})
+    return (None, {}) if best is None else best[1:]
+
+
+@pytest.mark.parametrize("name", ["keys-in-a-box", "cube-9", "colour-cube", "burr-box-8",
+                                  "soma-two-coloured-t", "soma-marked-corner", "umlaut"])
+def test_the_breaker_is_the_one_every_candidate_worked_out_gives(name):
+    import polyfit
+
+    puzzle = polyfit.Puzzle(polyfit.read_board(BURRTOOLS_DATA / f"{name}.xmpuzzle"))
+    cover = puzzle.cover
+    assert len(cover.symmetries) > 1  # a group to break
+    piece, orbit_sizes = _exhaustive_breaker(cover, puzzle.pieces, puzzle.counts)
+    assert (cover.breaker, cover.orbit_sizes) == (piece, orbit_sizes)
+    # A table made for one piece's placements agrees with the whole table on them.
+    keys = cover._keys()
+    mine = [i for i, p in enumerate(cover.placements) if p.piece == piece]
+    for sym in cover.symmetries:
+        partial, whole = keys.image(sym, piece), cover.table(sym)
+        assert [partial[i] for i in mine] == [whole[i] for i in mine]

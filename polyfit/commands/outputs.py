@@ -14,13 +14,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
 from polyfit.errors import PolyfitError
-from polyfit.formats.export import Output, output
-from polyfit.formats.solution_set import SolutionSet
+
+if TYPE_CHECKING:  # loaded when a file is asked for: a count without one needs neither
+    from polyfit.formats.export import Output
+    from polyfit.formats.solution_set import SolutionSet
 
 # The shorthands: (attribute, flag, exporter).
 SHORTHANDS = (("png", "--png", "png"), ("svg", "--svg", "svg"), ("pdf", "--pdf", "pdf"),
@@ -60,6 +62,8 @@ class Outputs:
         if self._planned is None:
             wanted = self.output or any(getattr(self, attribute) is not None for attribute, _, _ in SHORTHANDS)
             exporters = self.registry.exporters if wanted else {}  # no exporter loads for none
+            if wanted:
+                from polyfit.formats.export import output
             if self.format is not None and len(self.output) != 1:
                 raise PolyfitError("--format names the format of one --output file; give exactly one --output")
             if self.cut and not self.svg:
@@ -172,11 +176,13 @@ class SearchOptions:
     memory: Optional[str] = None
 
     def run_options(self) -> dict:
-        from polyfit.puzzle.burnside import parse_memory
+        memory = None
+        if self.memory is not None:
+            from polyfit.puzzle.burnside import parse_memory
 
+            memory = parse_memory(self.memory)
         return dict(backend=self.backend, seed=self.random, jobs=self.jobs, dask=self.dask, checkpoint=self.checkpoint,
-                    resume=self.resume, depth=self.depth,
-                    memory=None if self.memory is None else parse_memory(self.memory))
+                    resume=self.resume, depth=self.depth, memory=memory)
 
     @property
     def serial_only(self) -> bool:
@@ -221,6 +227,8 @@ class FileOptions:
             raise PolyfitError(f"--count prints no solutions to write to {empty[0].path}; drop --count, use --limit N, "
                                "or write the counts to a .json file")
         if pictures.wanted or pictures.modifiers:
+            from polyfit.formats.solution_set import SolutionSet
+
             pictures.check(SolutionSet.of(puzzle.board, puzzle.pieces))
         if self.animate is not None:
             from polyfit.render.animate import check_animatable
@@ -236,10 +244,12 @@ class FileOptions:
         """Write every file asked for, from ``solutions`` (:class:`polyfit.Solution`); ``counts``
         go into the exported file when the search ran to its end; ``extra``: more top-level
         JSON (disassemblies)."""
-        solution_set = SolutionSet.of(puzzle.board, puzzle.pieces, [s.to_json() for s in solutions],
-                                      None if counts is None else {"distinct": counts.distinct, "total": counts.total},
-                                      extra)
         if self.pictures.wanted:
+            from polyfit.formats.solution_set import SolutionSet
+
+            solution_set = SolutionSet.of(puzzle.board, puzzle.pieces, [s.to_json() for s in solutions],
+                                          None if counts is None else {"distinct": counts.distinct, "total": counts.total},
+                                          extra)
             for line in self.pictures.write(solution_set):
                 typer.echo(line, err=True)
         if self.animate is not None:

@@ -8,7 +8,6 @@ readers and the ``text`` exporter.
 from __future__ import annotations
 
 from polyfit.files import read_text, write_output_text
-from polyfit.formats.export import register_table
 from polyfit.hookspecs import hookimpl
 from polyfit.lattices import base as lattices
 from polyfit.lattices.textart import draw_cells
@@ -108,4 +107,6 @@ EXPORTERS = {"text": ((".txt",), export_text, "solutions as text art")}
 
 @hookimpl
 def register_exporters(register):
+    from polyfit.formats.export import register_table  # read as a board file, no exporter is needed
+
     register_table(register, EXPORTERS)

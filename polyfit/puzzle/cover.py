@@ -104,7 +104,7 @@ class PlacementKeys:
 
     def __init__(self, placements: list[Placement], pieces=None, painted=None):
         self.pieces, self.painted = pieces, painted
-        self._forms = None  # each piece's orientations (polyfit.puzzle.orientations.oriented)
+        self._forms: dict = {}  # piece -> its orientations (see _form)
         self._turns: dict = {}  # (piece, its image) -> orientations.turned of them
         grid = pieces is not None and pieces and lattices.of(pieces[0]).name in ("square", "cubic")
         self.placements = placements
@@ -130,8 +130,6 @@ class PlacementKeys:
             self.strides = [1] * dim
             for i in range(dim - 2, -1, -1):
                 self.strides[i] = self.strides[i + 1] * sizes[i + 1]
-            for key, (indices, group) in self.groups.items():
-                self.numbered[key] = {self._number(c): k for c, k in zip(group, indices)}
         self.others = others
         self.cells = sorted({c for k in others for c in placements[k].cells})
         index = {c: i for i, c in enumerate(self.cells)}
@@ -147,31 +145,54 @@ class PlacementKeys:
     def _number(self, corner) -> int:
         return sum((c - low) * stride for c, low, stride in zip(corner, self.low, self.strides))
 
-    def image(self, sym: Symmetry) -> list[int]:
+    def _numbered(self, key) -> dict:
+        """{corner as a number: index} of the placements of ``key`` (piece, orientation), made
+        when a symmetry first maps placements onto them."""
+        numbered = self.numbered.get(key)
+        if numbered is None:
+            indices, group = self.groups[key]
+            numbered = self.numbered[key] = {self._number(c): k for c, k in zip(group, indices)}
+        return numbered
+
+    def _form(self, piece: int):
+        """A piece's orientations (:func:`polyfit.puzzle.orientations.oriented`), made once and
+        only for the pieces a symmetry maps (a piece's cells are the key of each)."""
+        from polyfit.puzzle.orientations import oriented
+
+        form = self._forms.get(piece)
+        if form is None:
+            p = self.pieces[piece]
+            form = self._forms[piece] = oriented(p.cells, p.mirror, self.painted[piece])
+        return form
+
+    def image(self, sym: Symmetry, only: int | None = None) -> list[int]:
+        """Where ``sym`` sends each placement; with ``only`` (a piece index), only the
+        placements of that piece are mapped and the others' entries are -1."""
         placements = self.placements
-        table = list(range(len(placements)))
         if sym.is_identity and sym.piece_map == tuple(range(len(sym.piece_map))):
-            return table
+            return list(range(len(placements)))
+        table = list(range(len(placements))) if only is None else [-1] * len(placements)
         if self.groups:
-            self._map_oriented(sym, table)
+            self._map_oriented(sym, table, only)
         index, lookup, piece_map = self.index, self.lookup, sym.piece_map
         bit = [1 << index[sym(c)] for c in self.cells]
         for k, cells in zip(self.others, self.cell_indices):
+            if only is not None and placements[k].piece != only:
+                continue
             mask = 0
             for i in cells:
                 mask |= bit[i]
             table[k] = lookup[piece_map[placements[k].piece], mask]
         return table
 
-    def _map_oriented(self, sym: Symmetry, table: list[int]) -> None:
+    def _map_oriented(self, sym: Symmetry, table: list[int], only: int | None = None) -> None:
         """Each orientation's placements at once: the image of a corner is an affine function
-        of its coordinates, so its number is one sum per placement."""
-        from polyfit.puzzle.orientations import group, oriented, turned
+        of its coordinates, so its number is one sum per placement (those of piece ``only``
+        alone when it is given)."""
+        from polyfit.puzzle.orientations import group, turned
 
         pieces, painted = self.pieces, self.painted
-        if self._forms is None:  # once for every symmetry: the key of each is the piece's cells
-            self._forms = [oriented(p.cells, p.mirror, k) for p, k in zip(pieces, painted)]
-        forms, turns = self._forms, self._turns
+        turns = self._turns
         transform, offset, piece_map = sym.transform, sym.offset, sym.piece_map
         strides, low = self.strides, self.low
         _, numbers, products = group(len(low))
@@ -185,12 +206,14 @@ class PlacementKeys:
         minus = [(p, strides[k]) for k, (p, s) in enumerate(zip(transform.perm, transform.signs)) if s < 0]
         constant = sum((a - b) * c for a, b, c in zip(offset, low, strides))
         for (i, o), (indices, corners) in self.groups.items():
+            if only is not None and i != only:
+                continue
             j = piece_map[i]
             turn = turns.get((i, j))
             if turn is None:
-                turn = turns[i, j] = turned(pieces[i].cells, painted[i], forms[j])
-            form = forms[i]
-            target = self.numbered[j, turn[row[form.turns[o]]]]
+                turn = turns[i, j] = turned(pieces[i].cells, painted[i], self._form(j))
+            form = self._form(i)
+            target = self._numbered((j, turn[row[form.turns[o]]]))
             extent = form.extents[o]
             start = constant
             for p, stride in minus:
@@ -359,15 +382,21 @@ def choose_breaker(cover: Cover, pieces, counts) -> None:
     of_piece: dict[int, list[int]] = {}
     for i in range(searched):
         of_piece.setdefault(cover.placements[i].piece, []).append(i)
-    tables = None
+    # The candidates, those with the fewest placements first: a piece of n placements has at
+    # least n / |G| orbits, so once that bound cannot beat the best, its orbits are not worked
+    # out (mapping every placement of a big piece under every symmetry costs milliseconds).
+    candidates = []
     for piece in range(len(pieces)):
         if counts[piece] != (1, 1) or any(sym.piece_map[piece] != piece for sym in group):
             continue
         mine = of_piece.get(piece)
-        if not mine:
+        if mine:
+            candidates.append((-(-len(mine) // len(group)), piece, mine))
+    keys = cover._keys()
+    for least, piece, mine in sorted(candidates, key=lambda c: c[:2]):
+        if best is not None and (least, 0, piece) > best[0]:
             continue
-        if tables is None:
-            tables = [cover.table(sym) for sym in group]
+        tables = [cover._tables.get(sym) or keys.image(sym, piece) for sym in group]
         orbits = _orbits(group, mine, tables)
         fixed = sum(1 for size, _ in orbits.values() if size < len(group))
         key = (len(orbits), fixed, piece)

@@ -22,13 +22,23 @@ def group(dim: int) -> tuple:
     table of products: ``products[a][b]`` is the number of transform ``a`` then ``b``."""
     transforms = lattice_group(dim, True)
     number = {g: k for k, g in enumerate(transforms)}
-    by_parts = {(g.perm, g.signs): k for k, g in enumerate(transforms)}
-    # a then b: coordinate i of the result is b.signs[i] * a.signs[p] * cell[a.perm[p]], p = b.perm[i]
-    products = tuple(
-        tuple(by_parts[tuple(a.perm[p] for p in b.perm), tuple(s * a.signs[p] for p, s in zip(b.perm, b.signs))]
-              for b in transforms)
-        for a in transforms
-    )
+    # a then b: coordinate i of the result is b.signs[i] * a.signs[p] * cell[a.perm[p]], p = b.perm[i].
+    # A transform is keyed by its signed images of the axes (sign * (axis + 1)), so a product
+    # is a look-up of one tuple: the 48 x 48 table of the cube took 10 ms built from tuples of
+    # perms and signs by generators.
+    signed = [tuple(s * (p + 1) for p, s in zip(g.perm, g.signs)) for g in transforms]
+    by_signed = {key: k for k, key in enumerate(signed)}
+    if dim == 3:
+        products = tuple(
+            tuple([by_signed[(a[p] * s, a[q] * t, a[r] * u)] for (p, q, r), (s, t, u) in
+                   [(g.perm, g.signs) for g in transforms]])
+            for a in signed
+        )
+    else:
+        products = tuple(
+            tuple([by_signed[tuple([a[p] * s for p, s in zip(g.perm, g.signs)])] for g in transforms])
+            for a in signed
+        )
     return transforms, number, products
 
 
