@@ -261,8 +261,10 @@ def test_counts_equal_burrtools_recorded_counts(name):
 
 
 @pytest.mark.skipif(not BURRTXT2.exists(), reason="BurrTools is not built here (bash ../shared/burrtools/build.sh)")
-@pytest.mark.parametrize("name", sorted(RECORDED))
-@pytest.mark.parametrize("mirror", [False, True])
+@pytest.mark.parametrize("name, mirror", [  # each grid once in the quick suite, the rest with the slow tests
+    pytest.param(name, mirror, marks=[] if (name, mirror) in {("rd-two-by-halves.xmpuzzle", True),
+                                                              ("to-octahedron.xmpuzzle", False)} else [pytest.mark.slow])
+    for mirror in (False, True) for name in sorted(RECORDED)])
 def test_burrtools_counts_the_recorded_assemblies_now(name, mirror, tmp_path):
     options = ("-R", "-c", "-m") if mirror else ("-R", "-c")
     written = burrtxt2(DATA / name, tmp_path, *options, timeout=120).read_bytes()

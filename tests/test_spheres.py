@@ -167,7 +167,8 @@ def test_counts_equal_burrtools_recorded_counts(name):
 
 
 @pytest.mark.skipif(not BURRTXT2.exists(), reason="BurrTools is not built here (bash ../shared/burrtools/build.sh)")
-@pytest.mark.parametrize("name", sorted(RECORDED))
+@pytest.mark.parametrize("name", [  # one file in the quick suite, the rest with the slow tests
+    pytest.param(name, marks=[] if name == "box-tetraspheres.xmpuzzle" else [pytest.mark.slow]) for name in sorted(RECORDED)])
 def test_burrtools_counts_the_recorded_assemblies_now(name, tmp_path):
     written = burrtxt2(DATA / name, tmp_path, "-R", "-c", timeout=120).read_bytes()
     text = gzip.decompress(written) if written[:2] == b"\x1f\x8b" else written
