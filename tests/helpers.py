@@ -6,7 +6,10 @@
 - problem generators for Hypothesis (:func:`problems`, :func:`general_problems`), N-queens and
   Knuth's own examples;
 - :func:`native`: a C backend for a test that is there to run it;
-- :func:`burrtxt2`: BurrTools' own program on a copy of a puzzle (where it is built);
+- :func:`burrtxt2`: BurrTools' own program on a copy of a puzzle (where it is built), and
+  :func:`burrtools_count` its count; :func:`assert_tally_is_burrtools`: a disassembly count
+  against BurrTools' recorded answer; :func:`assert_written_back`: a board and its solutions
+  written for BurrTools and read back;
 - :func:`group_alive`: is any process of a group still running? :func:`interrupt`: Ctrl-C to a
   command once it has got somewhere;
 - :func:`bodies`: how many separate solids a mesh is.
@@ -991,6 +994,53 @@ def burrtxt2(path: Path, work: Path, *options: str, timeout: float = 300) -> Pat
         os.close(hold)
     assert done.returncode == 0, done.stdout + done.stderr
     return work / "p.xmpuzzlettt"
+
+
+def burrtools_count(path: Path, work: Path, *options: str) -> int:
+    """The assemblies ``burrTxt2 -R -c OPTIONS`` counts on a copy of ``path``."""
+    import gzip
+    import re
+
+    written = burrtxt2(path, work, "-R", "-c", *options, timeout=120).read_bytes()
+    text = gzip.decompress(written) if written[:2] == b"\x1f\x8b" else written
+    return int(re.search(rb'assemblies="(\d+)"', text).group(1))
+
+
+def assert_tally_is_burrtools(puzzle, answer) -> None:
+    """polyfit's disassembly count of ``puzzle`` is BurrTools' ``answer`` (as
+    benchmarks/burrtools_levels.py records ``-R -d`` and ``-R -d -m``): its assemblies,
+    solutions and levels, and with mirror images kept its classes and solutions."""
+    from polyfit.longsearch import disassembly
+
+    counts, tally = disassembly.count(puzzle, puzzle.backend("auto"))
+    assert tally.assemblies == answer["default"]["assemblies"]
+    assert tally.disassemblable == answer["default"]["solutions"]
+    assert tally.levels == answer["default"]["levels"]
+    assert tally.disassemblable_rotations == answer["mirror"]["solutions"]
+    assert counts.distinct_rotations == answer["mirror"]["assemblies"]
+
+
+def assert_written_back(board, solutions, work: Path, grid: int, count: int, ordered: bool = True) -> None:
+    """``board`` with its pieces and ``solutions`` written as an ``.xmpuzzle`` of BurrTools'
+    ``grid`` type reads back as the same board on the same lattice, with ``count`` distinct
+    solutions and the solutions as its assemblies (copies of a piece numbered in BurrTools'
+    order when read back, so compared by piece; in order unless ``ordered`` is False)."""
+    import polyfit
+    from polyfit.formats import burrtools
+
+    text = burrtools.xmpuzzle_text(board, board.pieces, solutions)
+    assert f'<gridType type="{grid}"/>' in text
+    target = work / "again.xmpuzzle"
+    target.write_text(text)
+    again = polyfit.read_board(target)
+    assert sorted(again.cells) == sorted(board.cells) and again.lattice == board.lattice
+    assert polyfit.Puzzle(again).count().distinct == count
+
+    def tiling(solution):
+        return sorted((label.split("#")[0], sorted(map(tuple, cells))) for label, cells in solution.items())
+    back = [tiling(s) for s in burrtools.read_assemblies(target)]
+    wrote = [tiling(s) for s in solutions]
+    assert back == wrote if ordered else sorted(back) == sorted(wrote)
 
 
 def group_alive(pgid: int) -> bool:

@@ -4,7 +4,6 @@ file format, pictures and verdicts."""
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
 from itertools import permutations, product
@@ -17,11 +16,10 @@ from polyfit.errors import ParseError
 from polyfit.formats import burrtools
 from polyfit.lattices import polyforms
 from polyfit.lattices.base import get
-from helpers import BURRTXT2, burrtxt2, run
+from helpers import assert_written_back, run
 
 DATA = Path(__file__).parent / "data" / "burrtools" / "finegrids"
 RECORDED = json.loads((DATA / "counts.json").read_text())["counts"]
-MIRRORS = json.loads((DATA / "counts.json").read_text())["mirror"]  # burrTxt2 -m: mirror images apart
 RHOMBIC = get("rhombic")
 TETRA_OCTA = get("tetra-octa")
 
@@ -252,26 +250,6 @@ def test_polyrhombic_sets_against_plain_growth_of_centres():
 # -- BurrTools' files ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", sorted(RECORDED))
-def test_counts_equal_burrtools_recorded_counts(name):
-    board = polyfit.read_board(DATA / name)
-    assert board.lattice == ("rhombic" if name.startswith("rd-") else "tetra-octa") and board.dim == 3
-    count = polyfit.Puzzle(board).count()
-    assert (count.distinct, count.distinct_rotations) == (RECORDED[name], MIRRORS[name])
-
-
-@pytest.mark.skipif(not BURRTXT2.exists(), reason="BurrTools is not built here (bash ../shared/burrtools/build.sh)")
-@pytest.mark.parametrize("name, mirror", [  # each grid once in the quick suite, the rest with the slow tests
-    pytest.param(name, mirror, marks=[] if (name, mirror) in {("rd-two-by-halves.xmpuzzle", True),
-                                                              ("to-octahedron.xmpuzzle", False)} else [pytest.mark.slow])
-    for mirror in (False, True) for name in sorted(RECORDED)])
-def test_burrtools_counts_the_recorded_assemblies_now(name, mirror, tmp_path):
-    options = ("-R", "-c", "-m") if mirror else ("-R", "-c")
-    written = burrtxt2(DATA / name, tmp_path, *options, timeout=120).read_bytes()
-    text = gzip.decompress(written) if written[:2] == b"\x1f\x8b" else written
-    assert f'assemblies="{(MIRRORS if mirror else RECORDED)[name]}"'.encode() in text
-
-
 SOLVED = ["rd-octahedral-six-solved-by-burrtools.xmpuzzle", "to-octahedron-solved-by-burrtools.xmpuzzle"]
 
 
@@ -297,17 +275,7 @@ def test_written_files_read_back_with_their_solutions(name, tmp_path):
     board = polyfit.read_board(DATA / name)
     solutions = [s.placements for s in polyfit.Puzzle(board).solutions(limit=4)]
     assert len(solutions) == 4
-    text = burrtools.xmpuzzle_text(board, board.pieces, solutions)
-    assert f'<gridType type="{3 if name.startswith("rd-") else 4}"/>' in text
-    target = tmp_path / "again.xmpuzzle"
-    target.write_text(text)
-    again = polyfit.read_board(target)
-    assert sorted(again.cells) == sorted(board.cells) and again.lattice == board.lattice
-    assert polyfit.Puzzle(again).count().distinct == RECORDED[name]
-
-    def tiling(solution):
-        return sorted((label.split("#")[0], sorted(map(tuple, cells))) for label, cells in solution.items())
-    assert sorted(tiling(s) for s in burrtools.read_assemblies(target)) == sorted(tiling(s) for s in solutions)
+    assert_written_back(board, solutions, tmp_path, 3 if name.startswith("rd-") else 4, RECORDED[name], ordered=False)
 
 
 def test_a_voxel_that_is_no_sub_cell_is_refused(tmp_path):
