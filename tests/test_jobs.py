@@ -240,6 +240,7 @@ def test_dask_local_cluster_gives_identical_counts():
         assert json.loads(listed.output)["solutions"] == json.loads(serial.output)["solutions"]
 
 
+@pytest.mark.slow  # the connection attempt waits about 5 s
 def test_dask_without_a_scheduler_is_a_clear_error():
     pytest.importorskip("distributed")
     result = run_cli(["solve", str(BOARDS / "3x20.txt"), "--count", "--dask", "tcp://127.0.0.1:9"])

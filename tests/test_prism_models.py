@@ -96,7 +96,8 @@ def _inside_eroded(point, cells, g):
     return True
 
 
-@pytest.mark.parametrize("name, index", [("tetraprisms", 0), ("tetraprisms", 7), ("pentaprisms", 12), ("pentaprisms", 40)])
+@pytest.mark.parametrize("name, index", [("tetraprisms", 0)] + [pytest.param(*case, marks=pytest.mark.slow) for case in (
+    ("tetraprisms", 7), ("pentaprisms", 12), ("pentaprisms", 40))])
 def test_the_solid_is_the_erosion_of_the_piece_point_by_point(name, index):
     piece = polyfit.pieces(name)[index]
     cells = {tuple(c) for c in piece.cells}

@@ -540,6 +540,7 @@ def test_a_solution_that_does_not_come_apart_says_so_in_the_page(page):
     assert page.inner_text("#move-counter") == "move – of –"
 
 
+@pytest.mark.slow
 def test_a_file_of_two_problems_offers_both_and_saves_a_changed_board_with_its_pieces(page, studio):
     """soma.xmpuzzle: the page offers its two problems, counts the castle with the file's
     pieces, and after a cell is made optional saves the drawing as a new BurrTools file."""
