@@ -127,13 +127,9 @@ class SweptContext(Context):
 
     def __init__(self):
         super().__init__(3, ())
-        self.vectors = DIRECTIONS
         self.alongs = tuple(next(i for i, v in enumerate(d) if v) for d in DIRECTIONS)
         self.steps = tuple(tuple((i, v) for i, v in enumerate(d) if v) for d in DIRECTIONS)
         self.cells = []
-
-    def directions_count(self) -> int:
-        return len(DIRECTIONS)
 
     def add_shape(self, cells) -> int:
         probes = []  # per direction: {remainder: sorted steps of the swept points}

@@ -204,17 +204,11 @@ class _Search:
         dim = self.dim
         delta = -amount if direction & 1 else amount
         moved = list(positions)
-        steps = self.context.steps[direction >> 1]
-        if len(steps) == 1 and steps[0][1] == 1:  # one unit along an axis (cubes)
-            axis = steps[0][0]
-            for i in range(self.n):
-                if moving >> i & 1:
-                    moved[i * dim + axis] += delta
-        else:
-            for i in range(self.n):
-                if moving >> i & 1:
-                    for coordinate, change in steps:
-                        moved[i * dim + coordinate] += delta * change
+        steps = self.context.steps[direction >> 1]  # one (axis, 1) on cubes
+        for i in range(self.n):
+            if moving >> i & 1:
+                for coordinate, change in steps:
+                    moved[i * dim + coordinate] += delta * change
         moved = tuple(moved)
         return Node(moved, node, direction, amount, moving, 0, state_key(moved, dim))
 

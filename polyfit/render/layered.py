@@ -76,11 +76,12 @@ def _cut(polygon: list[Point], n, value: float) -> tuple[list[Point], list[Point
 
 def _distinct(polygon: list[Point]) -> list[Point]:
     """The polygon without repeated corners (one corner met twice over a cut)."""
-    out = [p for k, p in enumerate(polygon) if _key(p) != _key(polygon[k - 1])]
+    out = [p for k, p in enumerate(polygon) if point_key(p) != point_key(polygon[k - 1])]
     return out if len(out) >= 3 else []
 
 
-def _area(polygon) -> float:
+def signed_area(polygon) -> float:
+    """The polygon's area, positive when it runs clockwise on the page (y down)."""
     return 0.5 * sum(p[0] * q[1] - q[0] * p[1] for p, q in zip(polygon, polygon[1:] + polygon[:1]))
 
 
@@ -117,7 +118,7 @@ class _Plane:
         for n in self.normals:
             low, high = _support(self.polygon(cell), n)
             for value in (low + self.g, high - self.g):
-                pieces = [part for piece in pieces for part in _cut(piece, n, value) if part and abs(_area(part)) > 1e-12]
+                pieces = [part for piece in pieces for part in _cut(piece, n, value) if part and abs(signed_area(part)) > 1e-12]
         near = [(c, [_support(self.polygon(c), n) for n in self.normals]) for c in self._near(cell)]
         reach = []
         for piece in pieces:
@@ -164,7 +165,7 @@ def layered_mesh(cells, lattice, unit: float, gap: float, origin=None) -> trimes
     for cell, parts in flat.parts.items():
         for k, part in enumerate(parts):
             for p, q in zip(part, part[1:] + part[:1]):
-                sides[_edge(p, q)].append((cell, k))
+                sides[edge_key(p, q)].append((cell, k))
     builder = _Builder(unit, g, origin)
     step = 1 if g > 0 else 2  # the slab above or below
     for cell, k, slab in solid:
@@ -174,7 +175,7 @@ def layered_mesh(cells, lattice, unit: float, gap: float, origin=None) -> trimes
         if (cell, k, slab + step) not in solid:
             builder.face(part, slab, top=True)
         for p, q in zip(part, part[1:] + part[:1]):
-            across = [o for o in sides[_edge(p, q)] if o != (cell, k)]
+            across = [o for o in sides[edge_key(p, q)] if o != (cell, k)]
             if not any((*o, slab) in solid for o in across):
                 builder.side(part, p, q, slab)
     return builder.mesh()
@@ -194,12 +195,14 @@ def frame_origin(lattice, board_cells) -> tuple[float, float, float]:
             min(c[0] for c in board_cells))
 
 
-def _key(p) -> tuple:
-    return round(p[0], DIGITS), round(p[1], DIGITS)
+def point_key(p) -> tuple:
+    """A point (any dimension) rounded so that one point computed twice is one key."""
+    return tuple(round(v, DIGITS) for v in p)
 
 
-def _edge(p, q) -> tuple:
-    return tuple(sorted((_key(p), _key(q))))
+def edge_key(p, q) -> tuple:
+    """An edge's key, whichever way it runs."""
+    return tuple(sorted((point_key(p), point_key(q))))
 
 
 class _Builder:
@@ -220,7 +223,7 @@ class _Builder:
         return z + self.g if top else z - self.g
 
     def _vertex(self, p, h: float) -> int:
-        key = (*_key(p), round(h, DIGITS))
+        key = (*point_key(p), round(h, DIGITS))
         found = self.index.get(key)
         if found is None:
             found = self.index[key] = len(self.vertices)
@@ -233,14 +236,14 @@ class _Builder:
         h = self._height(slab, top)
         ring = [self._vertex(p, h) for p in part]
         # counter-clockwise seen from above (in the model, y up) for a top face
-        if (_area(part) < 0) != top:  # the page's y is the model's -y: areas change sign
+        if (signed_area(part) < 0) != top:  # the page's y is the model's -y: areas change sign
             ring.reverse()
         for k in range(1, len(ring) - 1):
             self.triangles.append((ring[0], ring[k], ring[k + 1]))
 
     def side(self, part, p, q, slab: int) -> None:
         low, high = self._height(slab, False), self._height(slab, True)
-        if _area(part) > 0:  # the part runs clockwise in the model: its outward side is q -> p
+        if signed_area(part) > 0:  # the part runs clockwise in the model: its outward side is q -> p
             p, q = q, p
         a, b = self._vertex(p, low), self._vertex(q, low)
         c, d = self._vertex(q, high), self._vertex(p, high)

@@ -17,8 +17,7 @@ import math
 from collections import defaultdict
 
 from polyfit.render import views3d
-
-DIGITS = 6
+from polyfit.render.layered import DIGITS, edge_key, point_key, signed_area
 
 
 def _side_shade(normal) -> float:
@@ -49,9 +48,9 @@ def prism_faces(cells: dict, lattice, offsets: dict | None = None) -> list:
 
     def across(cell, p, q):
         """The plane cell beyond the edge p-q of ``cell`` (None if none shares it)."""
-        edge = {_key(p), _key(q)}
+        edge = {point_key(p), point_key(q)}
         for other in plane.neighbours(cell):
-            if edge <= {_key(v) for v in polygon(other)}:
+            if edge <= {point_key(v) for v in polygon(other)}:
                 return other
         return None
 
@@ -69,7 +68,7 @@ def prism_faces(cells: dict, lattice, offsets: dict | None = None) -> list:
         for p, q in zip(corners, corners[1:] + corners[:1]):
             length = ((q[0] - p[0]) ** 2 + (q[1] - p[1]) ** 2) ** 0.5
             normal = ((q[1] - p[1]) / length, (p[0] - q[0]) / length)
-            if _area(corners) < 0:
+            if signed_area(corners) < 0:
                 normal = (-normal[0], -normal[1])
             if normal[0] + normal[1] <= 1e-9:
                 continue  # turned away from the viewer
@@ -84,34 +83,21 @@ def prism_faces(cells: dict, lattice, offsets: dict | None = None) -> list:
     on_edge = defaultdict(list)
     for k, (_, _, points, name, _, normal) in enumerate(faces):
         for a in range(len(points)):
-            on_edge[_edge(points[a], points[(a + 1) % len(points)])].append((name, _plane(normal, points[0])))
+            on_edge[edge_key(points[a], points[(a + 1) % len(points)])].append((name, _plane(normal, points[0])))
     out = []
     for _, _, points, name, factor, normal in faces:
         edges = []
         for a in range(len(points)):
             b = (a + 1) % len(points)
-            meeting = on_edge[_edge(points[a], points[b])]
+            meeting = on_edge[edge_key(points[a], points[b])]
             thin = len(meeting) == 2 and meeting[0] == meeting[1]
             edges.append((a, b, not thin))
         out.append((points, name, factor, edges))
     return out
 
 
-def _area(polygon) -> float:
-    """Twice the signed area, page y down (positive: clockwise on the page)."""
-    return sum(p[0] * q[1] - q[0] * p[1] for p, q in zip(polygon, polygon[1:] + polygon[:1]))
-
-
-def _key(p) -> tuple:
-    return tuple(round(v, DIGITS) for v in p)
-
-
-def _edge(p, q) -> tuple:
-    return tuple(sorted((_key(p), _key(q))))
-
-
 def _plane(normal, point) -> tuple:
-    return _key(normal) + (round(sum(n * v for n, v in zip(normal, point)), DIGITS),)
+    return point_key(normal) + (round(sum(n * v for n, v in zip(normal, point)), DIGITS),)
 
 
 def ball_faces(cells: dict, lattice, offsets: dict | None = None, points: int = 48) -> list:
