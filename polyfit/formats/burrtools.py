@@ -65,6 +65,7 @@ from polyfit.errors import ParseError, PolyfitError, UnknownNameError, plural
 from polyfit.files import read_bytes
 from polyfit.formats import burrtools_spheres as spheres
 from polyfit.hookspecs import hookimpl
+from polyfit.lattices.grid import matrix_product
 from polyfit.limits import check, limit, number_problem
 from polyfit.puzzle.board import Board
 from polyfit.puzzle.colours import AllowedPlacements, Colours, OnFirstUse
@@ -86,10 +87,6 @@ UNPLACED = "x"
 # -- the 24 rotations, numbered as BurrTools numbers its transformations of the cube grid ------
 
 
-def _multiply(a, b):
-    return tuple(tuple(sum(a[i][k] * b[k][j] for k in range(3)) for j in range(3)) for i in range(3))
-
-
 def _rotations():
     """Transformation ``4 * a + k`` turns a shape ``k`` quarter turns about the x axis (y to z),
     then points the x axis at the ``a``-th of +x, +z, -x, -z, +y, -y; transformations 24 to 47
@@ -99,14 +96,14 @@ def _rotations():
     x_to_z = ((0, 0, -1), (0, 1, 0), (1, 0, 0))
     x_to_y = ((0, -1, 0), (1, 0, 0), (0, 0, 1))
     x_to_minus_y = ((0, 1, 0), (-1, 0, 0), (0, 0, 1))
-    bases = [identity, x_to_z, _multiply(x_to_z, x_to_z), _multiply(x_to_z, _multiply(x_to_z, x_to_z)),
+    bases = [identity, x_to_z, matrix_product(x_to_z, x_to_z), matrix_product(x_to_z, matrix_product(x_to_z, x_to_z)),
              x_to_y, x_to_minus_y]
     turns = [identity]
     for _ in range(3):
-        turns.append(_multiply(turns[-1], about_x))
-    proper = [_multiply(base, turn) for base in bases for turn in turns]
+        turns.append(matrix_product(turns[-1], about_x))
+    proper = [matrix_product(base, turn) for base in bases for turn in turns]
     flip = ((-1, 0, 0), (0, 1, 0), (0, 0, 1))
-    return tuple(proper + [_multiply(m, flip) for m in proper])
+    return tuple(proper + [matrix_product(m, flip) for m in proper])
 
 
 ROTATIONS = _rotations()

@@ -10,12 +10,8 @@ keeps x + y + z even: the least corner of a shape steps back one in x where it w
 from __future__ import annotations
 
 from polyfit.errors import ParseError
-from polyfit.lattices.grid import lattice_group
+from polyfit.lattices.grid import lattice_group, matrix_product
 from polyfit.lattices.spheres import NORMALS, half_turn
-
-
-def _multiply(a, b):
-    return tuple(tuple(sum(a[i][k] * b[k][j] for k in range(3)) for j in range(3)) for i in range(3))
 
 
 # BurrTools numbers the 24 rotations of the sphere grid so: transformation ``t = 8 b + 2 k + p``
@@ -38,8 +34,8 @@ def _rotations():
         turns = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
         for k in range(4):
             for p in range(2):
-                result[8 * b + 2 * k + p] = _multiply(turns, UP_BASES[2 * b + p])
-            turns = _multiply(QUARTER_Z, turns)
+                result[8 * b + 2 * k + p] = matrix_product(turns, UP_BASES[2 * b + p])
+            turns = matrix_product(QUARTER_Z, turns)
     return tuple(result)
 
 

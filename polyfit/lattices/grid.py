@@ -103,6 +103,12 @@ _MIRROR_Z = Transform((0, 1, 2), (-1, 1, 1))
 
 
 @cache
+def matrix_product(a, b) -> tuple:
+    """The product ``a b`` of two square matrices given as rows."""
+    n = len(a)
+    return tuple(tuple(sum(a[i][k] * b[k][j] for k in range(n)) for j in range(n)) for i in range(n))
+
+
 def lattice_group(dim: int, mirror: bool = True) -> tuple[Transform, ...]:
     """All lattice symmetries of the given dimension; only rotations if ``mirror`` is False."""
     if dim == 2:
