@@ -127,6 +127,17 @@ def make_seeds(work: Path, kinds=None) -> list[Seed]:
     seeds.append(Seed("xmpuzzle", "p.xmpuzzle", gzip.compress(soma, mtime=0), ["solve", "{}", "--problem", "2", "--count"]))
     seeds.append(Seed("xmpuzzle", "p.xmpuzzle", soma, ["convert", "{}", "{dir}/out.txt", "--problem", "Castle"]))
     seeds.append(Seed("xmpuzzle", "p.xmpuzzle", (burr / "coloured-soma.xmpuzzle").read_bytes(), ["solve", "{}", "--count"]))
+    # BurrTools' other grids: prisms (with assemblies, and taken apart), spheres, rhombic, tetra-octa
+    seeds.append(Seed("xmpuzzle", "p.xmpuzzle", (burr / "prisms" / "tower-solved-by-burrtools.xmpuzzle").read_bytes(),
+                      ["solve", "{}", "--count"]))
+    seeds.append(Seed("xmpuzzle", "p.xmpuzzle", (burr / "prisms" / "disassembly" / "box-2.xmpuzzle").read_bytes(),
+                      ["solve", "{}", "--count", "--disassemble", "--jobs", "1"]))
+    seeds.append(Seed("xmpuzzle", "p.xmpuzzle", (burr / "spheres" / "box-tetraspheres-solved-by-burrtools.xmpuzzle").read_bytes(),
+                      ["solve", "{}", "--limit", "2"]))
+    seeds.append(Seed("xmpuzzle", "p.xmpuzzle", (burr / "finegrids" / "rd-octahedral-six-solved-by-burrtools.xmpuzzle").read_bytes(),
+                      ["solve", "{}", "--count"]))
+    seeds.append(Seed("xmpuzzle", "p.xmpuzzle", (burr / "finegrids" / "to-octahedron.xmpuzzle").read_bytes(),
+                      ["convert", "{}", "{dir}/out.xmpuzzle", "--force"]))
     seeds.append(Seed("bundgaard", "f.std", (shapes / "soma" / "figures.std").read_bytes(), ["solve", "{}", "--figure", "2", "--count"]))
     seeds.append(Seed("bundgaard", "f.txt", (shapes / "soma" / "figures.std").read_bytes(), ["solve", "{}", "--list"]))
     seeds.append(Seed("yass", "f.soma", (shapes / "soma" / "cube-t-placed.soma").read_bytes(), ["solve", "{}", "--limit", "1"]))
