@@ -12,6 +12,7 @@ from __future__ import annotations
 import gzip
 import itertools
 import os
+import random
 import subprocess
 import sys
 import tracemalloc
@@ -272,6 +273,34 @@ def test_the_c_classifier_answers_as_the_python_one(puzzle):
             searched = found.placements[: len(found.placements) - len(cover.fixed)]
             assert cover.classify(searched, native=True) == cover.classify(searched, native=False)
             assert cover.mirror_symmetric(searched, native=True) == cover.mirror_symmetric(searched, native=False)
+        if cover.breaker is None:  # a batch of the search's solutions, classified at once
+            batch = list(itertools.islice(made.backend("dlx-c").solutions(cover.problem, polyfit.Counts().search), 200))
+            expected = []
+            for options in batch:
+                placements = tuple(cover.option_placement[k] for k in options)
+                canonical, weight, fixed_by = cover.classify(placements, native=False)
+                assert weight == 1
+                if canonical:
+                    expected.append((placements, fixed_by))
+            assert cover.canonical_batch(batch, native=True) == expected
+            assert cover.canonical_batch(batch, native=False) == expected
+
+
+def test_a_count_of_distinct_solutions_alone_counts_as_the_whole_search():
+    """``distinct_only`` yields the canonical solutions alone, classified a batch at a time, and
+    leaves the counts as the search of every solution does: with and without reflections in
+    the group, and with BurrTools' mirror rule (the mirror class counted instead)."""
+    for path in (ROOT / "shapes" / "soma" / "castle.vox", ROOT / "benchmarks" / "data" / "cube-tri.xmpuzzle",
+                 ROOT / "tests" / "data" / "mirror" / "colours-1.xmpuzzle"):
+        puzzle = polyfit.load(path, break_symmetry=False)
+        backend = puzzle.backend("bitset-c")
+        whole, alone = polyfit.Counts(), polyfit.Counts()
+        every = [f.placements for f in puzzle.search(backend, whole) if f.canonical]
+        distinct = [f.placements for f in puzzle.search(backend, alone, distinct_only=True)]
+        assert distinct == every and len(every) == whole.distinct > 0
+        for key in ("distinct", "distinct_rotations", "total", "classes", "weights"):
+            assert getattr(alone, key) == getattr(whole, key), (path, key)
+        assert alone.search.solutions == whole.search.solutions == whole.total
 
 
 @settings(max_examples=200, deadline=None)
@@ -295,6 +324,16 @@ def test_the_c_classifier_on_any_tables(case):
     fixed_by = 1 + sum(image == key for image in images) if canonical else 0
     assert cover_module._classify.canonical(solution, packed, n) == fixed_by
     assert cover_module._classify.symmetric(solution, packed, n) == any(image == key for image in images)
+    if tables:  # the least image by places: each table's places a permutation of its own
+        from polyfit.longsearch.disassembly import _Images
+
+        rng = random.Random(n * 7919 + len(tables))
+        ranked = [[rng.randint(0, 3) for _ in range(n)] for _ in tables]
+        images = _Images(list(zip(tables, ranked)))
+        assert images.least(solution, native=True) == images.least(solution, native=False)
+        best = min(range(len(tables)), key=lambda k: (sorted(ranked[k][i] for i in solution), k))
+        assert images.least(solution, native=True) == (tuple(tables[best][i] for i in solution),
+                                                       tuple(sorted(ranked[best][i] for i in solution)))
 
 
 # -- area pruning's flood fill in C against the Python one -------------------------------------

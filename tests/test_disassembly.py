@@ -218,6 +218,41 @@ def test_the_twin_drivers_take_apart_alike(found):
         assert (level, total, tree) == (None, 0, None)
 
 
+@given(assemblies(), st.integers(0, 10**9), st.sampled_from([2, 5, 20_000]), st.sampled_from([2, 3]))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_the_twins_take_placements_apart_alike(found, seed, cap, dim):
+    """``level_of`` (a count's shortcut: placements by index into per-placement tables, put in
+    order by place, no groups) answers in C as in Python, and as the whole take-apart of the
+    pieces in that order does; on squares too (the C module pads them to three coordinates)."""
+    from polyfit.motion import native
+
+    c_engine()
+    pieces, weights, _ = found
+    if dim == 2:
+        pieces = [[c[1:] for c in cells if c[0] == 0] for cells in pieces]
+        pieces = [cells for cells in pieces if cells]
+        if len(pieces) < 2:
+            return
+    rng = random.Random(seed)
+    weights = list(weights or [1] * len(pieces))[:len(pieces)]
+    place = [rng.randint(0, 3) for _ in pieces]  # ties are kept in the placements' order
+    chosen = tuple(rng.sample(range(len(pieces)), len(pieces)))
+    directions = CUBIC if dim == 3 else get("square").motion_directions()
+    answers = []
+    for engine in ("python", "c"):
+        taker = Disassembler(directions, engine, max_states=cap)
+        shapes, bases = zip(*(taker.shape(cells) for cells in pieces))
+        table = taker.level_table(place, shapes, [v for b in bases for v in b], weights)
+        order = sorted(chosen, key=place.__getitem__)
+        whole = taker.level_only([shapes[i] for i in order], [v for i in order for v in bases[i]],
+                                 [weights[i] for i in order], Groups.none(len(order)))
+        answers.append(taker.level_of(chosen, table))
+        assert answers[-1] == whole
+        states = answers[-1][2]
+        assert native.level_of(taker._context, chosen, table, cap, 2**31)[1] == states
+    assert answers[0] == answers[1]
+
+
 def test_an_error_in_the_group_dealer_reaches_the_caller(engine):
     """Two rings that hold each other, in a box: the rings are a stuck part handed to the
     dealer, whose error comes back as it is."""

@@ -120,14 +120,41 @@ def build_layout(problem: ExactCoverProblem) -> Layout:
     return Layout(n1, n, llink, rlink, top, ulink, dlink, spacer_option, color, bound, slack)
 
 
-def stream_batches(search, stats, largest: int = 1024):
-    """Yield the solutions of a C search object batch by batch: the first at once, then in
-    batches doubling up to ``largest`` so that Python's share of the work stays small."""
+def batches(search, stats, largest: int = 1024):
+    """Yield the solutions of a C search object in lists: the first alone, at once, then in
+    lists doubling up to ``largest`` so that Python's share of the work stays small. ``stats``
+    counts the nodes and updates; the solutions are counted as they are taken (see
+    :func:`stream_batches`)."""
     done = False
     wanted = 1
     while not done:
         batch, stats.nodes, stats.updates, done = search.next_batch(wanted)
         wanted = min(2 * wanted, largest)
+        if batch:
+            yield batch
+
+
+def stream_batches(search, stats, largest: int = 1024):
+    """Yield the solutions of a C search object one by one, fetched as :func:`batches` does."""
+    for batch in batches(search, stats, largest):
         for solution in batch:
             stats.solutions += 1
             yield solution
+
+
+def counted_batches(search, stats, largest: int = 1024):
+    """:func:`batches`, each list counted in ``stats.solutions`` as it is handed on whole."""
+    for batch in batches(search, stats, largest):
+        stats.solutions += len(batch)
+        yield batch
+
+
+def solution_batches(backend, problem, stats):
+    """The backend's solutions in lists (see :func:`batches`): a C backend's as its search hands
+    them over, any other's one to a list."""
+    by_batch = getattr(backend, "solution_batches", None)
+    if by_batch is not None:
+        yield from by_batch(problem, stats)
+        return
+    for solution in backend.solutions(problem, stats):
+        yield [solution]

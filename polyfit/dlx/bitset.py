@@ -27,7 +27,7 @@ from typing import Iterator
 
 from polyfit.xc.branching import CapacityForm
 from polyfit.xc.problem import ExactCoverProblem, SearchStats
-from polyfit.dlx import stream_batches
+from polyfit.dlx import counted_batches, stream_batches
 
 try:
     from polyfit.dlx import _bsx
@@ -63,10 +63,17 @@ class BitsetBackend:
         return None
 
     def solutions(self, problem: ExactCoverProblem, stats: SearchStats) -> Iterator[tuple[int, ...]]:
+        yield from stream_batches(self._search(problem), stats)
+
+    def solution_batches(self, problem: ExactCoverProblem, stats: SearchStats) -> Iterator[list]:
+        """The solutions in lists, as the C search hands them over (:func:`polyfit.dlx.batches`)."""
+        yield from counted_batches(self._search(problem), stats)
+
+    def _search(self, problem: ExactCoverProblem):
         reason = self.problem_reason(problem)
         if reason is not None:
             raise ValueError(f"problem too large for {self.name}: {reason}")
-        yield from stream_batches(bitset_search(problem), stats)
+        return bitset_search(problem)
 
 
 def csr(lists) -> tuple[array, array]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from polyfit.xc.problem import ExactCoverProblem, SearchStats
-from polyfit.dlx import Layout, build_layout, stream_batches
+from polyfit.dlx import Layout, build_layout, counted_batches, stream_batches
 
 try:
     from polyfit.dlx import _dlxc, _dlxmc
@@ -32,6 +32,11 @@ class NativeDLX:
     def solutions(self, problem: ExactCoverProblem, stats: SearchStats) -> Iterator[tuple[int, ...]]:
         general = problem.has_multiplicities or problem.has_colours
         yield from stream_batches(native_search(build_layout(problem), general), stats)
+
+    def solution_batches(self, problem: ExactCoverProblem, stats: SearchStats) -> Iterator[list]:
+        """The solutions in lists, as the C search hands them over (:func:`polyfit.dlx.batches`)."""
+        general = problem.has_multiplicities or problem.has_colours
+        yield from counted_batches(native_search(build_layout(problem), general), stats)
 
 
 def native_search(layout: Layout, general: bool):

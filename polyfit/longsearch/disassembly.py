@@ -10,7 +10,9 @@ alone, a class and its mirror image apart).
 from __future__ import annotations
 
 import os
+from array import array
 from dataclasses import dataclass, field
+from itertools import chain
 
 from polyfit.errors import PolyfitError
 from polyfit.lattices import base as lattices
@@ -18,6 +20,7 @@ from polyfit.lattices.grid import lattice_group, normalize
 from polyfit.motion import Disassembler, Disassembly, Groups
 from polyfit.motion.disassembly import MAX_BYTES, MAX_STATES
 from polyfit.motion.prisms import motion_rule
+from polyfit.puzzle.cover import _classify
 
 
 @dataclass(frozen=True)
@@ -137,9 +140,15 @@ class _Images:
         ranks = [ranked for _, ranked in tables]
         self.low = list(map(min, zip(*ranks))) if ranks else []
         self.giving = [tuple(k for k, ranked in enumerate(ranks) if ranked[i] == low) for i, low in enumerate(self.low)]
+        self.size = len(self.low)
+        self.packed = array("i", [i for table, _ in tables for i in table])
+        self.packed_ranks = array("i", [i for ranked in ranks for i in ranked])
 
-    def least(self, placements) -> tuple:
-        """The image the first of the tables with the least order makes, and that order."""
+    def least(self, placements, native: bool | None = None) -> tuple:
+        """The image the first of the tables with the least order makes, and that order (a
+        tuple). ``native``: the C twin (the default when it built) or the Python loop."""
+        if (_classify is not None) if native is None else native:
+            return _classify.least(tuple(placements), self.packed, self.packed_ranks, self.size)
         low, giving, tables = self.low, self.giving, self.tables
         first = min(map(low.__getitem__, placements))
         candidates = sorted({k for i in placements if low[i] == first for k in giving[i]})
@@ -149,7 +158,7 @@ class _Images:
             order = sorted(map(ranked.__getitem__, placements))
             if best is None or order < best_order:
                 best, best_order = table, order
-        return tuple(map(best.__getitem__, placements)), best_order
+        return tuple(map(best.__getitem__, placements)), tuple(best_order)
 
 
 class _Chooser:
@@ -260,6 +269,9 @@ class _Pieces:
             self.part_groups, self.keys = ((),) * len(pieces), tuple(range(len(pieces)))
 
         self._groups = {}
+        # With no groups, the disassembler may take a solution's placements as they are.
+        self.table = None if any(self.part_groups) else taker.level_table(
+            self.place, self.numbers, list(chain.from_iterable(self.flat)), self.weights)
 
     def groups(self, part_of: tuple) -> Groups:
         """The groups of a solution whose pieces are of these parts (most solutions of a puzzle
@@ -280,10 +292,13 @@ class _Pieces:
 
     def level(self, placements, taker: Disassembler) -> tuple:
         """What a count wants of :meth:`take_apart`: ``(status, level, states)``
-        (:meth:`Disassembler.level_only`)."""
+        (:meth:`Disassembler.level_only`, or :meth:`Disassembler.level_of` when no piece is in a
+        group)."""
+        if self.table is not None:
+            return taker.level_of(placements, self.table)
         order = sorted(placements, key=self.place.__getitem__)
-        flat = self.flat
-        return taker.level_only(list(map(self.numbers.__getitem__, order)), [v for i in order for v in flat[i]],
+        return taker.level_only(list(map(self.numbers.__getitem__, order)),
+                                list(chain.from_iterable(map(self.flat.__getitem__, order))),
                                 list(map(self.weights.__getitem__, order)),
                                 self.groups(tuple(map(self.piece.__getitem__, order))))
 
@@ -372,18 +387,15 @@ def tally_one(puzzle, placements, taker: Disassembler) -> Tally:
     """One distinct solution (placement indices): its class taken apart as BurrTools keeps it,
     and for ``disassemblable_rotations`` its classes under rotations alone (itself and, when
     that is another class, its mirror image)."""
-    tally = Tally(assemblies=1)
-    done = {}
+    tally = Tally()
+    tally_into(tally, puzzle, placements, taker)
+    return tally
+
+
+def tally_into(tally: Tally, puzzle, placements, taker: Disassembler) -> None:
+    """:func:`tally_one`, added to ``tally``."""
     pieces = _pieces(puzzle, taker)
-
-    def taken_apart(image):  # (status, level, states)
-        key = frozenset(image)
-        found = done.get(key)
-        if found is None:
-            found = done[key] = pieces.level(image, taker)
-            tally.states += found[2]
-        return found
-
+    tally.assemblies += 1
     # BurrTools identifies mirror images where its mirror check can (every piece its own mirror
     # image or with a partner); polyfit's symmetries of the puzzle have reflections then. Without
     # them, BurrTools' mirror rule (polyfit.puzzle.mirror) may still join this class to its
@@ -397,17 +409,28 @@ def tally_one(puzzle, placements, taker: Disassembler) -> Tally:
             proper_order = chooser._least(chooser.proper, placements)[1]
             mirrored, mirrored_order = chooser._least(chooser.proper, image)
             every = mirrored if mirrored_order < proper_order else proper
-    status, level, _ = taken_apart(every)
+    first = pieces.level(every, taker)
+    status, level, states = first
+    tally.states += states
     if status == "separates":
         tally.disassemblable += 1
-        tally.levels[level] = 1
     elif status == "unknown":
         tally.unknown += 1
-        tally.levels["unknown"] = 1
-    tally.disassemblable_rotations += taken_apart(proper)[0] == "separates"
-    if image is not None:  # the mirror image is another rotation class
-        tally.disassemblable_rotations += taken_apart(image if mirrored is None else mirrored)[0] == "separates"
-    return tally
+        level = "unknown"
+    if status != "stuck":
+        tally.levels[level] = tally.levels.get(level, 0) + 1
+    # The classes under rotations alone: this one as BurrTools keeps it, and its mirror class
+    # (each taken apart once: either may be the image taken apart above).
+    chosen = frozenset(every)
+    for other in (proper, (image if mirrored is None else mirrored) if image is not None else None):
+        if other is None:
+            continue
+        if other is every or frozenset(other) == chosen:
+            found = first
+        else:
+            found = pieces.level(other, taker)
+            tally.states += found[2]
+        tally.disassemblable_rotations += found[0] == "separates"
 
 
 # -- the count, over processes -------------------------------------------------------------------
@@ -467,7 +490,14 @@ def count(puzzle, backend, jobs: int = 1, engine: str = "auto", max_states=None,
 
     counts = Counts()
     tally = Tally(ruler=ruler)
-    solutions = (found.placements for found in puzzle.search(backend, counts) if found.canonical)
+    solutions = (found.placements for found in puzzle.search(backend, counts, distinct_only=True))
+    if jobs <= 1:  # each assembly added to the tally as it is taken apart
+        taker = disassembler(puzzle, engine, max_states, max_bytes, ruler)
+        for placements in solutions:
+            tally_into(tally, puzzle, placements, taker)
+            if on_progress is not None:
+                on_progress(tally)
+        return counts, tally
     for _, one in tallies(puzzle, solutions, jobs, engine, max_states, max_bytes, ruler):
         tally.add(one)
         if on_progress is not None:

@@ -205,6 +205,32 @@ static int drive_sub(Driver *d, int m, const int *members, const int32_t *start,
     return dealt ? PART_DONE : PART_STUCK;
 }
 
+/* The assembly taken apart (shapes checked): take_apart's answer, or with ``brief`` level_of's. */
+static PyObject *drive(Context *self, int n, const int32_t *sh, const int32_t *ba, const int32_t *we,
+                       const int32_t *gr, long long max_states, long long max_bytes, int moves, PyObject *stuck,
+                       int brief) {
+    int members[MAX_PIECES];
+    int32_t start[3 * MAX_PIECES];
+    for (int i = 0; i < n; i++) members[i] = i;
+    memset(start, 0, sizeof start);
+    Driver d = {self, n, sh, ba, we, gr, 0, max_states, max_bytes, 0, moves, stuck, {NULL, 0, 0}};
+    int multi;
+    PyObject *tree = NULL;
+    int r = drive_part(&d, n, members, start, NULL, &multi, &tree);
+    PyObject *result = NULL;
+    if (r == PART_DONE && brief)
+        result = Py_BuildValue("(iLs#)", FOUND, d.states, d.level.data, (Py_ssize_t)d.level.len);
+    else if (r == PART_DONE)
+        result = Py_BuildValue("(iLs#LN)", FOUND, d.states, d.level.data, (Py_ssize_t)d.level.len, d.total,
+                               tree ? tree : Py_NewRef(Py_None));
+    else if (r != PART_ERROR && brief)
+        result = Py_BuildValue("(iLO)", r == PART_CAPPED ? UNKNOWN : STUCK, d.states, Py_None);
+    else if (r != PART_ERROR)
+        result = Py_BuildValue("(iLOiO)", r == PART_CAPPED ? UNKNOWN : STUCK, d.states, Py_None, 0, Py_None);
+    free(d.level.data);
+    return result;
+}
+
 static PyObject *Context_take_apart(Context *self, PyObject *args) {
     PyObject *shapes, *bases, *weights, *group, *stuck;
     long long max_states, max_bytes;
@@ -221,29 +247,79 @@ static PyObject *Context_take_apart(Context *self, PyObject *args) {
         PyErr_Format(PyExc_ValueError, "an assembly takes 2 to %d pieces, not %zd", MAX_PIECES, n);
         return NULL;
     }
-    int32_t sh[MAX_PIECES], ba[3 * MAX_PIECES], we[MAX_PIECES], gr[MAX_PIECES], start[3 * MAX_PIECES];
+    int32_t sh[MAX_PIECES], ba[3 * MAX_PIECES], we[MAX_PIECES], gr[MAX_PIECES];
     if (read_ints(shapes, sh, n, "shapes") < 0 || read_ints(bases, ba, 3 * n, "bases") < 0 ||
         read_ints(weights, we, n, "weights") < 0 || read_ints(group, gr, n, "group") < 0)
         return NULL;
-    int members[MAX_PIECES];
     for (Py_ssize_t i = 0; i < n; i++) {
         if (sh[i] < 0 || sh[i] >= self->nshapes) {
             PyErr_SetString(PyExc_ValueError, "unknown shape number");
             return NULL;
         }
-        members[i] = (int)i;
     }
-    memset(start, 0, sizeof start);
-    Driver d = {self, (int)n, sh, ba, we, gr, 0, max_states, max_bytes, 0, moves, stuck, {NULL, 0, 0}};
-    int multi;
-    PyObject *tree = NULL;
-    int r = drive_part(&d, (int)n, members, start, NULL, &multi, &tree);
+    return drive(self, (int)n, sh, ba, we, gr, max_states, max_bytes, moves, stuck, 0);
+}
+
+/* level_of(placements, place, shapes, bases, weights, max_states, max_bytes) -> (status, states, level)
+ * What a count wants of take_apart: the assembly of these placements (indices into int32
+ * buffers with, per placement, its place in BurrTools' order, its shape number, its base (3
+ * numbers) and its weight), ordered by place (ties kept in the given order), taken apart with
+ * no groups and no moves; level None unless it comes apart. The twin of
+ * polyfit/motion/driver.py's level_of. */
+static PyObject *Context_level_of(Context *self, PyObject *args) {
+    PyObject *placements, *objs[4];
+    long long max_states, max_bytes;
+    if (!PyArg_ParseTuple(args, "O!OOOOLL", &PyTuple_Type, &placements, &objs[0], &objs[1], &objs[2], &objs[3],
+                          &max_states, &max_bytes))
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(placements);
+    if (n < 2 || n > MAX_PIECES) {
+        PyErr_Format(PyExc_ValueError, "an assembly takes 2 to %d pieces, not %zd", MAX_PIECES, n);
+        return NULL;
+    }
+    Py_buffer views[4];
+    int got = 0;
     PyObject *result = NULL;
-    if (r == PART_DONE)
-        result = Py_BuildValue("(iLs#LN)", FOUND, d.states, d.level.data, (Py_ssize_t)d.level.len, d.total,
-                               tree ? tree : Py_NewRef(Py_None));
-    else if (r != PART_ERROR)
-        result = Py_BuildValue("(iLOiO)", r == PART_CAPPED ? UNKNOWN : STUCK, d.states, Py_None, 0, Py_None);
-    free(d.level.data);
+    for (; got < 4; got++)
+        if (PyObject_GetBuffer(objs[got], &views[got], PyBUF_SIMPLE) < 0)
+            goto done;
+    Py_ssize_t count = views[0].len / 4;
+    if (views[0].len % 4 || views[1].len != views[0].len || views[2].len != 3 * views[0].len ||
+        views[3].len != views[0].len) {
+        PyErr_SetString(PyExc_ValueError, "level_of: place, shapes and weights need one int32 per placement, bases three");
+        goto done;
+    }
+    const int32_t *place = views[0].buf, *shapes = views[1].buf, *bases = views[2].buf, *weights = views[3].buf;
+    int32_t order[MAX_PIECES], sh[MAX_PIECES], ba[3 * MAX_PIECES], we[MAX_PIECES], gr[MAX_PIECES];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(placements, i));
+        if (v == -1 && PyErr_Occurred()) goto done;
+        if (v < 0 || v >= count) {
+            PyErr_Format(PyExc_IndexError, "placement %ld is not below %zd", v, count);
+            goto done;
+        }
+        int32_t x = (int32_t)v;
+        Py_ssize_t j = i;  /* insertion by place: stable, as Python's sort */
+        while (j > 0 && place[order[j - 1]] > place[x]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = x;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int32_t x = order[i];
+        sh[i] = shapes[x];
+        if (sh[i] < 0 || sh[i] >= self->nshapes) {
+            PyErr_SetString(PyExc_ValueError, "unknown shape number");
+            goto done;
+        }
+        memcpy(ba + 3 * i, bases + 3 * (Py_ssize_t)x, 3 * sizeof(int32_t));
+        we[i] = weights[x];
+        gr[i] = -1;
+    }
+    result = drive(self, (int)n, sh, ba, we, gr, max_states, max_bytes, 0, Py_None, 1);
+done:
+    while (got > 0)
+        PyBuffer_Release(&views[--got]);
     return result;
 }

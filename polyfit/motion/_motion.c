@@ -898,6 +898,8 @@ static PyMethodDef Context_methods[] = {
      "exact(shapes, bases, weights, start, min_level, max_states, max_bytes) -> (status, states, level, paths)"},
     {"take_apart", (PyCFunction)Context_take_apart, METH_VARARGS,
      "take_apart(shapes, bases, weights, group, max_states, max_bytes, moves, stuck) -> (status, states, level, total, tree)"},
+    {"level_of", (PyCFunction)Context_level_of, METH_VARARGS,
+     "level_of(placements, place, shapes, bases, weights, max_states, max_bytes) -> (status, states, level)"},
     {"cache_size", (PyCFunction)Context_cache_size, METH_NOARGS, "pair limits cached"},
     {NULL, NULL, 0, NULL},
 };

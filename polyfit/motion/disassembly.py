@@ -229,6 +229,24 @@ class Disassembler:
                                                        self.max_bytes, False, _Deal(groups) if groups.grouped else None)
         return _STATUS[status], "unknown" if status == _UNKNOWN else level, states
 
+    def level_table(self, place, shapes, bases, weights) -> tuple | None:
+        """Per placement of a puzzle, what :meth:`level_of` reads (see
+        :func:`polyfit.motion.native.level_table`; ``bases`` one after another); None when this
+        disassembler has no such shortcut (the exact ruler, a lattice with its own rule of motion)."""
+        if self.ruler != "burrtools" or self.motion is not None:
+            return None
+        from polyfit.motion.native import level_table
+
+        return level_table(self._context, place, shapes, bases, weights)
+
+    def level_of(self, placements, table) -> tuple:
+        """:meth:`level_only` for the assembly of these placements with no groups (``table``
+        from :meth:`level_table`): they are put in order by place and taken apart."""
+        from polyfit.motion.native import level_of
+
+        status, states, level = level_of(self._context, placements, table, self.max_states, self.max_bytes)
+        return _STATUS[status], "unknown" if status == _UNKNOWN else level, states
+
     def _capped(self, states) -> str:
         return (f"the search met {states:,} states (cap {self.max_states:,}) "
                 f"or reached its memory cap ({self.max_bytes:,} bytes)")

@@ -111,3 +111,16 @@ def take_apart(context, shapes, bases, weights, group, max_states, max_bytes, mo
     if found is None:
         return STUCK, driver.states, None, 0, None
     return FOUND, driver.states, found[0], driver.total, found[2]
+
+
+def level_of(context, placements, place, shapes, bases, weights, max_states, max_bytes):
+    """What a count wants of :func:`take_apart`: ``(status, states, level)`` of the assembly of
+    these placements (indices into ``place``, their places in BurrTools' order, ``shapes``,
+    ``bases``: ``context.dim`` numbers a placement, and ``weights``), ordered by place, with
+    no groups and no moves."""
+    dim = context.dim
+    order = sorted(placements, key=place.__getitem__)
+    status, states, level, _, _ = take_apart(
+        context, [shapes[i] for i in order], [v for i in order for v in bases[i * dim:(i + 1) * dim]],
+        [weights[i] for i in order], [-1] * len(order), max_states, max_bytes, False, None)
+    return status, states, level

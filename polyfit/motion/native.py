@@ -6,9 +6,11 @@ name: then the error says why it is missing)."""
 
 from __future__ import annotations
 
+from array import array
 from functools import partial
 
 from polyfit.errors import PolyfitError
+from polyfit.motion.driver import level_of as python_level_of
 from polyfit.motion.driver import take_apart as python_take_apart
 from polyfit.motion.search import Context as PythonContext
 
@@ -93,6 +95,25 @@ def take_apart(context, shapes, bases, weights, group, max_states, max_bytes, mo
     """One assembly taken apart by the twin ``context`` belongs to (see
     :mod:`polyfit.motion.driver`)."""
     return driver_of(context)(shapes, bases, weights, group, max_states, max_bytes, moves, stuck)
+
+
+def level_table(context, place, shapes, bases, weights) -> tuple:
+    """Per placement, what :func:`level_of` reads: its place in BurrTools' order, shape number,
+    base (``context.dim`` numbers a placement, one after another) and weight, as the twin
+    ``context`` belongs to reads them."""
+    if isinstance(context, PythonContext):
+        return list(place), list(shapes), list(bases), list(weights)
+    if context.pad:
+        bases = _widen(bases, context.dim, context.pad)
+    return tuple(array("i", values) for values in (place, shapes, bases, weights))
+
+
+def level_of(context, placements, table, max_states, max_bytes) -> tuple:
+    """``(status, states, level)`` of the assembly of these placements (see
+    :func:`polyfit.motion.driver.level_of`; ``table`` from :func:`level_table`)."""
+    if isinstance(context, PythonContext):
+        return python_level_of(context, placements, *table, max_states, max_bytes)
+    return context.inner.level_of(tuple(placements), *table, max_states, max_bytes)
 
 
 def driver_of(context):

@@ -246,6 +246,7 @@ class Cover:
         self._tables: dict[Symmetry, list[int]] = {}
         self._placement_keys: PlacementKeys | None = None
         self._solution_tables: dict[int | None, tuple[list, list]] = {}
+        self._option_placement: array | None = None  # option_placement packed for the C classifier
         self.has_reflections = any(not sym.is_proper for sym in self.symmetries)
 
     def table(self, sym: Symmetry) -> list[int]:
@@ -255,6 +256,10 @@ class Cover:
             table = self._keys().image(sym)
             self._tables[sym] = table
         return table
+
+    def reflection_table(self) -> list[int]:
+        """The table of the group's first reflection (there must be one)."""
+        return self.table(next(sym for sym in self.symmetries if not sym.is_proper))
 
     def _keys(self) -> "PlacementKeys":
         if self._placement_keys is None:
@@ -320,6 +325,25 @@ class Cover:
                     return False, weight, 0
                 fixed_by += mapped == key
         return True, weight, fixed_by
+
+    def canonical_batch(self, batch: list, native: bool | None = None) -> list[tuple[tuple[int, ...], int]]:
+        """For solutions as the search finds them (tuples of option indices), with no breaker:
+        ``(placements, fixed_by)`` of each canonical one, in order (what :meth:`classify` says
+        of each mapped to placement indices; each solution stands for itself alone). ``native``:
+        the C twin (the default when it built) or the Python loop."""
+        placement_of = self.option_placement
+        if (_classify is not None) if native is None else native:
+            if self._option_placement is None:
+                self._option_placement = array("i", placement_of)
+            return _classify.canonical_batch(batch, self._option_placement, self._tables_of(None)[2],
+                                             len(self.placements))
+        found = []
+        for options in batch:
+            placements = tuple([placement_of[k] for k in options])
+            canonical, _, fixed_by = self.classify(placements, native=False)
+            if canonical:
+                found.append((placements, fixed_by))
+        return found
 
     def mirror_symmetric(self, solution: tuple[int, ...], native: bool | None = None) -> bool:
         """Does some reflection in the group map this solution onto itself?"""

@@ -175,8 +175,7 @@ class Puzzle:
         if cover.has_reflections:
             if cover.mirror_symmetric(placements):
                 return True, None
-            table = cover.table(next(sym for sym in cover.symmetries if not sym.is_proper))
-            return True, tuple(map(table.__getitem__, placements))
+            return True, tuple(map(cover.reflection_table().__getitem__, placements))
         rule = self.mirror_rule
         return rule.decide(placements) if rule else (True, None)
 
@@ -184,16 +183,23 @@ class Puzzle:
     def impossible(self) -> str | None:
         return self.placement_stats.impossible
 
-    def search(self, backend, counts: Counts, seed: int | None = None) -> Iterator[Found]:
+    def search(self, backend, counts: Counts, seed: int | None = None, distinct_only: bool = False) -> Iterator[Found]:
         """Run the backend and yield each solution found, updating ``counts`` as it goes.
 
         With symmetry broken, found solutions are one per class up to the breaker's stabilizer;
         ``Found.canonical`` marks one per class and ``Found.weight`` the copies it stands for.
+        ``distinct_only``: yield the canonical ones alone (the counts are the same), which spares
+        the others a step through Python each when no piece breaks the symmetry.
         """
         problem, order = self.cover.problem, None
         if seed is not None:
             problem, order = problem.shuffled(seed)
-        yield from self._run(backend, problem, counts, order)
+        elif distinct_only and self.cover.breaker is None:
+            yield from self._run_distinct(backend, problem, counts)
+            return
+        for found in self._run(backend, problem, counts, order):
+            if found.canonical or not distinct_only:
+                yield found
 
     def search_job(self, backend, job, counts: Counts) -> Iterator[Found]:
         """Like :meth:`search`, for the part of the search below one job (see polyfit.xc.jobs)."""
@@ -221,12 +227,39 @@ class Puzzle:
         finally:
             counts.seconds = time.perf_counter() - start
 
+    def _run_distinct(self, backend, problem, counts) -> Iterator[Found]:
+        """:meth:`_run` for the canonical solutions alone, with no breaker (each solution stands
+        for itself): the search's solutions are classified a batch at a time
+        (:meth:`polyfit.puzzle.cover.Cover.canonical_batch`)."""
+        from polyfit.dlx import solution_batches
+
+        cover = self.cover
+        start = time.perf_counter()
+        try:
+            if self.impossible is None:
+                weights = counts.weights
+                for batch in solution_batches(backend, problem, counts.search):
+                    counts.total += len(batch)
+                    weights[1] = weights.get(1, 0) + len(batch)
+                    for placements, fixed_by in cover.canonical_batch(batch):
+                        found = self._record(placements, True, fixed_by, counts)
+                        if found.canonical:  # (BurrTools' mirror rule may count its mirror class instead)
+                            yield found
+            counts.complete = True
+        finally:
+            counts.seconds = time.perf_counter() - start
+
     def classify(self, placements: tuple[int, ...], counts: Counts) -> Found:
         """Count a solution (searched placements) and say which class it stands for."""
-        cover = self.cover
-        canonical, weight, fixed_by = cover.classify(placements)
+        canonical, weight, fixed_by = self.cover.classify(placements)
         counts.total += weight
         counts.weights[weight] = counts.weights.get(weight, 0) + 1
+        return self._record(placements, canonical, fixed_by, counts, weight)
+
+    def _record(self, placements: tuple[int, ...], canonical: bool, fixed_by: int, counts: Counts,
+                weight: int = 1) -> Found:
+        """Count a classified solution's class (when it is canonical) and make its :class:`Found`."""
+        cover = self.cover
         if canonical:
             # A class splits in two under rotations alone unless a reflection maps its
             # solutions onto themselves. Without reflections in the group, BurrTools' rule may
@@ -250,7 +283,7 @@ class Puzzle:
         if getattr(backend, "memoizes", False) and seed is None:
             self.count_memo(backend, counts)
             return counts
-        for _ in self.search(backend, counts, seed):
+        for _ in self.search(backend, counts, seed, distinct_only=True):
             pass
         return counts
 
