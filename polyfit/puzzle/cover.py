@@ -332,7 +332,7 @@ class Cover:
         of each mapped to placement indices; each solution stands for itself alone). ``native``:
         the C twin (the default when it built) or the Python loop."""
         placement_of = self.option_placement
-        if (_classify is not None) if native is None else native:
+        if ((_classify is not None) if native is None else native) and self.placements:
             if self._option_placement is None:
                 self._option_placement = array("i", placement_of)
             return _classify.canonical_batch(batch, self._option_placement, self._tables_of(None)[2],
