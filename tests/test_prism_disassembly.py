@@ -108,6 +108,68 @@ def test_counts_and_levels_equal_burrtools(path):
     assert_tally_is_burrtools(polyfit.load(path), answers(path))
 
 
+@pytest.mark.parametrize("engine", ["c", "python"])
+def test_both_twins_count_and_level_as_burrtools(engine):
+    """The C search (its pair limits asked of the Python geometry) and the Python one, each
+    alone, on two boxes with lids and a symmetric one."""
+    from helpers import native
+
+    if engine == "c":
+        native("dlx-c")  # the C extensions built (required under POLYFIT_REQUIRE_C=1)
+    for name in ("box-2", "box-7", "sym-2"):
+        path = DATA / f"{name}.xmpuzzle"
+        puzzle = polyfit.load(path)
+        counts, tally = disassembly.count(puzzle, puzzle.backend("auto"), engine=engine)
+        expected = answers(path)["default"]
+        assert (tally.assemblies, tally.disassemblable) == (expected["assemblies"], expected["solutions"]), name
+
+
+def test_the_twins_take_random_prism_assemblies_apart_alike():
+    """Random cuts of blocks and boxes with lids (weights too, caps met on the way): the C
+    search and the Python one give the same status, states, level and moves, move for move."""
+    from helpers import native
+
+    native("dlx-c")
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import prism_puzzles
+    finally:
+        sys.path.pop(0)
+    rng = random.Random(11)
+    levels = set()
+    for k in range(40):
+        box, inside = prism_puzzles.box_with_lid(rng, *((3, 4, 1), (2, 6, 1))[k % 2])
+        boxed = [box] + prism_puzzles.random_cut(rng, inside, rng.randint(2, 4))
+        block = prism_puzzles.random_cut(rng, prism_puzzles.block(2, 4, 2), rng.randint(2, 4))
+        for pieces, weights in ((boxed, [10] + [1] * (len(boxed) - 1)), (boxed, None), (block, None)):
+            cap = rng.choice([3, 50, 200_000])
+            python, c = (Disassembler((), engine, max_states=cap, motion=MOTION).disassemble(pieces, weights)
+                         for engine in ("python", "c"))
+            assert (python.status, python.level, python.states) == (c.status, c.level, c.states)
+            assert [(m.pieces, m.by, m.removed) for m in python.moves] == [(m.pieces, m.by, m.removed) for m in c.moves]
+            levels.add(c.level)
+    assert "1" in levels and any(level and "." in level for level in levels), levels
+
+
+def test_an_error_in_the_pair_limits_reaches_the_caller():
+    """The C search asks Python for each pair's limits: an error there comes back as it is."""
+    from helpers import native
+    from polyfit.motion.native import stepped
+
+    native("dlx-c")
+    geometry = SweptContext()
+
+    def broken(first, second, offset):
+        raise ValueError(f"asked about {first}, {second} at {offset}")
+
+    geometry.compute_limits = broken
+    context = stepped(geometry)
+    a, b = frame([(0, 0, 0), (0, 0, 1)]), frame([(0, 0, 2), (0, 0, 3)])
+    shapes = [context.add_shape(a[0]), context.add_shape(b[0])]
+    with pytest.raises(ValueError, match="asked about 0, 1"):
+        context.separate(shapes, [*a[1], *b[1]], [1, 1], [0] * 6, 1000, 2**31)
+
+
 @pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.stem in SLOW else p for p in FILES],
                          ids=lambda p: p.stem)
 def test_every_assembly_burrtools_took_apart_has_its_level_and_replays(path):
@@ -170,12 +232,10 @@ def _prism_moves(tree, out):
             _prism_moves(part, out)
 
 
-def test_the_exact_ruler_and_the_c_engine_say_they_do_not_slide_prisms():
+def test_the_exact_ruler_says_it_does_not_slide_prisms():
     puzzle = polyfit.load(DATA / "box-0.xmpuzzle")
     with pytest.raises(PolyfitError, match="exact ruler"):
         disassembly.disassembler(puzzle, ruler="exact")
-    with pytest.raises(PolyfitError, match="cubes only"):
-        disassembly.disassembler(puzzle, engine="c")
     result = run_cli(["solve", str(DATA / "box-0.xmpuzzle"), "--disassemble", "--count", "--ruler", "exact"])
     assert result.exit_code == 2 and "exact ruler" in result.output and "Traceback" not in result.output
 

@@ -109,7 +109,7 @@ static int drive_part(Driver *d, int m, const int *members, const int32_t *start
     Py_BEGIN_ALLOW_THREADS
     failed = run_separate(&s, &out) < 0;
     Py_END_ALLOW_THREADS
-    if (failed) { search_free(&s); PyErr_NoMemory(); return PART_ERROR; }
+    if (failed) { search_free(&s); no_memory(); return PART_ERROR; }
     d->states += s.states;
     if (out.status != FOUND) {
         search_free(&s);

@@ -4,7 +4,9 @@
  * pair-limit cache and runs the breadth-first search.
  *
  * Coordinates are three (Python pads fewer with zeros); a set of pieces is a bit mask, so a
- * search takes at most 64 pieces. */
+ * search takes at most 64 pieces. A context slides pieces one unit along axes (cubes, squares:
+ * C works out the pair limits) or along up to four step vectors whose pair limits a Python
+ * function gives (prisms: polyfit/motion/prisms.py); either way C keeps them cached. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -16,6 +18,7 @@
 #define REMOVE 30000
 #define REMOVAL 10000
 #define MAX_PIECES 64
+#define MAX_DIRS 4        /* directions of motion (each with its opposite) */
 
 enum { FOUND = 0, STUCK = 1, UNKNOWN = 2 };
 
@@ -28,14 +31,16 @@ typedef struct {
 
 typedef struct {
     int32_t key[5];       /* first shape, second shape, offset (3) */
-    int32_t limit[3];
+    int32_t limit[MAX_DIRS];
     int used;
 } LimitEntry;
 
 typedef struct {
     PyObject_HEAD
-    int axes[3];
-    int naxes;
+    int axes[3];          /* the axis of each direction, when C works out the pair limits */
+    int naxes;            /* the directions of motion */
+    int32_t step[MAX_DIRS][3];  /* each direction's step */
+    PyObject *limits_of;  /* or NULL: limits_of(first, second, offset) -> the pair limits */
     Shape *shapes;
     Py_ssize_t nshapes, capshapes;
     LimitEntry *table;
@@ -89,6 +94,32 @@ static void compute_limits(const Context *ctx, const Shape *s1, const Shape *s2,
     }
 }
 
+/* The pair limits from the context's Python function (the search may run without the GIL: it
+ * is taken for the call). 0, or -1 with an exception set. */
+static int asked_limits(Context *ctx, int32_t s1, int32_t s2, const int32_t *offset, int32_t *out) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    int result = -1;
+    PyObject *answer = PyObject_CallFunction(ctx->limits_of, "ii(iii)", s1, s2, offset[0], offset[1], offset[2]);
+    PyObject *fast = answer ? PySequence_Fast(answer, "pair limits") : NULL;
+    if (fast && PySequence_Fast_GET_SIZE(fast) != ctx->naxes)
+        PyErr_Format(PyExc_ValueError, "pair limits: expected %d numbers", ctx->naxes);
+    else if (fast) {
+        result = 0;
+        for (int k = 0; k < ctx->naxes && result == 0; k++) {
+            long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, k));
+            if (v == -1 && PyErr_Occurred()) result = -1;
+            else if (v < 0 || v > FREE) {
+                PyErr_Format(PyExc_ValueError, "a pair limit of %ld is out of range", v);
+                result = -1;
+            } else out[k] = (int32_t)v;
+        }
+    }
+    Py_XDECREF(fast);
+    Py_XDECREF(answer);
+    PyGILState_Release(gil);
+    return result;
+}
+
 static int grow_limits(Context *ctx) {
     size_t nsize = ctx->tsize ? ctx->tsize * 2 : 1024;
     LimitEntry *nt = calloc(nsize, sizeof(LimitEntry));
@@ -114,8 +145,12 @@ static const int32_t *pair_limits(Context *ctx, int32_t s1, int32_t s2, const in
         h = (h + 1) & (ctx->tsize - 1);
     }
     LimitEntry *e = &ctx->table[h];
+    if (ctx->limits_of) {
+        if (asked_limits(ctx, s1, s2, offset, e->limit) < 0) return NULL;
+    } else {
+        compute_limits(ctx, &ctx->shapes[s1], &ctx->shapes[s2], offset, e->limit);
+    }
     memcpy(e->key, key, sizeof key);
-    compute_limits(ctx, &ctx->shapes[s1], &ctx->shapes[s2], offset, e->limit);
     e->used = 1;
     ctx->tused++;
     return e->limit;
@@ -280,10 +315,11 @@ static Node *child(Search *s, const Node *from, int32_t from_index, uint64_t mov
         return nd;
     }
     nd->removed = 0;
-    int axis = s->ctx->axes[direction >> 1];
+    const int32_t *step = s->ctx->step[direction >> 1];
     int32_t delta = direction & 1 ? -amount : amount;
     for (int i = 0; i < s->n; i++)
-        if (moving >> i & 1) nd->pos[3 * i + axis] += delta;
+        if (moving >> i & 1)
+            for (int c = 0; c < 3; c++) nd->pos[3 * i + c] += delta * step[c];
     nd->hash = node_hash(s, nd);
     return nd;
 }
@@ -382,6 +418,12 @@ static void search_free(Search *s) {
 }
 
 /* -- Python ----------------------------------------------------------------------------------- */
+
+/* A search that failed: out of memory, unless the pair limits' Python function raised. */
+static PyObject *no_memory(void) {
+    if (!PyErr_Occurred()) PyErr_NoMemory();
+    return NULL;
+}
 
 static int read_ints(PyObject *seq, int32_t *out, Py_ssize_t want, const char *what) {
     PyObject *fast = PySequence_Fast(seq, what);
@@ -497,7 +539,7 @@ static int start_search(Context *self, Search *s, int n, const int32_t *sh, cons
     s->nodes.stride = s->scratch.stride = (sizeof(Node) + sizeof(int32_t) * 3 * n + 7) & ~(size_t)7;
     s->tsize = 64;   /* grows as states come: most parts separate at once */
     s->table = malloc(s->tsize * sizeof(int32_t));
-    s->limits = malloc(sizeof(int32_t) * 3 * n * n);
+    s->limits = malloc(sizeof(int32_t) * MAX_DIRS * n * n);
     Node *root = s->table && s->limits ? push(&s->nodes) : NULL;
     if (!root) { search_free(s); return -1; }
     memset(s->table, 0xff, s->tsize * sizeof(int32_t));
@@ -579,7 +621,7 @@ static PyObject *Context_separate(Context *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     failed = run_separate(&s, &out) < 0;
     Py_END_ALLOW_THREADS
-    if (failed) { search_free(&s); free(ints); return PyErr_NoMemory(); }
+    if (failed) { search_free(&s); free(ints); return no_memory(); }
     PyObject *result;
     if (out.status == FOUND) {
         PyObject *path = path_of(&s, out.last);
@@ -810,6 +852,10 @@ static PyObject *Context_exact(Context *self, PyObject *args) {
     long long max_states, max_bytes;
     int min_level;
     if (!PyArg_ParseTuple(args, "OOOOiLL", &shapes, &bases, &weights, &start, &min_level, &max_states, &max_bytes)) return NULL;
+    if (self->limits_of) {
+        PyErr_SetString(PyExc_ValueError, "the exact ruler slides pieces along axes only");
+        return NULL;
+    }
     Search s;
     Py_ssize_t n;
     int32_t *ints = begin_search(self, &s, shapes, bases, weights, start, max_states, max_bytes, &n);
@@ -844,7 +890,7 @@ static PyObject *Context_exact(Context *self, PyObject *args) {
     Py_END_ALLOW_THREADS
     PyObject *result = NULL;
     if (failed) {
-        PyErr_NoMemory();
+        no_memory();
     } else if (status == FOUND) {
         PyObject *paths = PyList_New(0);
         for (size_t e = 0; paths && e < found.count; e++) {
@@ -864,22 +910,41 @@ static PyObject *Context_exact(Context *self, PyObject *args) {
 
 #include "_driver.h"
 
+/* Context(axes): each direction one unit along an axis; Context(steps, limits_of): each
+ * direction a step (3 numbers), limits_of(first, second, offset) giving the pair limits. */
 static int Context_init(Context *self, PyObject *args, PyObject *kwds) {
-    PyObject *axes;
-    if (!PyArg_ParseTuple(args, "O", &axes)) return -1;
+    PyObject *axes, *limits_of = NULL;
+    if (!PyArg_ParseTuple(args, "O|O", &axes, &limits_of)) return -1;
     Py_ssize_t m = PySequence_Length(axes);
-    if (m < 1 || m > 3) { PyErr_SetString(PyExc_ValueError, "1 to 3 axes"); return -1; }
-    int32_t a[3];
-    if (read_ints(axes, a, m, "axes") < 0) return -1;
-    for (Py_ssize_t i = 0; i < m; i++) {
-        if (a[i] < 0 || a[i] > 2) { PyErr_SetString(PyExc_ValueError, "an axis is 0, 1 or 2"); return -1; }
-        self->axes[i] = a[i];
+    if (m < 0) return -1;
+    if (limits_of == NULL) {
+        if (m < 1 || m > 3) { PyErr_SetString(PyExc_ValueError, "1 to 3 axes"); return -1; }
+        int32_t a[3];
+        if (read_ints(axes, a, m, "axes") < 0) return -1;
+        for (Py_ssize_t i = 0; i < m; i++) {
+            if (a[i] < 0 || a[i] > 2) { PyErr_SetString(PyExc_ValueError, "an axis is 0, 1 or 2"); return -1; }
+            self->axes[i] = a[i];
+            memset(self->step[i], 0, sizeof self->step[i]);
+            self->step[i][a[i]] = 1;
+        }
+    } else {
+        if (!PyCallable_Check(limits_of)) { PyErr_SetString(PyExc_TypeError, "limits_of must be callable"); return -1; }
+        if (m < 1 || m > MAX_DIRS) { PyErr_Format(PyExc_ValueError, "1 to %d steps", MAX_DIRS); return -1; }
+        for (Py_ssize_t i = 0; i < m; i++) {
+            PyObject *step = PySequence_GetItem(axes, i);
+            if (!step) return -1;
+            int r = read_ints(step, self->step[i], 3, "step");
+            Py_DECREF(step);
+            if (r < 0) return -1;
+        }
+        Py_XSETREF(self->limits_of, Py_NewRef(limits_of));
     }
     self->naxes = (int)m;
     return 0;
 }
 
 static void Context_dealloc(Context *self) {
+    Py_CLEAR(self->limits_of);
     for (Py_ssize_t i = 0; i < self->nshapes; i++) free(self->shapes[i].filled);
     free(self->shapes);
     free(self->table);

@@ -232,8 +232,8 @@ class Disassembler:
     def level_table(self, place, shapes, bases, weights) -> tuple | None:
         """Per placement of a puzzle, what :meth:`level_of` reads (see
         :func:`polyfit.motion.native.level_table`; ``bases`` one after another); None when this
-        disassembler has no such shortcut (the exact ruler, a lattice with its own rule of motion)."""
-        if self.ruler != "burrtools" or self.motion is not None:
+        disassembler has no such shortcut (the exact ruler)."""
+        if self.ruler != "burrtools":
             return None
         from polyfit.motion.native import level_table
 

@@ -78,6 +78,36 @@ class _Padded:
         return status, states, level, paths
 
 
+class _Stepped(_Padded):
+    """The C twin of a Python context whose directions step along vectors (prisms): C runs the
+    searches and keeps the pair limits, which the Python context's ``compute_limits`` works out
+    once for each pair of shapes and offset."""
+
+    def __init__(self, geometry):
+        self.pad = 0
+        self.dim = geometry.dim
+        self.geometry = geometry
+        steps = []
+        for step in geometry.steps:
+            vector = [0] * 3
+            for coordinate, change in step:
+                vector[coordinate] = change
+            steps.append(tuple(vector))
+        self.inner = _motion.Context(tuple(steps), geometry.compute_limits)
+
+    def add_shape(self, cells):
+        number = self.geometry.add_shape(cells)
+        if self.inner.add_shape(cells) != number:
+            raise PolyfitError("the C and Python contexts numbered a shape differently: a bug")
+        return number
+
+
+def stepped(geometry):
+    """The C context over ``geometry``, a Python context stepping along vectors (see
+    :class:`_Stepped`)."""
+    return _Stepped(geometry)
+
+
 def _widen(values, dim, pad):
     out = []
     for k in range(0, len(values), dim):

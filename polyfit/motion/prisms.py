@@ -83,9 +83,13 @@ class PrismMotion:
             from polyfit.errors import UnknownNameError
 
             raise UnknownNameError("disassembly engine", engine, ENGINES)
-        if engine == "c":
-            raise PolyfitError("the C disassembler slides pieces on cubes only: use --engine python or auto on prisms")
-        return SweptContext()
+        from polyfit.motion.native import stepped, unavailable_reason
+
+        if engine == "python" or (engine == "auto" and unavailable_reason()):
+            return SweptContext()
+        if unavailable_reason():
+            raise PolyfitError(unavailable_reason())
+        return stepped(SweptContext())
 
     def distance_out(self, cells, pieces, step, unit) -> int:
         """How many steps along ``unit`` the removed set of ``step`` slides before no further
@@ -149,6 +153,13 @@ class SweptContext(Context):
         found = self.cache.get(key)
         if found is not None:
             return found
+        found = self.compute_limits(first, second, offset)
+        self.cache[key] = found
+        self.cache_bytes += 64 + 8 * len(found)
+        return found
+
+    def compute_limits(self, first: int, second: int, offset) -> tuple:
+        """:meth:`pair_limits` worked out, not cached (the C twin caches what it asks for)."""
         theirs = [tuple(a + b for a, b in zip(cell, offset)) for cell in self.cells[second]]
         limits = []
         for k, vector in enumerate(DIRECTIONS):
@@ -164,10 +175,7 @@ class SweptContext(Context):
                 if at and t - line[at - 1] < best:
                     best = t - line[at - 1]
             limits.append(best)
-        found = tuple(limits)
-        self.cache[key] = found
-        self.cache_bytes += 64 + 8 * len(found)
-        return found
+        return tuple(limits)
 
 
 MOTION = PrismMotion()
