@@ -30,9 +30,10 @@ DATA = HERE.parent / "tests" / "data" / "disassembly"
 # family-80 (benchmarks/data, made by disassembly_puzzles.py --family): 12,182 assemblies, as
 # designers' piece families have; too slow for the tests. ranges-6 and family-12
 # (tests/data/mirror) and the cubes (benchmarks/data, disassembly_puzzles.py --cubes): many
-# small assemblies, nearly all of level 1, where the work per assembly is what counts.
+# small assemblies, nearly all of level 1, where the work per assembly is what counts;
+# prism-tri-36 (benchmarks/data, prism_puzzles.py --benchmark) the same on triangular prisms.
 DEFAULT = ["SolidSixPieceBurrs", "lid-4", "lid-3", "box-4", "burr-5", "group-6", "family-80",
-           "ranges-6", "family-12", "cube-soma", "cube-tri", "cube-tetra", "cube-tri-235"]
+           "ranges-6", "family-12", "cube-soma", "cube-tri", "cube-tetra", "cube-tri-235", "prism-tri-36"]
 LARGE = HERE / "data"
 MIRROR = HERE.parent / "tests" / "data" / "mirror"
 BURRTXT2 = Path(os.environ.get("TMPDIR", "/tmp")) / "burrtools" / "burrTxt2"

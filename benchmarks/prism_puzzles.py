@@ -18,6 +18,11 @@ the comparison covers levels above 1; the answers
 themselves come from BurrTools (``benchmarks/burrtools_levels.py FILE...``).
 
     python benchmarks/prism_puzzles.py [--count N]
+    python benchmarks/prism_puzzles.py --benchmark   # benchmarks/data/prism-tri-36.xmpuzzle
+
+``--benchmark`` writes, instead, a puzzle with many assemblies for benchmarks/disassembly.py: a
+block of 2 rows, 6 columns and 3 layers of prisms filled with 12 copies of one bent triprism
+(468 assemblies in BurrTools and polyfit, every one of level 1).
 """
 
 from __future__ import annotations
@@ -139,7 +144,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=8, help="puzzles of each kind")
     parser.add_argument("--tries", type=int, default=80, help="random cuts tried per puzzle")
+    parser.add_argument("--benchmark", action="store_true", help="write the benchmark's prism puzzle instead")
     args = parser.parse_args()
+    if args.benchmark:
+        cells = block(2, 6, 3)
+        bent = [(0, 0, 0), (0, 0, 1), (0, 1, 1)]
+        text = xml([bent], "T", cells).replace('count="1"', f'count="{len(cells) // len(bent)}"')
+        (Path(__file__).resolve().parent / "data" / "prism-tri-36.xmpuzzle").write_text(text)
+        return
     OUT.mkdir(parents=True, exist_ok=True)
     names = "ABCDEFGHIJ"
     for n in range(args.count // 2):
@@ -166,6 +178,7 @@ def main() -> None:
                 level, pieces, result, weights = found
                 (OUT / f"{kind}-{n}.xmpuzzle").write_text(xml(pieces, "X" + names, result, {0: 10}))
                 print(f"{kind}-{n}: {len(pieces)} pieces (the box X), level {level}")
+
 
 if __name__ == "__main__":
     main()
