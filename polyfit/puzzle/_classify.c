@@ -164,6 +164,18 @@ static PyObject *symmetric(PyObject *self, PyObject *args)
     return run(args, 1);
 }
 
+/* Both objects' buffers, or neither (-1 with an error). */
+static int two_buffers(PyObject *a, Py_buffer *va, PyObject *b, Py_buffer *vb)
+{
+    if (PyObject_GetBuffer(a, va, PyBUF_SIMPLE) < 0)
+        return -1;
+    if (PyObject_GetBuffer(b, vb, PyBUF_SIMPLE) < 0) {
+        PyBuffer_Release(va);
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *canonical_batch(PyObject *self, PyObject *args)
 {
     PyObject *batch, *map_obj, *tables_obj;
@@ -171,12 +183,8 @@ static PyObject *canonical_batch(PyObject *self, PyObject *args)
     Py_buffer map, view;
     if (!PyArg_ParseTuple(args, "O!OOn", &PyList_Type, &batch, &map_obj, &tables_obj, &n_placements))
         return NULL;
-    if (PyObject_GetBuffer(map_obj, &map, PyBUF_SIMPLE) < 0)
+    if (two_buffers(map_obj, &map, tables_obj, &view) < 0)
         return NULL;
-    if (PyObject_GetBuffer(tables_obj, &view, PyBUF_SIMPLE) < 0) {
-        PyBuffer_Release(&map);
-        return NULL;
-    }
     PyObject *result = NULL, *found = NULL;
     int32_t stack[3 * ON_STACK], *work = stack;
     Py_ssize_t room = ON_STACK;
@@ -267,12 +275,8 @@ static PyObject *least(PyObject *self, PyObject *args)
     Py_buffer view, ranks;
     if (!PyArg_ParseTuple(args, "O!OOn", &PyTuple_Type, &solution, &tables_obj, &ranks_obj, &n_placements))
         return NULL;
-    if (PyObject_GetBuffer(tables_obj, &view, PyBUF_SIMPLE) < 0)
+    if (two_buffers(tables_obj, &view, ranks_obj, &ranks) < 0)
         return NULL;
-    if (PyObject_GetBuffer(ranks_obj, &ranks, PyBUF_SIMPLE) < 0) {
-        PyBuffer_Release(&view);
-        return NULL;
-    }
     PyObject *result = NULL;
     Py_ssize_t k = PyTuple_GET_SIZE(solution);
     int32_t stack[3 * ON_STACK], *work = stack;
