@@ -148,13 +148,3 @@ def counted_batches(search, stats, largest: int = 1024):
         stats.solutions += len(batch)
         yield batch
 
-
-def solution_batches(backend, problem, stats):
-    """The backend's solutions in lists (see :func:`batches`): a C backend's as its search hands
-    them over, any other's one to a list."""
-    by_batch = getattr(backend, "solution_batches", None)
-    if by_batch is not None:
-        yield from by_batch(problem, stats)
-        return
-    for solution in backend.solutions(problem, stats):
-        yield [solution]

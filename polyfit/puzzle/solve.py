@@ -231,14 +231,16 @@ class Puzzle:
         """:meth:`_run` for the canonical solutions alone, with no breaker (each solution stands
         for itself): the search's solutions are classified a batch at a time
         (:meth:`polyfit.puzzle.cover.Cover.canonical_batch`)."""
-        from polyfit.dlx import solution_batches
-
         cover = self.cover
         start = time.perf_counter()
         try:
             if self.impossible is None:
                 weights = counts.weights
-                for batch in solution_batches(backend, problem, counts.search):
+                # A C backend hands its solutions over in lists; any other, one to a list.
+                by_batch = getattr(backend, "solution_batches", None)
+                batches = by_batch(problem, counts.search) if by_batch is not None else \
+                    ([solution] for solution in backend.solutions(problem, counts.search))
+                for batch in batches:
                     counts.total += len(batch)
                     weights[1] = weights.get(1, 0) + len(batch)
                     for placements, fixed_by in cover.canonical_batch(batch):
