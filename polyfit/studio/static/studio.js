@@ -733,6 +733,8 @@ window.polyfitStudio = {
                      playing: playback.playing, level: playback.data?.level ?? null, bounds: playback.data?.bounds ?? null,
                      moves: playback.data?.moves ?? null, pieces: playback.data?.pieces ?? null,
                      cells: figureView ? figureView.cellsNow() : {}, boxes: figureView?.mode === "meshes" ? figureView.boxesNow() : {} }),
+  solution: () => currentSolution(),
+  colours: () => ({ ...colours }),
   figure: () => ({ mode: figureView?.mode ?? null, shows: typeof figureView?.figure === "string" ? "board" : figureView?.figure ? "solution" : null,
                    pieces: figureView ? figureView.pieces.map((node) => node.userData.name) : [] }),
 };
