@@ -432,8 +432,10 @@ function decodeDesign(hash) {
 let figureView = null, figureShows = null;
 function showFigure() {
   if (design.lattice) { showSolids(); return; }
+  $("figure-note").hidden = true;  // a note on another lattice's solids
   if (design.dim !== 3) return;
   figureView ??= new CubeView($("figure-view"));
+  figureView.figure = null;
   const solution = currentSolution();
   if (solution) {
     const zs = solutions.cells.map((c) => c[0]);
@@ -489,7 +491,7 @@ async function showSolids() {
       if (solidsKey(currentSolution()) === key) { $("figure-note").textContent = error.message; $("figure-note").hidden = false; figureView.clear(); figureView.render(); solidsShown = null; }
       return;
     }
-    if (solidsKey(currentSolution()) !== key) return;  // another solution or design meanwhile
+    if (solidsKey(currentSolution()) !== key || solidsShown === key) return;  // another solution or design meanwhile, or drawn by another call
     $("figure-note").hidden = true;
     mergeColours(answer.colours);
     figureView.showMeshes(Object.entries(answer.meshes).map(([name, mesh]) => ({ name, ...mesh, colour: solution ? colours[name] || UNKNOWN_PIECE : "#b8c7d9" })),
@@ -945,6 +947,7 @@ async function solve() {
     const found = await api("POST", "/api/solutions", puzzleBody({ limit: 200 }));
     if (seq !== solveSeq) return;
     solutions = { ...found, key };
+    solidsCache.clear();  // the solids of the solutions shown before
     shown = 0;
     showing = true;
     mergeColours(found.colours);
