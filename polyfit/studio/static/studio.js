@@ -161,6 +161,7 @@ function refreshResults() {
   if (taken) $("sol-level").textContent = `level ${taken.level} · ${taken.moves.length} move${taken.moves.length === 1 ? "" : "s"} to take it apart`;
   for (const id of ["export-png", "export-glb"]) $(id).disabled = !current || !list.length;
   $("hide-solution").hidden = !currentSolution();
+  $("hide-solution").textContent = design.lattice ? "Back to the board" : "Back to the drawing";
   refreshPlayback();
   $("show-drawing-note").hidden = !currentSolution() || !!design.lattice;  // read-only: the 3D view only
 }
