@@ -1025,13 +1025,18 @@ def test_a_drawing_saved_with_a_burrtools_files_pieces_is_a_puzzle_burrtools_rea
     assert not (folder / "rim-3.xmpuzzle").exists() and not (folder / "rim-3.txt").exists()
 
 
-def test_a_file_on_another_lattice_is_refused_not_drawn_as_squares(client, folder):
+def test_a_file_on_another_lattice_opens_read_only_in_its_own_text_not_as_squares(client, folder):
     (folder / "tower.xmpuzzle").write_bytes((ROOT / "tests" / "data" / "burrtools" / "prisms" / "tower-solved-by-burrtools.xmpuzzle").read_bytes())
     (folder / "hex.txt").write_text("; lattice: hex\n# # #\n # # #\n")
     for name, lattice in (("tower.xmpuzzle", "prisms"), ("hex.txt", "hex")):
         answer = client.get(f"/api/files/{name}")
-        assert answer.status_code == 400, answer.text
-        assert f"is on the {lattice} lattice; the studio draws squares and cubes only" in answer.json()["error"]
+        assert answer.status_code == 200, answer.text
+        opened = answer.json()
+        assert (opened["lattice"], opened["editable"]) == (lattice, False)
+        assert f"; lattice: {lattice}" in opened["text"]  # the lattice's own text art, which the server reads back
+        board = polyfit.Board.from_text(opened["text"], dim=opened["dim"], path=name)
+        assert set(board.cells) == set(polyfit.read_board(folder / name).cells)
+    assert client.get("/api/files/3x5.txt").json()["editable"] is True
 
 
 def test_a_drawing_changed_from_a_file_with_colours_is_refused_with_the_reason(client, folder):
@@ -1062,7 +1067,7 @@ def test_bad_disassembly_requests_are_a_clear_400(client, folder):
         ({**body, "solution": missing}, "not one of this puzzle's"),
         ({**body}, "'solution' must be the solution to take apart"),
         ({**body, "solution": "first"}, "'solution' must be the solution to take apart"),
-        ({**line, "solution": {"I": [[0, 0], [0, 1], [0, 2]]}}, "disassembly plays on 3D boards of cubes; this board is 2D"),
+        ({**line, "solution": {"I": [[0, 0], [0, 1], [0, 2]]}}, "disassembly plays on 3D boards; this board is 2D"),
         ({**body, "board": body["board"].replace("#", ".", 1), "solution": good}, "has area 93 but the 4 pieces have total area 94"),
         ({**body, "problem": 2, "solution": good}, "box-with-rim.xmpuzzle"),
         ({**body, "problem": 0, "solution": good}, "'problem' must be the number of one of the file's boards"),

@@ -47,6 +47,11 @@ def studio(tmp_path_factory):
                     str(folder / "burr.vox")], check=True, capture_output=True)  # a burr, with burr.pieces.vox
     shutil.copy(ROOT / "shapes" / "burrtools" / "box-with-rim.xmpuzzle", folder)  # a box (weight 10) as a piece
     shutil.copy(ROOT / "shapes" / "burrtools" / "soma.xmpuzzle", folder)  # two problems: the Soma cube, a castle
+    (folder / "prisms").mkdir()  # BurrTools' triangular prism grid: a tower, a box that comes apart; a 2D hex board
+    for source in (ROOT / "tests" / "data" / "burrtools" / "prisms" / "hexagon-tower-triprisms.xmpuzzle",
+                   ROOT / "tests" / "data" / "burrtools" / "prisms" / "disassembly" / "box-0.xmpuzzle"):
+        shutil.copy(source, folder / "prisms")
+    (folder / "prisms" / "hex.txt").write_text("; lattice: hex\n; pieces: 3*dihex\n# # #\n # # #\n")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -570,3 +575,90 @@ def test_a_file_of_two_problems_offers_both_and_saves_a_changed_board_with_its_p
     page.click("#save")
     page.wait_for_selector("#error-text >> text=holds several problems and saving keeps only this one")
     assert page.request.get(studio + "api/files/soma.xmpuzzle").json()["boards"] == ["Soma cube", "Castle"]
+
+
+# -- BurrTools' other grids: read-only, shown as the library's solids --------------------------------
+
+FIGURE = "window.polyfitStudio.figure()"
+
+
+def drawn_fraction(page):
+    """The share of the 3D view's pixels that are not its background, and the picture."""
+    from PIL import Image
+
+    picture = Image.open(io.BytesIO(page.locator("#figure-view canvas").screenshot())).convert("RGB")
+    background = picture.getpixel((2, 2))
+    pixels = [picture.getpixel((x, y)) for y in range(0, picture.height, 2) for x in range(0, picture.width, 2)]
+    drawn = [p for p in pixels if max(abs(a - b) for a, b in zip(p, background)) > 40]
+    return len(drawn) / len(pixels), drawn
+
+
+@pytest.mark.slow
+def test_a_prism_tower_opens_read_only_counts_and_shows_its_solutions_as_solids(page):
+    page.select_option("#file-list", "prisms/hexagon-tower-triprisms.xmpuzzle")
+    page.wait_for_selector("#message >> text=opened prisms/hexagon-tower-triprisms.xmpuzzle")
+    assert "prisms lattice: read-only" in page.inner_text("#readonly-note")
+    assert page.is_hidden("#grid") and page.is_hidden("#fill") and page.is_visible("#figure-view")
+    page.wait_for_function(f"{FIGURE}.shows === 'board'", timeout=30000)
+    assert page.evaluate(FIGURE) == {"mode": "meshes", "shows": "board", "pieces": ["board"]}
+    page.click("#count")
+    page.wait_for_selector("#verdict[data-distinct='366']", timeout=30000)  # polyfit solve --count: 366
+    assert "7,443" in page.inner_text("#verdict")
+    page.click("#solve")
+    page.wait_for_selector("#sol-index >> text=1 of 200+")
+    page.wait_for_function(f"{FIGURE}.shows === 'solution'", timeout=30000)
+    shown = page.evaluate(FIGURE)
+    solution = page.evaluate("window.polyfitStudio.solution()")
+    assert sorted(shown["pieces"]) == sorted(solution)  # one solid per piece of the solution shown
+    share, drawn = drawn_fraction(page)
+    assert share > 0.08, "the 3D view is (nearly) blank"
+    colours = page.evaluate("window.polyfitStudio.colours()")
+    for label in solution:  # each piece in its palette colour (lit: a shade of it) somewhere in the view
+        target = tuple(int(colours[label][k:k + 2], 16) for k in (1, 3, 5))
+        assert any(max(abs(a - b) for a, b in zip(p, target)) < 70 for p in drawn), (label, colours[label])
+    shot(page, "studio-prisms-tower")
+    page.click("#next")  # the next solution: other solids
+    page.wait_for_selector("#sol-index >> text=2 of 200+")
+    page.wait_for_function(f"{FIGURE}.shows === 'solution'", timeout=30000)
+    assert page.evaluate("window.polyfitStudio.solution()") != solution
+
+
+@pytest.mark.slow
+def test_a_prism_box_plays_its_disassembly_and_each_piece_ends_clear_of_the_box(page):
+    page.select_option("#file-list", "prisms/box-0.xmpuzzle")
+    page.wait_for_selector("#message >> text=opened prisms/box-0.xmpuzzle")
+    page.check("#disassemble")
+    page.click("#count")
+    page.wait_for_selector("#verdict[data-distinct='2']", timeout=30000)
+    assert "2 of 4 assemblies come apart" in page.inner_text("#verdict") and "1.2.2: 2" in page.inner_text("#verdict")
+    page.click("#solve")
+    page.wait_for_selector("#sol-index >> text=1 of 2")
+    assert page.inner_text("#sol-level") == "level 1.2.2 · 5 moves to take it apart"
+    page.wait_for_function(f"{FIGURE}.shows === 'solution'", timeout=30000)
+    start = playback(page)["boxes"]
+    page.click("#play")
+    state = settled(page, 5)
+    assert page.inner_text("#move-text") == "5. B slides up 1 and out"
+    end = state["boxes"]
+    assert end["X"][0] + end["X"][1] == pytest.approx(start["X"][0] + start["X"][1]), "the box (the heavy piece) moved"
+    top = start["X"][1][2]
+    for name in "ABC":  # each lifted out of the box, clear above it
+        assert end[name][0][2] > top + 0.5, (name, end[name], top)
+    share, _ = drawn_fraction(page)
+    assert share > 0.03, "the 3D view is (nearly) blank"
+    shot(page, "studio-prisms-apart")
+    page.click("#reset")
+    state = settled(page, 0)
+    for name, box in state["boxes"].items():
+        assert box[0] + box[1] == pytest.approx(start[name][0] + start[name][1]), name
+
+
+@pytest.mark.slow
+def test_a_board_on_a_lattice_without_solids_says_so_in_one_line(page):
+    page.select_option("#file-list", "prisms/hex.txt")
+    page.wait_for_selector("#message >> text=opened prisms/hex.txt")
+    page.wait_for_selector("#figure-note:visible")
+    assert page.inner_text("#figure-note") == ("the studio's 3D view shows solids; this board is 2D on the hex lattice "
+                                                "(polyfit solve FILE --png draws its solutions)")
+    page.click("#count")  # it still counts
+    page.wait_for_selector("#verdict[data-distinct]", timeout=30000)

@@ -243,6 +243,12 @@ def create_app(folder: str | Path = ".", port: int = 8765, hosts=()) -> Starlett
             raise BadRequest("'solution' must be the solution to take apart, {piece: cells}, as /api/solutions gives it")
         return job_answer(await jobs.run("disassembly", body, SOLUTIONS_SECONDS, request.is_disconnected))
 
+    async def meshes(request):
+        body = puzzle_body(await read_json(request))
+        if body.get("solution") is not None and not isinstance(body["solution"], dict):
+            raise BadRequest("'solution' must be the solution to show, {piece: cells}, as /api/solutions gives it")
+        return job_answer(await jobs.run("meshes", body, SOLUTIONS_SECONDS, request.is_disconnected))
+
     async def export(request):
         kind = request.path_params["kind"]
         if kind not in MEDIA:
@@ -320,6 +326,7 @@ def create_app(folder: str | Path = ".", port: int = 8765, hosts=()) -> Starlett
             Route("/api/jobs/{id}", cancel, methods=["DELETE"]),
             Route("/api/solutions", solutions, methods=["POST"]),
             Route("/api/disassembly", disassembly, methods=["POST"]),
+            Route("/api/meshes", meshes, methods=["POST"]),
             Route("/api/export/{kind}", export, methods=["POST"]),
             Route("/api/files", files),
             Route("/api/files/{path:path}", open_file, methods=["GET"]),

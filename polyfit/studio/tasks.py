@@ -260,9 +260,8 @@ def disassembly(body: dict, folder: Path, report) -> dict:
     highest cell on each axis)."""
     puzzle, placements = chosen_solution(body, folder)
     board = puzzle.board
-    if board.dim != 3 or board.lattice.name != "cubic":
-        raise PolyfitError(f"disassembly plays on 3D boards of cubes; this board is "
-                           f"{'2D' if board.dim == 2 else board.lattice.name}")
+    if board.dim != 3:
+        raise PolyfitError("disassembly plays on 3D boards; this board is 2D")
     solution = polyfit.Solution(puzzle, solution_indices(puzzle, placements))
     taken = solution.disassemble()
     if taken.level is None:
@@ -272,13 +271,77 @@ def disassembly(body: dict, folder: Path, report) -> dict:
         raise PolyfitError("the disassembly search met its cap on states before this solution came "
                            "apart, so there is no move list to play")
     cells = [c for shape in placements.values() for c in shape]
+    moves = taken.to_json()["moves"]
+    if not drawn_as_cubes(board):  # the page slides solids: each move's way in the view's space
+        ways: dict = {}
+        for move in moves:
+            by = tuple(move["by"])
+            if by not in ways:
+                ways[by] = translation_vector(puzzle, solution.placements[move["pieces"][0]][0], by)
+            move["vector"] = ways[by]
     return {
         **taken.to_json(),
+        "moves": moves,
         "total": taken.total,
         "groups": taken.groups,
         "pieces": {label: [list(c) for c in shape] for label, shape in solution.placements.items()},
         "colours": puzzle.colours(),
         "bounds": [[min(c[k] for c in cells) for k in range(3)], [max(c[k] for c in cells) for k in range(3)]],
+    }
+
+
+VIEW_SIZES = {"unit": 1.0, "gap": 0.06}  # the 3D view's solids: in cells, a thin gap between pieces
+
+
+def drawn_as_cubes(board) -> bool:
+    """Whether the page draws this board's cells itself (squares and cubes); other lattices
+    are shown read-only, as the solids of :func:`view_meshes`."""
+    return board.lattice.name in ("square", "cubic")
+
+
+def view_meshes(board, pieces, placements: dict) -> dict:
+    """``{label: mesh}``: each piece of ``placements`` as the solid polyfit's 3D models make
+    of it (:func:`polyfit.formats.models.solution_meshes`), in its place in the board, a
+    cell's side long. A lattice without solids is refused in one line."""
+    from polyfit.formats.models import solution_meshes
+    from polyfit.lattices.base import only_solids
+    from polyfit.render.meshes import Sizes
+
+    if board.dim != 3:
+        raise PolyfitError(f"the studio's 3D view shows solids; this board is 2D on the {board.lattice.name} "
+                           f"lattice (polyfit solve FILE --png draws its solutions)")
+    only_solids([board], "the studio's 3D view")
+    solution_set = polyfit.SolutionSet(board.label, board.cells, list(pieces), [placements])
+    return solution_meshes(solution_set, 0, Sizes(**VIEW_SIZES))
+
+
+def translation_vector(puzzle, cell, by) -> list[float]:
+    """How far a solid moves in the view's space when its cells move by ``by`` (a move of
+    the disassembly): the shift of one cell's solid, ``cell`` then ``cell + by``."""
+    moved = tuple(a + b for a, b in zip(cell, by))
+    name = puzzle.pieces[0].name
+    before, after = (next(iter(view_meshes(puzzle.board, puzzle.pieces, {name: (c,)}).values())) for c in (cell, moved))
+    return [round(float(v), 6) for v in after.vertices.mean(axis=0) - before.vertices.mean(axis=0)]
+
+
+def meshes(body: dict, folder: Path, report) -> dict:
+    """The 3D view of a board on a lattice the page does not draw itself: with ``solution``
+    ({label: cells}, as /api/solutions gives it), each piece's solid in its place; without,
+    the board's cells as one solid (``board``). ``meshes``: {label: {"vertices": [[x, y, z]],
+    "faces": [[i, j, k]]}} (x right, y back, z up, a cell's side long), and ``colours``."""
+    if body.get("solution") is not None:
+        puzzle, placements = chosen_solution(body, folder)
+        solution_indices(puzzle, placements)
+        board, pieces, colours = puzzle.board, puzzle.pieces, puzzle.colours()
+    else:
+        board, pieces, _ = read_body(body, folder)
+        placements, colours = {"board": tuple(board.cells)}, {}
+    solids = view_meshes(board, pieces, placements)
+    return {
+        "lattice": board.lattice.name,
+        "meshes": {label: {"vertices": [[round(float(v), 5) for v in point] for point in mesh.vertices],
+                           "faces": mesh.faces.tolist()} for label, mesh in solids.items()},
+        "colours": colours,
     }
 
 
@@ -351,7 +414,11 @@ def export(kind: str):
 
 
 def open_file(body: dict, folder: Path, report) -> dict:
-    """A board file of the folder as the page draws it: its text, and whether it is 3D."""
+    """A board file of the folder as the page draws it: its text, whether it is 3D, its
+    lattice, and whether the page can edit it (squares and cubes; a board on another lattice
+    is solved and shown in 3D as it is)."""
+    from polyfit.formats.interchange import board_text
+
     path = safe_path(folder, body.get("path"))
     if path.exists() and not path.is_file() and not path.is_dir():  # a pipe would wait for a writer
         raise PolyfitError(f"{body['path']}: not a regular file")
@@ -361,9 +428,6 @@ def open_file(body: dict, folder: Path, report) -> dict:
         raise PolyfitError(f"{body['path']} holds {len(boards)} board{'s' if len(boards) > 1 else ''}: "
                            f"choose one from 1 to {len(boards)}")
     board = boards[number - 1]
-    if board.lattice.name not in ("square", "cubic"):
-        raise PolyfitError(f"{body['path']} is on the {board.lattice.name} lattice; the studio draws squares and cubes "
-                           f"only (polyfit solve {body['path']} solves it, --png draws it)")
     data = path.read_bytes()
     try:
         if len(boards) > 1:
@@ -371,9 +435,11 @@ def open_file(body: dict, folder: Path, report) -> dict:
         text = data.decode("utf-8")
         polyfit.Board.from_text(text, dim=board.dim, path=str(path))
     except (UnicodeDecodeError, PolyfitError):
-        text = voxel_text(board)  # MagicaVoxel or a plugin's format: drawn as text art
+        # MagicaVoxel or a plugin's format: drawn as text art (on another lattice, that lattice's)
+        text = voxel_text(board) if drawn_as_cubes(board) else board_text(board, None)
     held = [p.name for p in board.pieces]  # a puzzle file with its pieces (BurrTools)
-    answer = {"path": body["path"], "text": text, "dim": board.dim, "pieces": held}
+    answer = {"path": body["path"], "text": text, "dim": board.dim, "pieces": held,
+              "lattice": board.lattice.name, "editable": drawn_as_cubes(board)}
     if len(boards) > 1:
         answer.update(problem=number, boards=[b.name or f"board {k}" for k, b in enumerate(boards, 1)])
     return answer
@@ -427,6 +493,7 @@ TASKS = {
     "open": open_file,
     "save-puzzle": save_puzzle,
     "disassembly": disassembly,
+    "meshes": meshes,
 }
 
 

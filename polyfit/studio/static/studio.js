@@ -7,9 +7,12 @@ const EMPTY_MARKS = new Set([".", " "]);
 
 // ---- the design -------------------------------------------------------------------------
 const design = { dim: 2, rows: 6, cols: 10, layers: 3, cells: new Map(), name: "", pieces: "pentominoes", mirror: false, meta: [],
-                 custom: "", folder: "", file: "", filePieces: [], problem: 1, boards: [], boardsOf: "" };
+                 custom: "", folder: "", file: "", filePieces: [], problem: 1, boards: [], boardsOf: "", lattice: "", text: "" };
 // file: a puzzle file whose pieces (weights, groups) the design uses; problem: which of its
-// boards (from 1), boards: their names when it holds several
+// boards (from 1), boards: their names when it holds several. lattice: a board on a lattice the
+// page does not draw (its '; lattice:' line names one but squares and cubes): solved and shown
+// in 3D as it is, read-only, its text (text) sent as it was read.
+const DRAWN_LATTICES = new Set(["square", "cubic"]);
 let layer = 0;             // the layer drawn (3D)
 let tool = "cell";
 let placeTurn = 0;
@@ -23,12 +26,13 @@ const unkey = (k) => k.split(",").map(Number);
 function snapshot() {
   return JSON.stringify({ dim: design.dim, rows: design.rows, cols: design.cols, layers: design.layers,
                           cells: [...design.cells], file: design.file, filePieces: design.filePieces,
-                          problem: design.problem, boards: design.boards });
+                          problem: design.problem, boards: design.boards, lattice: design.lattice, text: design.text });
 }
 function restore(text) {
   const s = JSON.parse(text);
   Object.assign(design, { dim: s.dim, rows: s.rows, cols: s.cols, layers: s.layers, cells: new Map(s.cells),
-                          file: s.file || "", filePieces: s.filePieces || [], problem: s.problem || 1, boards: s.boards || [] });
+                          file: s.file || "", filePieces: s.filePieces || [], problem: s.problem || 1, boards: s.boards || [],
+                          lattice: s.lattice || "", text: s.text || "" });
   layer = Math.min(layer, design.layers - 1);
 }
 function remember() {
@@ -43,6 +47,7 @@ function redo() { if (redoStack.length) { undoStack.push(snapshot()); restore(re
 
 // The board file's text: rows of '#', '+', letters and '.', layers apart by a blank line.
 function boardText(withPieces = false, named = true) {
+  if (design.lattice) return design.text;  // read-only: the text as it was read
   const lines = [];
   if (design.name && named) lines.push(`; name: ${design.name}`);
   if (withPieces && design.pieces) lines.push(`; pieces: ${design.pieces}`);
@@ -86,6 +91,8 @@ function readText(text, dim) {
   Object.assign(design, { dim: three ? 3 : 2, rows, cols, layers: Math.max(1, layers.length), cells });
   design.name = meta.name || "";
   if (meta.pieces) design.pieces = meta.pieces;
+  design.lattice = meta.lattice && !DRAWN_LATTICES.has(meta.lattice) ? meta.lattice : "";
+  design.text = design.lattice ? text : "";
   layer = 0;
 }
 
@@ -154,8 +161,9 @@ function refreshResults() {
   if (taken) $("sol-level").textContent = `level ${taken.level} · ${taken.moves.length} move${taken.moves.length === 1 ? "" : "s"} to take it apart`;
   for (const id of ["export-png", "export-glb"]) $(id).disabled = !current || !list.length;
   $("hide-solution").hidden = !currentSolution();
+  $("hide-solution").textContent = design.lattice ? "Back to the board" : "Back to the drawing";
   refreshPlayback();
-  $("show-drawing-note").hidden = !currentSolution();
+  $("show-drawing-note").hidden = !currentSolution() || !!design.lattice;  // read-only: the 3D view only
 }
 
 // ---- the grid editor --------------------------------------------------------------------
@@ -340,6 +348,10 @@ const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, Number.isFinite(v) ? Math
 let lintTimer = null;
 function changed() {
   document.body.classList.toggle("dim3", design.dim === 3);
+  document.body.classList.toggle("readonly", !!design.lattice);
+  $("readonly-note").textContent = design.lattice
+    ? `A board on the ${design.lattice} lattice: read-only. The studio solves it and shows it in 3D; draw it with polyfit or BurrTools (the text below can be changed and used).`
+    : "";
   $("dim2").classList.toggle("on", design.dim === 2);
   $("dim3").classList.toggle("on", design.dim === 3);
   $("rows").value = design.rows; $("cols").value = design.cols; $("layers").value = design.layers;
@@ -420,15 +432,19 @@ function decodeDesign(hash) {
 
 let figureView = null, figureShows = null;
 function showFigure() {
+  if (design.lattice) { showSolids(); return; }
+  $("figure-note").hidden = true;  // a note on another lattice's solids
   if (design.dim !== 3) return;
   figureView ??= new CubeView($("figure-view"));
+  figureView.figure = null;
   const solution = currentSolution();
   if (solution) {
     const zs = solutions.cells.map((c) => c[0]);
     const lo = Math.min(...zs), hi = Math.max(...zs);
     if (+$("layer-cut").max !== hi - lo + 1) { $("layer-cut").max = hi - lo + 1; $("layer-cut").value = hi - lo + 1; }  // a new figure: every layer
     $("layer-cut").min = 1;
-    if (figureShows !== solution) {
+    if (figureShows !== solution || solidsShown !== null) {
+      solidsShown = null;
       figureView.show(Object.entries(solution).map(([name, cells]) => ({ name, cells, colour: solutions.colours[name] || UNKNOWN_PIECE })), figureShows !== null);
       figureShows = solution;
     }
@@ -440,6 +456,7 @@ function showFigure() {
   }
   stopPlayback();
   figureShows = null;
+  solidsShown = null;
   figureView.setExplode(0);
   figureView.setLayerCut(Infinity);
   const here = [], other = [];
@@ -448,6 +465,45 @@ function showFigure() {
     (z === layer ? here : other).push([z, r, c]);
   }
   figureView.show([{ name: "figure", colour: "#b8c7d9", cells: other }, { name: "layer", colour: "#0072b2", cells: here }].filter((p) => p.cells.length), true);
+}
+
+// ---- a board on another lattice: the library's solids, read-only ---------------------------
+// The server makes each piece's solid (POST /api/meshes: the solids of polyfit's 3D models);
+// the page only draws them. A lattice the library has no solids for is said in one line.
+const solidsCache = new Map();  // a solution shown (or "board:" and the design's key) -> /api/meshes
+let solidsShown = null;
+const solidsKey = (solution) => solution || `board:${designKey()}`;
+async function solidsOf(solution) {
+  const key = solidsKey(solution);
+  if (!solidsCache.has(key)) {
+    const asked = api("POST", "/api/meshes", puzzleBody(solution ? { solution } : {}));
+    solidsCache.set(key, asked);
+    asked.catch(() => solidsCache.delete(key));  // asked again next time
+  }
+  return solidsCache.get(key);
+}
+async function showSolids() {
+  figureView ??= new CubeView($("figure-view"));
+  const solution = currentSolution(), key = solidsKey(solution);
+  if (solidsShown !== key) {
+    let answer;
+    try { answer = await solidsOf(solution); }
+    catch (error) {
+      if (solidsKey(currentSolution()) === key) { $("figure-note").textContent = error.message; $("figure-note").hidden = false; figureView.clear(); figureView.render(); solidsShown = null; }
+      return;
+    }
+    if (solidsKey(currentSolution()) !== key || solidsShown === key) return;  // another solution or design meanwhile, or drawn by another call
+    $("figure-note").hidden = true;
+    mergeColours(answer.colours);
+    figureView.showMeshes(Object.entries(answer.meshes).map(([name, mesh]) => ({ name, ...mesh, colour: solution ? colours[name] || UNKNOWN_PIECE : "#b8c7d9" })),
+                          solidsShown !== null);
+    solidsShown = key;
+    figureShows = null;
+    figureView.figure = key;
+  }
+  figureView.setExplode(solution ? +$("explode").value / 100 : 0);
+  if (solution && playback.solution === solution) figureView.setOffsets(...playback.pose());
+  else stopPlayback();
 }
 
 // ---- the disassembly, played in the 3D view ----------------------------------------------
@@ -504,7 +560,49 @@ function disassemblyFrames(data) {
   return { frames, done };
 }
 
+// The same for solids: each move slides its pieces by its ``vector`` (in the solids' space); a
+// removed set slides on along it until OUT_GAP past every vertex of the assembly.
+function solidFrames(data, meshes) {
+  const names = Object.keys(data.pieces);
+  const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  const along = (which, at, u) => which.flatMap((name) => meshes[name].vertices.map((v) => dot(v, u) + dot(at[name], u)));
+  const frontier = {};      // a way out (its unit vector) -> how far along it the next removed set starts
+  const frames = [Object.fromEntries(names.map((n) => [n, [0, 0, 0]]))];
+  const done = [new Set()];
+  const laterMoves = (k, name) => data.moves.slice(k + 1).some((m) => m.pieces.includes(name));
+  data.moves.forEach((move, k) => {
+    const now = Object.fromEntries(names.map((n) => [n, [...frames[k][n]]]));
+    for (const name of move.pieces) now[name] = now[name].map((v, i) => v + move.vector[i]);
+    const gone = new Set(done[k]);
+    if (move.removed) {
+      const length = Math.hypot(...move.vector), u = move.vector.map((v) => v / length);
+      const way = u.map((v) => v.toFixed(3)).join();
+      const moved = along(move.pieces, now, u);
+      const near = Math.min(...moved), far = Math.max(...moved);
+      frontier[way] ??= Math.max(...along(names, frames[0], u)) + OUT_GAP;
+      const extra = Math.max(0, frontier[way] - near);
+      for (const name of move.pieces) now[name] = now[name].map((v, i) => v + u[i] * extra);
+      frontier[way] = far + extra + 2;
+      for (const name of move.pieces) if (!laterMoves(k, name)) gone.add(name);
+    }
+    frames.push(now);
+    done.push(gone);
+  });
+  return { frames, done };
+}
+
+// A way in the solids' space, in words: up or down, else one of eight ways in the plane.
+const PLANE_WAYS = ["right", "back right", "back", "back left", "left", "front left", "front", "front right"];
+function wayOf([x, y, z]) {
+  if (Math.abs(z) >= Math.hypot(x, y)) return z > 0 ? "up" : "down";
+  return PLANE_WAYS[(Math.round(Math.atan2(y, x) / (Math.PI / 4)) + 8) % 8];
+}
+
 function moveText(move) {
+  if (move.vector) {
+    const units = Math.round(Math.hypot(...move.vector) * 100) / 100;
+    return `${move.pieces.join(", ")} ${move.pieces.length > 1 ? "slide" : "slides"} ${wayOf(move.vector)} ${units}${move.removed ? " and out" : ""}`;
+  }
   const axis = move.by.findIndex((v) => v !== 0), units = Math.abs(move.by[axis]);
   const way = DIRECTIONS[axis][move.by[axis] > 0 ? 1 : 0];
   return `${move.pieces.join(", ")} ${move.pieces.length > 1 ? "slide" : "slides"} ${way} ${units}${move.removed ? " and out" : ""}`;
@@ -554,20 +652,33 @@ async function loadPlayback() {
   catch (error) { say(error.message, "error"); return false; }
   finally { playback.loading = null; }
   if (currentSolution() !== solution || key !== designKey()) { say(""); return false; }  // another solution meanwhile
+  let solids = null;
+  if (design.lattice) {  // solids: their vertices say how far a removed set must go
+    try { solids = (await solidsOf(solution)).meshes; } catch (error) { say(error.message, "error"); return false; }
+    if (currentSolution() !== solution || key !== designKey()) { say(""); return false; }
+  }
   say("");
   stopPlayback();
-  Object.assign(playback, { solution, data, ...disassemblyFrames(data) });
+  Object.assign(playback, { solution, data, ...(solids ? solidFrames(data, solids) : disassemblyFrames(data)) });
   mergeColours(data.colours);
   $("explode").value = 0;  // the pieces in place, every layer shown: the moves do the rest
   $("layer-cut").value = $("layer-cut").max;
   figureView.setExplode(0);
   figureView.setLayerCut(Infinity);
   // frame every place a piece goes, so the whole disassembly stays in sight
-  const lo = [...data.bounds[0]], hi = [...data.bounds[1]];
-  for (const frame of playback.frames) for (const [name, [dz, dr, dc]] of Object.entries(frame)) {
-    for (const cell of data.pieces[name]) [cell[0] + dz, cell[1] + dr, cell[2] + dc].forEach((v, k) => { lo[k] = Math.min(lo[k], v); hi[k] = Math.max(hi[k], v); });
+  if (solids) {
+    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    for (const frame of playback.frames) for (const [name, by] of Object.entries(frame)) {
+      for (const v of solids[name].vertices) v.forEach((x, k) => { lo[k] = Math.min(lo[k], x + by[k]); hi[k] = Math.max(hi[k], x + by[k]); });
+    }
+    figureView.frameBox(lo, hi);
+  } else {
+    const lo = [...data.bounds[0]], hi = [...data.bounds[1]];
+    for (const frame of playback.frames) for (const [name, [dz, dr, dc]] of Object.entries(frame)) {
+      for (const cell of data.pieces[name]) [cell[0] + dz, cell[1] + dr, cell[2] + dc].forEach((v, k) => { lo[k] = Math.min(lo[k], v); hi[k] = Math.max(hi[k], v); });
+    }
+    figureView.frameCells(lo, hi);
   }
-  figureView.frameCells(lo, hi);
   figureView.setOffsets(...playback.pose());
   refreshPlayback();
   return true;
@@ -624,7 +735,11 @@ window.polyfitStudio = {
   playback: () => ({ step: playback.step, total: playback.data ? playback.data.moves.length : null, moving: playback.fraction < 1,
                      playing: playback.playing, level: playback.data?.level ?? null, bounds: playback.data?.bounds ?? null,
                      moves: playback.data?.moves ?? null, pieces: playback.data?.pieces ?? null,
-                     cells: figureView ? figureView.cellsNow() : {} }),
+                     cells: figureView ? figureView.cellsNow() : {}, boxes: figureView?.mode === "meshes" ? figureView.boxesNow() : {} }),
+  solution: () => currentSolution(),
+  colours: () => ({ ...colours }),
+  figure: () => ({ mode: figureView?.mode ?? null, shows: typeof figureView?.figure === "string" ? "board" : figureView?.figure ? "solution" : null,
+                   pieces: figureView ? figureView.pieces.map((node) => node.userData.name) : [] }),
 };
 
 // ---- live lint --------------------------------------------------------------------------
@@ -833,6 +948,7 @@ async function solve() {
     const found = await api("POST", "/api/solutions", puzzleBody({ limit: 200 }));
     if (seq !== solveSeq) return;
     solutions = { ...found, key };
+    solidsCache.clear();  // the solids of the solutions shown before
     shown = 0;
     showing = true;
     mergeColours(found.colours);

@@ -1,6 +1,7 @@
-// A 3D view of unit cubes grouped in pieces (three.js): orbit with the mouse, explode, cut by layer,
-// and slide pieces by whole cells (a disassembly played move by move).
-// A cell is [z, row, col]: col is x, row runs towards the viewer, z is up (as polyfit draws it).
+// A 3D view of pieces (three.js): orbit with the mouse, explode, cut by layer, and slide pieces (a
+// disassembly played move by move). Two kinds of figure: unit cubes grouped in pieces (show), a cell
+// [z, row, col] with col as x, row running towards the viewer and z up (as polyfit draws it); or
+// solids the server made (showMeshes: any lattice polyfit has solids for), in the same space.
 import * as THREE from "three";
 import { OrbitControls } from "three/addons/OrbitControls.js";
 
@@ -55,13 +56,64 @@ export class CubeView {
     this.controls.update();
   }
 
-  // pieces: [{name, colour: "#rrggbb", cells: [[z, row, col], ...]}]
-  show(pieces, keepCamera = false) {
+  clear() {
     for (const child of [...this.group.children]) {
       this.group.remove(child);
       child.traverse((o) => { o.geometry?.dispose(); o.material?.dispose?.(); });
     }
     this.pieces = [];
+  }
+
+  // A piece's group, its materials in its colour.
+  node(piece) {
+    const node = new THREE.Group();
+    const material = new THREE.MeshStandardMaterial({ color: piece.colour, roughness: 0.55, metalness: 0.05, flatShading: true });
+    const lines = new THREE.LineBasicMaterial({ color: new THREE.Color(piece.colour).multiplyScalar(0.55) });
+    node.userData.name = piece.name;
+    node.userData.offset = new THREE.Vector3();
+    node.userData.materials = [material, lines];
+    return node;
+  }
+
+  // pieces: [{name, colour: "#rrggbb", vertices: [[x, y, z], ...], faces: [[i, j, k], ...]}]: each
+  // piece one solid, x right, y away from the viewer, z up, a cell's side long. Sliding them
+  // (setOffsets) then takes vectors in that space, not cells.
+  showMeshes(pieces, keepCamera = false) {
+    this.clear();
+    this.mode = "meshes";
+    const all = pieces.flatMap((p) => p.vertices);
+    if (!all.length) { this.render(); return; }
+    const lo = [0, 1, 2].map((k) => Math.min(...all.map((v) => v[k])));
+    const hi = [0, 1, 2].map((k) => Math.max(...all.map((v) => v[k])));
+    const centre = new THREE.Vector3((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2);
+    for (const piece of pieces) {
+      const node = this.node(piece);
+      const geometry = new THREE.BufferGeometry();
+      geometry.setAttribute("position", new THREE.Float32BufferAttribute(piece.vertices.flat(), 3));
+      geometry.setIndex(piece.faces.flat());
+      geometry.translate(-centre.x, -centre.y, -centre.z);
+      geometry.computeVertexNormals();
+      const [material, lines] = node.userData.materials;
+      const edge = new THREE.LineSegments(new THREE.EdgesGeometry(geometry, 25), lines);
+      const mesh = new THREE.Mesh(geometry, material);
+      mesh.userData.z = edge.userData.z = -Infinity;  // no layer cut: every part always shown
+      node.add(mesh, edge);
+      geometry.computeBoundingBox();
+      node.userData.direction = geometry.boundingBox.getCenter(new THREE.Vector3());
+      this.group.add(node);
+      this.pieces.push(node);
+    }
+    this.centre = centre;
+    this.target.set(0, 0, 0);
+    this.baseRadius = 0.5 * Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
+    if (!keepCamera) this.userMoved = false;
+    this.apply();
+  }
+
+  // pieces: [{name, colour: "#rrggbb", cells: [[z, row, col], ...]}]
+  show(pieces, keepCamera = false) {
+    this.clear();
+    this.mode = "cells";
     const all = pieces.flatMap((p) => p.cells);
     if (!all.length) { this.render(); return; }
     const lo = [0, 1, 2].map((k) => Math.min(...all.map((c) => c[k])));
@@ -70,12 +122,8 @@ export class CubeView {
     const cube = new THREE.BoxGeometry(0.94, 0.94, 0.94);
     const edges = new THREE.EdgesGeometry(cube);
     for (const piece of pieces) {
-      const node = new THREE.Group();
-      const material = new THREE.MeshStandardMaterial({ color: piece.colour, roughness: 0.55, metalness: 0.05 });
-      const lines = new THREE.LineBasicMaterial({ color: new THREE.Color(piece.colour).multiplyScalar(0.55) });
-      node.userData.name = piece.name;
-      node.userData.offset = new THREE.Vector3();
-      node.userData.materials = [material, lines];
+      const node = this.node(piece);
+      const [material, lines] = node.userData.materials;
       const mid = new THREE.Vector3();
       for (const [z, r, c] of piece.cells) {
         const at = new THREE.Vector3(c + 0.5, -(r + 0.5), z + 0.5).sub(centre);
@@ -113,12 +161,14 @@ export class CubeView {
     this.resize();
   }
 
-  // Slide the pieces: offsets {name: [layers, rows, columns]} (cells, fractions while moving)
-  // from where show() put them; the pieces named in ``faded`` are drawn see-through.
+  // Slide the pieces: offsets {name: [layers, rows, columns]} (cells, fractions while moving;
+  // for solids, {name: [x, y, z]}) from where show() put them; the pieces named in ``faded``
+  // are drawn see-through.
   setOffsets(offsets, faded = new Set()) {
     for (const node of this.pieces) {
-      const [dz, dr, dc] = offsets[node.userData.name] || [0, 0, 0];
-      node.userData.offset.set(dc, -dr, dz);
+      const by = offsets[node.userData.name] || [0, 0, 0];
+      if (this.mode === "meshes") node.userData.offset.set(...by);
+      else node.userData.offset.set(by[2], -by[1], by[0]);
       const opacity = faded.has(node.userData.name) ? 0.6 : 1;
       for (const m of node.userData.materials) { m.transparent = opacity < 1; m.opacity = opacity; m.depthWrite = opacity === 1; }
     }
@@ -133,6 +183,25 @@ export class CubeView {
     this.target.set((lo[2] + hi[2] + 1) / 2 - c.x, -(lo[1] + hi[1] + 1) / 2 - c.y, (lo[0] + hi[0] + 1) / 2 - c.z);
     this.baseRadius = 0.5 * Math.hypot(hi[0] - lo[0] + 1, hi[1] - lo[1] + 1, hi[2] - lo[2] + 1);
     this.apply();
+  }
+
+  // Keep the box from lo to hi ([x, y, z] in the solids' space) in sight, as frameCells does.
+  frameBox(lo, hi) {
+    const c = this.centre || new THREE.Vector3();
+    this.target.set((lo[0] + hi[0]) / 2 - c.x, (lo[1] + hi[1]) / 2 - c.y, (lo[2] + hi[2]) / 2 - c.z);
+    this.baseRadius = 0.5 * Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
+    this.apply();
+  }
+
+  // Each solid's box now ([lo, hi] in its space, as showMeshes was given it), for the tests.
+  boxesNow() {
+    const c = this.centre || new THREE.Vector3();
+    const found = {};
+    for (const node of this.pieces) {
+      const box = new THREE.Box3().setFromObject(node.children[0]);
+      found[node.userData.name] = [box.min.add(c).toArray(), box.max.add(c).toArray()];
+    }
+    return found;
   }
 
   // Where each piece's cubes are now, as cells [layer, row, column] (fractions while moving),
