@@ -19,6 +19,7 @@ The lattice is the pieces' (:func:`polyfit.lattices.base.of`): squares unless th
 
 from __future__ import annotations
 
+from array import array
 import math
 from dataclasses import dataclass, field
 
@@ -475,7 +476,11 @@ def prune_area(board_cells, pieces, placements, stats: PlacementStats, counts, o
         fits = _whole_board_regions(board_cells, optional, makeable, lattice)
     else:
         fits = _LocalRegions(board_cells, optional, makeable, max(sizes), lattice)
-    kept = [placement for placement in placements if fits(placement)]
+    many = getattr(fits, "many", None)
+    if many is not None:
+        kept = [placement for placement, ok in zip(placements, many(placements)) if ok]
+    else:
+        kept = [placement for placement in placements if fits(placement)]
     stats.pruned_area += len(placements) - len(kept)
     return kept
 
@@ -531,6 +536,34 @@ def _whole_board_regions(board_cells, optional, makeable, lattice=None, native=F
         rest = everything & ~cells_of(placement)
         return _regions.fits(rest.to_bytes(size, "little"), must_bytes, strides, ok_bytes[placement.piece])
 
+    def fits_many(placements) -> list[bool]:
+        """:func:`fits_in_c` for every placement in one call: each (piece, orientation) shape
+        once, as bytes, then a corner's shift per placement (no board-sized integer each)."""
+        shape_number: dict = {}  # (piece, orientation) -> index in shape_bytes
+        shape_bytes, shape_of, shift_of, ok_of = [], array("i"), array("q"), array("i")
+        pieces = sorted(ok_bytes)
+        ok_number = {piece: k for k, piece in enumerate(pieces)}
+        low, grid_strides = grid.low, grid.strides
+        for placement in placements:
+            if placement.orientation < 0:
+                shape_of.append(len(shape_bytes))
+                shape_bytes.append(grid.mask(placement.cells).to_bytes(size, "little"))
+                shift_of.append(0)
+            else:
+                key = placement.piece, placement.orientation
+                number = shape_number.get(key)
+                shift = sum([(a - b) * s for a, b, s in zip(placement.corner, low, grid_strides)])
+                if number is None:
+                    number = shape_number[key] = len(shape_bytes)
+                    shape_bytes.append((grid.mask(placement.cells) >> shift).to_bytes(size, "little"))
+                shape_of.append(number)
+                shift_of.append(shift)
+            ok_of.append(ok_number[placement.piece])
+        answers = _regions.fits_many(everything.to_bytes(size, "little"), must_bytes, strides,
+                                     tuple(ok_bytes[p] for p in pieces), tuple(shape_bytes), shape_of, shift_of, ok_of)
+        return [bool(a) for a in answers]
+
+    fits_in_c.many = fits_many
     return fits_in_c
 
 
