@@ -16,9 +16,10 @@
  *   board (bytes, as free above) less shapes[shape_of[k]] (bytes) moved up by shift_of[k] bits;
  *   its areas are oks[ok_of[k]]. shape_of and ok_of are arrays of 'i', shift_of of 'q'.
  *   Byte k of the answer is 1 when placement k fits. Each region is grown a whole word (64
- *   cells) at a time by shifts along the strides; a region still growing after a few dozen
- *   rounds (a long winding one) is finished cell by cell, so no fill costs more than the
- *   cell-by-cell one plus those rounds.
+ *   places of the box) at a time by shifts along the strides, for at most as many rounds as
+ *   the board has cells per word of its box (and 48); a region still growing then (a long
+ *   winding one, or any on a board that fills little of its box) is finished cell by cell, so
+ *   no fill costs more than about twice the cell-by-cell one.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -164,7 +165,7 @@ static void spread(uint64_t *out, const uint64_t *in, Py_ssize_t n, Py_ssize_t s
 /* Every region of left (cleared on the way) has a makeable area? region, grown and stack are
  * scratch: n words, n words, and one index per cell of left. */
 static int regions_fit(uint64_t *left, const uint64_t *must, Py_ssize_t n, const Py_ssize_t *strides,
-                       Py_ssize_t axes, const uint8_t *ok, Py_ssize_t ok_length, uint64_t *region,
+                       Py_ssize_t axes, const uint8_t *ok, Py_ssize_t ok_length, int rounds, uint64_t *region,
                        uint64_t *grown, Py_ssize_t *stack)
 {
     for (Py_ssize_t w = 0; w < n; w++) {
@@ -173,7 +174,7 @@ static int regions_fit(uint64_t *left, const uint64_t *must, Py_ssize_t n, const
             region[w] = left[w] & -left[w];
             left[w] &= left[w] - 1;
             int done = 0;
-            for (int round = 0; round < WORD_ROUNDS && !done; round++) {
+            for (int round = 0; round < rounds && !done; round++) {
                 memcpy(grown, region, (size_t)n * sizeof(uint64_t));
                 for (Py_ssize_t i = 0; i < axes; i++)
                     spread(grown, region, n, strides[i]);
@@ -286,6 +287,8 @@ static PyObject *fits_many(PyObject *self, PyObject *args)
     uint64_t *region = scratch + 4 * n, *grown = scratch + 5 * n;
     load_words(board, n, board_view.buf, board_view.len);
     load_words(must, n, must_view.buf, must_view.len);
+    Py_ssize_t per_word = popcount_words(board, n) / n;
+    int rounds = per_word < WORD_ROUNDS ? (int)per_word : WORD_ROUNDS;
     char *answer = PyByteArray_AS_STRING(result);
     int last_shape = -1;
     for (Py_ssize_t k = 0; k < count; k++) {
@@ -308,7 +311,7 @@ static PyObject *fits_many(PyObject *self, PyObject *args)
         }
         PyObject *ok = PyTuple_GET_ITEM(oks, ok_of[k]);
         answer[k] = (char)regions_fit(left, must, n, strides, axes, (const uint8_t *)PyBytes_AS_STRING(ok),
-                                      PyBytes_GET_SIZE(ok), region, grown, stack);
+                                      PyBytes_GET_SIZE(ok), rounds, region, grown, stack);
     }
 done:
     free(scratch);
