@@ -6,6 +6,10 @@
  * reduce(n_items, starts, items, exclusive, needed, alive) -> rounds
  *   starts: int32 buffer, n_options + 1 offsets into items; items: int32 buffer of item indices;
  *   exclusive, needed: one byte per item; alive: writable byte per option (1 = kept), updated.
+ *
+ * pack(options) -> (starts, items)
+ *   A list of options (tuples of item indices, each from 0 to 2**31 - 1) as the two int32
+ *   buffers reduce takes (bytes, in this machine's byte order).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -190,10 +194,57 @@ done:
     return result;
 }
 
+static PyObject *pack(PyObject *self, PyObject *args)
+{
+    PyObject *options;
+    if (!PyArg_ParseTuple(args, "O!", &PyList_Type, &options))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(options), total = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *option = PyList_GET_ITEM(options, k);
+        if (!PyTuple_Check(option)) {
+            PyErr_SetString(PyExc_TypeError, "pack: every option must be a tuple");
+            return NULL;
+        }
+        total += PyTuple_GET_SIZE(option);
+    }
+    if (total > INT32_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "pack: too many items in all");
+        return NULL;
+    }
+    PyObject *starts = PyBytes_FromStringAndSize(NULL, (n + 1) * 4);
+    PyObject *items = PyBytes_FromStringAndSize(NULL, total * 4);
+    if (starts == NULL || items == NULL)
+        goto fail;
+    int32_t *s = (int32_t *)PyBytes_AS_STRING(starts), *it = (int32_t *)PyBytes_AS_STRING(items);
+    Py_ssize_t e = 0;
+    s[0] = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *option = PyList_GET_ITEM(options, k);
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(option); j++) {
+            long value = PyLong_AsLong(PyTuple_GET_ITEM(option, j));
+            if (value == -1 && PyErr_Occurred())
+                goto fail;
+            if (value < 0 || value > INT32_MAX) {
+                PyErr_SetString(PyExc_ValueError, "pack: an item index is out of range");
+                goto fail;
+            }
+            it[e++] = (int32_t)value;
+        }
+        s[k + 1] = (int32_t)e;
+    }
+    return Py_BuildValue("(NN)", starts, items);
+fail:
+    Py_XDECREF(starts);
+    Py_XDECREF(items);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"reduce", reduce_options, METH_VARARGS,
      "reduce(n_items, starts, items, exclusive, needed, alive) -> rounds: remove options that "
      "leave a needed item without a compatible option, to a fixed point."},
+    {"pack", pack, METH_VARARGS, "pack(options) -> (starts, items): a list of tuples of items as int32 buffers."},
     {NULL, NULL, 0, NULL},
 };
 
