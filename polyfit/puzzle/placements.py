@@ -260,16 +260,31 @@ def _generate_on_grid(board_cells, pieces, counts, colours) -> list[Placement]:
 
 def _keep_colours(box: BoxBits, shape, colouring, corners: int, colours, banned: dict) -> int:
     """The corners where no voxel of this colouring of a shape lies on a board cell of a colour
-    the rule keeps it off (the cells a colour may not cover are one mask per colour)."""
+    the rule keeps it off (the cells a colour may not cover are one mask per colour, made from
+    one mask per board colour)."""
     strides = box.strides
     for c, p in zip(shape, colouring):
         if not p:
             continue
         mask = banned.get(p)
         if mask is None:
-            mask = banned[p] = box.mask(cell for cell, r in colours.cells.items() if not colours.allows(p, r))
+            by_colour = banned.get(None)
+            if by_colour is None:  # board colour -> its cells, as bits
+                cells_of: dict = {}
+                for cell, r in colours.cells.items():
+                    cells_of.setdefault(r, []).append(cell)
+                by_colour = banned[None] = {r: box.mask(cells) for r, cells in cells_of.items()}
+            mask = 0
+            for r, cells in by_colour.items():
+                if not colours.allows(p, r):
+                    mask |= cells
+            banned[p] = mask
         if mask:
-            corners &= ~(mask >> sum(a * b for a, b in zip(c, strides)))
+            if len(c) == 3:
+                offset = c[0] * strides[0] + c[1] * strides[1] + c[2] * strides[2]
+            else:
+                offset = sum([a * b for a, b in zip(c, strides)])
+            corners &= ~(mask >> offset)
             if not corners:
                 break
     return corners

@@ -26,6 +26,13 @@ class Symmetry:
     def __call__(self, cell: Cell) -> Cell:
         return tuple(a + b for a, b in zip(self.transform(cell), self.offset))
 
+    def images(self, cells) -> list[Cell]:
+        """The image of each cell, in order: on squares and cubes in one pass, without a call
+        per cell (hundreds of coloured or optional cells, for each of up to 48 symmetries)."""
+        if type(self.transform) is Transform and len(self.transform.perm) in (2, 3):
+            return moved(list(cells), self.transform, self.offset)
+        return [self(c) for c in cells]
+
     @property
     def is_identity(self) -> bool:
         return self.transform.is_identity
@@ -161,7 +168,7 @@ def configuration_symmetries(symmetries, board, pieces) -> list[Symmetry]:
     fixed = {(name, frozenset(cells)) for name, cells, _ in board.fixed}
     result = []
     for sym in symmetries:
-        if {sym(c) for c in board.optional} != board.optional:
+        if set(sym.images(board.optional)) != board.optional:
             continue
         if colours is not None:
             if not colours.keeps_board(sym):
