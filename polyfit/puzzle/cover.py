@@ -126,8 +126,9 @@ class PlacementKeys:
         if self.groups:
             corners = [c for _, group in self.groups.values() for c in group]
             dim = len(corners[0])
-            self.low = [min(c[i] for c in corners) for i in range(dim)]
-            sizes = [max(c[i] for c in corners) - self.low[i] + 1 for i in range(dim)]
+            axes = list(zip(*corners))  # each coordinate of every corner
+            self.low = [min(axis) for axis in axes]
+            sizes = [max(axis) - low + 1 for axis, low in zip(axes, self.low)]
             self.strides = [1] * dim
             for i in range(dim - 2, -1, -1):
                 self.strides[i] = self.strides[i + 1] * sizes[i + 1]

@@ -559,6 +559,10 @@ def _whole_board_regions(board_cells, optional, makeable, lattice=None, native=F
         pieces = sorted(ok_bytes)
         ok_number = {piece: k for k, piece in enumerate(pieces)}
         low, grid_strides = grid.low, grid.strides
+        # A corner's shift, less the constant part: sum(corner[i] * strides[i]) - sum(low[i] * strides[i])
+        base = sum([a * s for a, s in zip(low, grid_strides)])
+        three = len(grid_strides) == 3
+        s0, s1, s2 = grid_strides if three else (0, 0, 0)
         for placement in placements:
             if placement.orientation < 0:
                 shape_of.append(len(shape_bytes))
@@ -567,7 +571,11 @@ def _whole_board_regions(board_cells, optional, makeable, lattice=None, native=F
             else:
                 key = placement.piece, placement.orientation
                 number = shape_number.get(key)
-                shift = sum([(a - b) * s for a, b, s in zip(placement.corner, low, grid_strides)])
+                corner = placement.corner
+                if three:
+                    shift = corner[0] * s0 + corner[1] * s1 + corner[2] * s2 - base
+                else:
+                    shift = sum([a * s for a, s in zip(corner, grid_strides)]) - base
                 if number is None:
                     number = shape_number[key] = len(shape_bytes)
                     shape_bytes.append((grid.mask(placement.cells) >> shift).to_bytes(size, "little"))
