@@ -82,21 +82,6 @@ BUILT_IN_HOOKS = {
 }
 
 
-# The lattices each built-in lattice plugin registers, by name: while only built-ins register
-# lattices, a name looked up imports only the module that registers it (a cube puzzle does not
-# load the triangles, prisms or spheres). tests/test_startup.py checks this table too.
-BUILT_IN_LATTICES = {
-    "polyfit.lattices.square": ("square", "cubic"),
-    "polyfit.lattices.triangle": ("triangle",),
-    "polyfit.lattices.hexagon": ("hex",),
-    "polyfit.lattices.sticks": ("sticks",),
-    "polyfit.lattices.twigs": ("twigs",),
-    "polyfit.lattices.prisms": ("prisms",),
-    "polyfit.lattices.spheres": ("spheres",),
-    "polyfit.lattices.finegrids": ("rhombic", "tetra-octa"),
-}
-
-
 class BuiltIn:
     """A built-in plugin module, registered under its name with the hooks it implements; the
     module is imported the first time one of them is called."""

@@ -154,14 +154,13 @@ def _table(name: str, hook: str):
 
 class _LatticesByName(Mapping):
     """The ``lattices`` table while only built-in plugins register lattices and none has been
-    asked for all of them: looking up a name a built-in declares (``BUILT_IN_LATTICES``) calls
-    that plugin's hook alone; anything else (every name, an unknown one) collects them all."""
+    asked for all of them: looking up a name a built-in declares
+    (``polyfit.lattices.base.BUILT_IN_NAMES``) calls that plugin's hook alone; anything else
+    (every name, an unknown one) collects them all."""
 
     def __init__(self, registry: Registry, load_one):
-        from polyfit.plugins import BUILT_IN_LATTICES
-
         self._registry, self._load_one = registry, load_one
-        self._owner = {name: plugin for plugin, names in BUILT_IN_LATTICES.items() for name in names}
+        self._owner = {name: plugin for plugin, names in lattice_table.BUILT_IN_NAMES.items() for name in names}
 
     def _table(self) -> dict:
         return self._registry._tables["lattices"]
