@@ -211,9 +211,11 @@ YOUNG_COLLECTION = 10_000
 def tune_collector() -> None:
     """A command runs once and exits: what start-up loaded (modules, the app) lives as long as
     the process, so it is frozen out of the collector's scans, and the young generation is
-    collected less often."""
+    collected less often. The collector is on from here (``python -m polyfit`` and the
+    ``polyfit`` command turn it off while the modules load)."""
     gc.freeze()
     gc.set_threshold(YOUNG_COLLECTION, *gc.get_threshold()[1:])
+    gc.enable()
 
 
 def main():

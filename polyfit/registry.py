@@ -8,6 +8,7 @@ and a warning names both.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -151,6 +152,49 @@ def _table(name: str, hook: str):
     return property(get, set)
 
 
+class _LatticesByName(Mapping):
+    """The ``lattices`` table while only built-in plugins register lattices and none has been
+    asked for all of them: looking up a name a built-in declares
+    (``polyfit.lattices.base.BUILT_IN_NAMES``) calls that plugin's hook alone; anything else
+    (every name, an unknown one) collects them all."""
+
+    def __init__(self, registry: Registry, load_one):
+        self._registry, self._load_one = registry, load_one
+        self._owner = {name: plugin for plugin, names in lattice_table.BUILT_IN_NAMES.items() for name in names}
+
+    def _table(self) -> dict:
+        return self._registry._tables["lattices"]
+
+    def _want(self, name) -> None:
+        if "register_lattices" not in self._registry._pending:
+            return
+        owner = self._owner.get(name) if isinstance(name, str) else None
+        if owner is None or not self._load_one(owner):
+            self._registry._collect("register_lattices")
+
+    def __getitem__(self, name):
+        self._want(name)
+        return self._table()[name]
+
+    def __contains__(self, name) -> bool:
+        self._want(name)
+        return name in self._table()
+
+    def __iter__(self):
+        self._registry._collect("register_lattices")
+        return iter(self._table())
+
+    def __len__(self) -> int:
+        self._registry._collect("register_lattices")
+        return len(self._table())
+
+    def __bool__(self) -> bool:
+        return bool(self._owner) or len(self) > 0
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
 class Registry:
     """What the plugins registered, by kind: ``piece_sets``, ``backends`` (and
     ``backend_plugins``), ``readers``, ``exporters``, ``lattices`` (and ``lattice_plugins``),
@@ -166,13 +210,26 @@ class Registry:
     backend_plugins = _table("backend_plugins", "register_backends")
     readers = _table("readers", "register_shape_readers")
     exporters = _table("exporters", "register_exporters")
-    lattices = _table("lattices", "register_lattices")
     lattice_plugins = _table("lattice_plugins", "register_lattices")
 
     def __init__(self):
         self._tables = {name: {} for names in HOOK_TABLES.values() for name in names}
         self._pending: dict[str, object] = {}  # hook name -> its call, not yet made
+        self._lattices_by_name: _LatticesByName | None = None  # while only built-ins register lattices
         self.problems: list[str] = []
+
+    @property
+    def lattices(self):
+        if self._lattices_by_name is not None:
+            return self._lattices_by_name
+        self._collect("register_lattices")
+        return self._tables["lattices"]
+
+    @lattices.setter
+    def lattices(self, value) -> None:
+        self._tables["lattices"] = value
+        self._lattices_by_name = None
+        self._pending.pop("register_lattices", None)
 
     def _collect(self, hook: str) -> None:
         call = self._pending.pop(hook, None)
@@ -204,18 +261,35 @@ class Registry:
         def call(hook_name, make_register):
             hook = getattr(pm.hook, hook_name)
             impls = hook.get_hookimpls()  # in registration order: built-ins first
+            called: set = set()  # the plugins already asked (one at a time, see load_one)
+
+            def ask(impl):
+                plugin = impl.plugin_name
+                called.add(plugin)
+                trace(f"{hook_name}(register) -> plugin {plugin!r}")
+                try:
+                    impl.function(register=make_register(plugin))
+                except PLUGIN_FAILURES as exc:  # a broken plugin must not take the CLI down
+                    registry.problems.append(f"plugin {plugin!r} failed in {hook_name}: {exc!r}")
 
             def collect():
                 for impl in impls:
-                    plugin = impl.plugin_name
-                    trace(f"{hook_name}(register) -> plugin {plugin!r}")
-                    try:
-                        impl.function(register=make_register(plugin))
-                    except PLUGIN_FAILURES as exc:  # a broken plugin must not take the CLI down
-                        registry.problems.append(f"plugin {plugin!r} failed in {hook_name}: {exc!r}")
+                    if impl.plugin_name not in called:
+                        ask(impl)
+
+            def load_one(plugin) -> bool:
+                """Ask one plugin alone; False when it is not one of this hook's."""
+                impl = next((i for i in impls if i.plugin_name == plugin), None)
+                if impl is None:
+                    return False
+                if plugin not in called:
+                    ask(impl)
+                return True
 
             if all(getattr(impl.plugin, "loads_on_first_call", False) for impl in impls):  # built-ins
                 registry._pending[hook_name] = collect
+                if hook_name == "register_lattices":
+                    registry._lattices_by_name = _LatticesByName(registry, load_one)
             else:
                 collect()
 

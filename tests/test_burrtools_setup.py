@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import itertools
+from array import array
 import os
 import random
 import subprocess
@@ -371,6 +372,61 @@ def test_the_c_flood_fill_finds_the_regions_the_python_one_finds(case):
     found = regions.fits(free.to_bytes(size, "little"), must.to_bytes(size, "little"), tuple(grid.strides),
                          areas.to_bytes((areas.bit_length() + 7) // 8, "little"))
     assert found == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(2, 3).flatmap(lambda dim: st.tuples(
+    st.lists(st.integers(1, 7), min_size=dim, max_size=dim),
+    st.randoms(use_true_random=False),
+    st.lists(st.integers(0, 2**40), min_size=1, max_size=3),
+)))
+def test_the_batched_c_flood_fill_answers_each_placement_as_the_python_one(case):
+    """fits_many (a shape moved to each corner, areas per placement, filled a word at a time)
+    says yes for a placement exactly when the Python flood fill finds every region it leaves
+    makeable."""
+    regions = regions_module()
+    sizes, rng, oks = case
+    box = list(itertools.product(*(range(n) for n in sizes)))
+    grid = placement_module.BitGrid(box)
+    board = [c for c in box if rng.random() < 0.8]
+    everything = grid.mask(board)
+    must = everything & grid.mask(c for c in box if rng.random() < 0.8)
+    shapes = [grid.mask(c for c in box if rng.random() < 0.3) for _ in range(3)]
+    size = (grid.mask(box).bit_length() + 7) // 8
+    shape_of, shift_of, ok_of, expected = array("i"), array("q"), array("i"), []
+    for _ in range(20):
+        shape, shift, ok = rng.randrange(len(shapes)), rng.randrange(size * 8), rng.randrange(len(oks))
+        free = everything & ~(shapes[shape] << shift)
+        expected.append(all(placement_module.reaches(oks[ok], (r & must).bit_count(), r.bit_count())
+                            for r in grid.regions(free)))
+        shape_of.append(shape), shift_of.append(shift), ok_of.append(ok)
+    found = regions.fits_many(everything.to_bytes(size, "little"), must.to_bytes(size, "little"), tuple(grid.strides),
+                              tuple(ok.to_bytes((ok.bit_length() + 7) // 8, "little") for ok in oks),
+                              tuple(s.to_bytes(size, "little") for s in shapes), shape_of, shift_of, ok_of)
+    assert [bool(a) for a in found] == expected
+
+
+def test_the_batched_c_flood_fill_follows_a_long_winding_region_to_its_end():
+    """A path of 127 cells winding through a 15 x 15 box: growing it a word at a time stops
+    after a few dozen rounds and the fill goes on cell by cell; a placement on one cell of the
+    path leaves two regions whose areas decide."""
+    regions = regions_module()
+    path = [(y, x) for y in range(0, 15, 2) for x in range(15)]
+    path += [(y, 14 if y % 4 == 1 else 0) for y in range(1, 15, 2)]
+    grid = placement_module.BitGrid(path)
+    everything = grid.mask(path)
+    size = (everything.bit_length() + 7) // 8
+    ok = (1 << 200) - 1 - (1 << 56)  # any area but 56
+    expected, shift_of = [], array("q")
+    for cell in path:
+        free = everything & ~grid.bit[cell]
+        expected.append(all(r.bit_count() != 56 for r in grid.regions(free)))
+        shift_of.append(grid.bit[cell].bit_length() - 1)
+    assert not all(expected) and any(expected)
+    found = regions.fits_many(everything.to_bytes(size, "little"), everything.to_bytes(size, "little"),
+                              tuple(grid.strides), (ok.to_bytes(25, "little"),), (b"\x01",),
+                              array("i", [0] * len(path)), shift_of, array("i", [0] * len(path)))
+    assert [bool(a) for a in found] == expected
 
 
 def test_the_c_flood_fill_refuses_bad_strides():

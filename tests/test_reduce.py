@@ -80,6 +80,26 @@ def test_the_c_pass_refuses_inconsistent_buffers():
         _reduce.reduce(2, array("i", [0, 2, 1]), array("i", [0, 1]), b"\x01\x01", b"\x01\x01", alive)
 
 
+
+@settings(max_examples=100, deadline=None)
+@given(general_problems())
+def test_packing_in_c_gives_the_buffers_the_python_loop_gives(problem):
+    """The options reach the C pass as two int32 buffers: packed in C, they are the bytes the
+    Python loop builds (and a negative item or a list where a tuple belongs is refused)."""
+    native("dlx-c")
+    if _reduce is None:
+        pytest.skip("the C extension polyfit.xc._reduce did not build")
+    options = [tuple(option) for option in problem.options]
+    starts, items = array("i", [0]), array("i")
+    for option in options:
+        items.extend(option)
+        starts.append(len(items))
+    assert _reduce.pack(options) == (starts.tobytes(), items.tobytes())
+    with pytest.raises(ValueError, match="out of range"):
+        _reduce.pack(options + [(0, -1)])
+    with pytest.raises(TypeError, match="tuple"):
+        _reduce.pack(options + [[0]])
+
 BOARDS = [
     ("shapes/soma/castle.vox", None, 3),
     ("shapes/pentomino/scott.txt", None, 65),

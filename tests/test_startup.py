@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from polyfit.dlx.plugin import DEFERRED
+from polyfit.lattices.base import BUILT_IN, BUILT_IN_NAMES
 from polyfit.plugins import BUILT_IN_HOOKS, DEFAULT_PLUGINS, BuiltIn, get_plugin_manager
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,6 +91,45 @@ def test_a_burrtools_count_on_one_process_loads_no_piece_spec_exporter_or_probe(
     assert {"polyfit.formats.burrtools", "polyfit.dlx.bitset"} <= modules  # what it did use
     unwanted = {*NEVER, *NOT_FOR_A_FILE_COUNT, "polyfit.motion", "polyfit.longsearch.disassembly"}
     assert not modules & unwanted, sorted(modules & unwanted)
+
+
+def test_a_cube_count_loads_no_other_lattice():
+    """Only the module of the lattice a file names is loaded (the cubes), not the triangles,
+    hexagons, sticks, twigs, prisms or the fine grids."""
+    out, modules = probe("solve", str(ROOT / "benchmarks/data/burrtools/cube-9.xmpuzzle"), "--count", "--jobs", "1",
+                         "--json")
+    assert json.loads(out)["distinct"] == 1
+    others = {m for m in BUILT_IN_NAMES if m not in ("polyfit.lattices.square", "polyfit.lattices.spheres")}
+    assert "polyfit.lattices.square" in modules
+    assert not modules & others, sorted(modules & others)
+
+
+@pytest.mark.parametrize("name", sorted(BUILT_IN_NAMES))
+def test_each_built_in_lattice_plugin_registers_the_lattices_it_declares(name):
+    registered = []
+    importlib.import_module(name).register_lattices(lambda lattice: registered.append(lattice.name))
+    assert tuple(registered) == BUILT_IN_NAMES[name]
+
+
+def test_every_built_in_lattice_plugin_declares_its_lattices():
+    assert set(BUILT_IN_NAMES) == {m for m, hooks in BUILT_IN_HOOKS.items() if "register_lattices" in hooks}
+    assert tuple(BUILT_IN_NAMES) == BUILT_IN
+
+
+def test_a_name_no_built_in_declares_still_finds_every_lattice():
+    """Looking up an unknown name collects every lattice (the error lists them all); a known
+    one after that is the same object."""
+    from polyfit.errors import UnknownNameError
+    from polyfit.lattices import base
+    from polyfit.registry import Registry
+
+    registry = Registry.from_plugins(get_plugin_manager(load_entrypoints=False))
+    cubic = registry.lattices["cubic"]
+    with registry.session():
+        with pytest.raises(UnknownNameError, match="tetra-octa"):
+            base.get("no-such-lattice")
+        assert base.get("cubic") is cubic
+    assert sorted(registry.lattice_plugins) == sorted(n for names in BUILT_IN_NAMES.values() for n in names)
 
 
 def test_the_probes_still_run_when_a_decision_needs_them():

@@ -38,6 +38,20 @@ BUILT_IN = (
     "polyfit.lattices.finegrids",
 )
 
+# The lattices each built-in module registers, by name: while only built-in plugins register
+# lattices, a registry looking up a name imports only the module that registers it (a cube
+# puzzle does not load the triangles, prisms or spheres). tests/test_startup.py checks it.
+BUILT_IN_NAMES = {
+    "polyfit.lattices.square": ("square", "cubic"),
+    "polyfit.lattices.triangle": ("triangle",),
+    "polyfit.lattices.hexagon": ("hex",),
+    "polyfit.lattices.sticks": ("sticks",),
+    "polyfit.lattices.twigs": ("twigs",),
+    "polyfit.lattices.prisms": ("prisms",),
+    "polyfit.lattices.spheres": ("spheres",),
+    "polyfit.lattices.finegrids": ("rhombic", "tetra-octa"),
+}
+
 
 class Lattice:
     """The contract of a lattice; subclasses fill in the methods that raise here.

@@ -38,7 +38,8 @@ class Colours:
     def keeps_board(self, sym) -> bool:
         """Does the board symmetry ``sym`` map every cell to a cell of its colour?"""
         cells = self.cells
-        return all(cells.get(sym(c)) == colour for c, colour in cells.items())
+        images = sym.images(cells)  # every cell's image at once (in the order of cells)
+        return all([cells.get(image) == colour for image, colour in zip(images, cells.values())])
 
 
 class OnFirstUse(Mapping):

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from polyfit.lattices import base as lattices
 from polyfit.xc.problem import ExactCoverProblem
@@ -125,8 +126,9 @@ class PlacementKeys:
         if self.groups:
             corners = [c for _, group in self.groups.values() for c in group]
             dim = len(corners[0])
-            self.low = [min(c[i] for c in corners) for i in range(dim)]
-            sizes = [max(c[i] for c in corners) - self.low[i] + 1 for i in range(dim)]
+            axes = list(zip(*corners))  # each coordinate of every corner
+            self.low = [min(axis) for axis in axes]
+            sizes = [max(axis) - low + 1 for axis, low in zip(axes, self.low)]
             self.strides = [1] * dim
             for i in range(dim - 2, -1, -1):
                 self.strides[i] = self.strides[i + 1] * sizes[i + 1]
@@ -473,7 +475,7 @@ def build_cover(
     for index, placement in enumerate(placements):
         if placement.piece == cover.breaker and index not in cover.orbit_sizes:
             continue
-        option = (piece_item[placement.piece], *items_of(placement))
+        option = (piece_item[placement.piece],) + items_of(placement)
         if crossed is not None:
             held = crossed.held[index]
             if held is None:
@@ -509,17 +511,24 @@ class _CellItems:
             number += (a - b) * s
         return number
 
-    def __call__(self, placement) -> list[int]:
+    def __call__(self, placement) -> tuple:
         if placement.shape is None:
-            return [self.cell_item[c] for c in placement.cells]
+            return tuple([self.cell_item[c] for c in placement.cells])
         key = placement.piece, placement.orientation
-        offsets = self.offsets.get(key)
-        if offsets is None:
+        gather = self.offsets.get(key)
+        if gather is None:
             if len(self.strides) == 3:
                 s0, s1, s2 = self.strides
-                offsets = self.offsets[key] = [z * s0 + y * s1 + x * s2 for z, y, x in placement.shape]
+                offsets = [z * s0 + y * s1 + x * s2 for z, y, x in placement.shape]
             else:
-                offsets = self.offsets[key] = [sum(a * s for a, s in zip(c, self.strides)) for c in placement.shape]
-        base = self._number(placement.corner)
-        table = self.table
-        return [table[base + k] for k in offsets]
+                offsets = [sum(a * s for a, s in zip(c, self.strides)) for c in placement.shape]
+            # One C call picks a shape's items out of the slice of the table it spans.
+            pick = itemgetter(*offsets) if len(offsets) > 1 else (lambda window, k=offsets[0]: (window[k],))
+            gather = self.offsets[key] = (pick, max(offsets) + 1)
+        pick, span = gather
+        if len(self.strides) == 3:
+            (a, b, c), (d, e, f), (s0, s1, _) = placement.corner, self.low, self.strides
+            base = (a - d) * s0 + (b - e) * s1 + (c - f)
+        else:
+            base = self._number(placement.corner)
+        return pick(self.table[base:base + span])

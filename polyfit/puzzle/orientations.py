@@ -54,6 +54,11 @@ class Oriented:
     turns: tuple  # per orientation: the number (in group()) of a transform of the piece giving it
     extents: tuple  # per orientation: its size along each axis
     index: dict = field(compare=False)  # (shape, colouring) -> orientation number
+    # The piece it was made from (cells, colours), and per transform of the whole group (by
+    # number) the orientation that transform turns it into, or -2 when it was not tried (a
+    # reflection of a piece that may not be turned over).
+    source: tuple = field(default=(), compare=False)
+    by_turn: tuple = field(default=(), compare=False)
 
 
 def moved(cells, g, offset=None) -> list:
@@ -105,20 +110,27 @@ def oriented(cells: tuple, mirror: bool, colours: tuple = ()) -> Oriented:
     """The orientations of a piece (normalized ``cells``, ``colours`` aligned with them or ())
     under the rotations of its lattice, and the reflections too when ``mirror``."""
     dim = len(cells[0])
-    number = group(dim)[1]
+    transforms, number, _ = group(dim)
     high = highest(cells)
     found: dict = {}
+    image: dict = {}  # transform number -> the key of its image
     for g in lattice_group(dim, mirror):
         key = turn(cells, colours, g, high)
         if key not in found:
             found[key] = number[g]
+        image[number[g]] = key
     keys = sorted(found)
+    turns = tuple(found[k] for k in keys)
+    index = {key: k for k, key in enumerate(keys)}
     return Oriented(
         tuple(shape for shape, _ in keys),
         tuple(colouring for _, colouring in keys),
-        tuple(found[k] for k in keys),
-        tuple(tuple(max(c[i] for c in shape) + 1 for i in range(dim)) for shape, _ in keys),
-        {key: k for k, key in enumerate(keys)},
+        turns,
+        # axis i of the image is axis perm[i] of the piece: its size, without a look at a cell
+        tuple(tuple(high[p] + 1 for p in transforms[t].perm) for t in turns),
+        index,
+        (cells, colours),
+        tuple(index[image[t]] if t in image else -2 for t in range(len(transforms))),
     )
 
 
@@ -128,6 +140,9 @@ def turned(cells: tuple, colours: tuple, target: Oriented) -> tuple:
     orientations of a piece) it turns this piece into, or -1."""
     transforms = group(len(cells[0]))[0]
     high = highest(cells)
+    if target.source == (cells, colours):  # the piece's own orientations: most turns are known
+        return tuple([k if k != -2 else target.index.get(turn(cells, colours, g, high), -1)
+                      for k, g in zip(target.by_turn, transforms)])
     return tuple([target.index.get(turn(cells, colours, g, high), -1) for g in transforms])
 
 

