@@ -28,8 +28,7 @@ On the sphere grid (grid type 2) voxel ``(x, y, z)`` is a sphere when x + y + z 
 voxels between are holes and stay empty): cell ``(z, y, x)`` of the ``spheres`` lattice
 (:mod:`polyfit.lattices.spheres`), moved so that x + y + z stays even. Its transformations 0 to
 23 are the cube's rotations in an order of their own; 24 to 119 turn flat pieces by 60 degrees
-in a plane of closest packing, which polyfit places but does not number (an assembly using them
-is refused when read, a solution needing them when written).
+in a plane of closest packing (then as the cube turns), numbered as BurrTools numbers them.
 
 On grid types 3 and 4 the voxels are the sub-cells of the ``rhombic`` and ``tetra-octa``
 lattices (:mod:`polyfit.lattices.finegrids`), cell ``(z, y, x)`` as on cubes; a board is moved
@@ -796,7 +795,6 @@ def read_assemblies(path, select: str | None = None) -> list[dict]:
         if len(placements) != len(slots):
             raise ParseError(path, line, column, f"an assembly places {len(placements)} pieces, the problem has {len(slots)}")
         cells_of: list[tuple[str, tuple]] = []
-        flat_turns: list = []  # (name, the cells each turn of a flat piece may put it on)
         for shape_id, placed in zip(slots, placements):
             if placed is None:
                 continue
@@ -809,21 +807,20 @@ def read_assemblies(path, select: str | None = None) -> list[dict]:
             shape = puzzle.shapes[shape_id]
             hx, hy, hz = shape.hotspot
             cells = []
-            if layout.grid == SPHERES and t >= PROPER:  # a flat piece turned in its plane: found below
-                flat_turns.append((name_of[shape_id], spheres.flat_turns(shape, (x, y, z), lambda v: _board_cell(v, layout))))
-                continue
             if layout.grid == PRISMS:
                 # the voxel turned, less the hotspot turned, from the position (as BurrTools places it)
                 hot = prism_turn(t, shape.hotspot)
                 steps = [tuple(a - b for a, b in zip(prism_turn(t, v), hot)) for v in shape.cells("#")]
+            elif layout.grid == SPHERES:
+                steps = [spheres.turn(t, (vx - hx, vy - hy, vz - hz)) for vx, vy, vz in shape.cells("#")]
+                if None in steps:
+                    raise ParseError(path, line, column, f"transformation {t} turns shape {shape_id} off the sphere grid "
+                                     "(BurrTools turns by 60 degrees only pieces flat in that plane)")
             else:
-                turns = spheres.BURRTOOLS_ROTATIONS if layout.grid == SPHERES else ROTATIONS
-                steps = [rotate(turns[t], (vx - hx, vy - hy, vz - hz)) for vx, vy, vz in shape.cells("#")]
+                steps = [rotate(ROTATIONS[t], (vx - hx, vy - hy, vz - hz)) for vx, vy, vz in shape.cells("#")]
             for dx, dy, dz in steps:
                 cells.append(_board_cell((x + dx, y + dy, z + dz), layout))
             cells_of.append((name_of[shape_id], tuple(sorted(cells))))
-        if flat_turns:
-            cells_of += spheres.place_flat_turns(flat_turns, cells_of, board, path, line, column)
         names = [n for n, _ in cells_of]
         seen: dict[str, int] = {}
         solution = {}
@@ -842,7 +839,7 @@ def _transformation(voxels, placed, grid: int = 0, lattice=None) -> tuple[int, t
     it (on the grids of sub-cells, the first whose turned shape moves there on grid)."""
     target = sorted(placed)
     low = target[0]
-    for t in range(PRISM_PROPER if grid == PRISMS else PROPER):
+    for t in range({PRISMS: PRISM_PROPER, SPHERES: spheres.TRANSFORMATIONS}.get(grid, PROPER)):
         if grid == PRISMS:
             hot = prism_turn(t, (0, 0, 0))
             turned = [tuple(a - b for a, b in zip(prism_turn(t, v), hot)) for v in voxels]
@@ -851,17 +848,18 @@ def _transformation(voxels, placed, grid: int = 0, lattice=None) -> tuple[int, t
                 # the position less the turned hotspot moves the piece's own voxels: by an odd
                 # x + y it would turn triangles over, so this is not the transformation
                 continue
+        elif grid == SPHERES:
+            turned = [spheres.turn(t, v) for v in voxels]
+            if None in turned:
+                continue
         else:
-            turned = [rotate((spheres.BURRTOOLS_ROTATIONS if grid == SPHERES else ROTATIONS)[t], v) for v in voxels]
+            turned = [rotate(ROTATIONS[t], v) for v in voxels]
         least = min(turned)
         position = tuple(a - b for a, b in zip(low, least))
         if grid in FINE and not _on_grid(t, voxels, position, lattice):
             continue
         if sorted(tuple(a + b for a, b in zip(v, position)) for v in turned) == target:
             return t, position
-    if grid == SPHERES:
-        raise PolyfitError("a placement turns a flat piece by 60 degrees in its plane, which BurrTools numbers "
-                           "among its transformations 24 to 119; polyfit does not number those: it cannot write this solution")
     raise PolyfitError("a placement is not the piece turned in space (a mirror image?): it cannot be written for BurrTools")
 
 
