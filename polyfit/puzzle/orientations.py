@@ -76,10 +76,11 @@ def normal(cells, colours=()) -> tuple[tuple, tuple]:
     else:
         a, b = low
         moved = [(y - a, x - b) for y, x in cells]
-    return _sorted(moved, colours)
+    return sorted_with(moved, colours)
 
 
-def _sorted(cells: list, colours) -> tuple[tuple, tuple]:
+def sorted_with(cells: list, colours) -> tuple[tuple, tuple]:
+    """Cells sorted, with the colours they carry (in the order of ``cells``) in their order."""
     if not colours:
         cells.sort()
         return tuple(cells), ()
@@ -97,7 +98,7 @@ def turn(cells, colours, g, high=None) -> tuple[tuple, tuple]:
     plus sign, minus the greatest along a minus sign), so the image is made in place."""
     high = high or highest(cells)
     offset = [0 if s > 0 else high[p] for p, s in zip(g.perm, g.signs)]
-    return _sorted(moved(cells, g, offset), colours)
+    return sorted_with(moved(cells, g, offset), colours)
 
 
 @cache

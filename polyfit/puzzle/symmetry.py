@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from polyfit.lattices import base as lattices
 from polyfit.lattices.grid import Cell, Transform
+from polyfit.puzzle.colours import painted_image, painted_orientations
 from polyfit.puzzle.orientations import moved, normal, oriented, turn
 
 
@@ -93,10 +94,12 @@ def _shape_images(pieces, colours):
                 return next(iter(shapes[i]))
             return turn(cells[i], painted[i], transform)
     else:
-        shapes = [set(p.orientations()) for p in pieces]
+        painted = [colours.of(p) if colours else () for p in pieces]
+        shapes = [set(painted_orientations(lattice, p.cells, p.mirror, k)) if k else {(o, ()) for o in p.orientations()}
+                  for p, k in zip(pieces, painted)]
 
         def image_of(i, transform):
-            return lattice.normalize(transform.apply(pieces[i].cells))
+            return painted_image(lattice, transform.apply(pieces[i].cells), painted[i])
     return lattice, shapes, image_of
 
 
