@@ -15,7 +15,7 @@ import pytest
 
 import polyfit
 from polyfit.formats import burrtools
-from helpers import BURRTXT2, assert_tally_is_burrtools, burrtools_count, burrtxt2
+from helpers import BURRTXT2, assert_tally_is_burrtools, burrtools_count, burrtxt2, run
 
 BURRTOOLS = Path(__file__).parent / "data" / "burrtools"
 LATTICES = {"prisms": {"prisms"}, "spheres": {"spheres"}, "finegrids": {"rhombic", "tetra-octa"}}
@@ -117,3 +117,16 @@ def test_burrtools_takes_the_coloured_prisms_apart_as_recorded_now(path, tmp_pat
     text = burrtxt2(path, tmp_path, "-R", "-d").read_text(errors="replace")
     numbers = {key: int(re.search(f'{key}="([0-9]+)"', text).group(1)) for key in ("assemblies", "solutions")}
     assert numbers == {key: answer(path)["default"][key] for key in ("assemblies", "solutions")}
+
+
+def test_convert_keeps_colours_in_a_burrtools_file_and_refuses_formats_without_them(tmp_path, app):
+    path = BURRTOOLS / "spheres" / "flat-rhombus-four-by-four-coloured.xmpuzzle"
+    result = run(app, "convert", path, tmp_path / "rhombus.xmpuzzle", "--solutions", "2")
+    assert result.exit_code == 0, result.output
+    board = polyfit.read_board(tmp_path / "rhombus.xmpuzzle")
+    assert board.colours == polyfit.read_board(path).colours and polyfit.Puzzle(board).count().distinct == 11
+    found = burrtools.read_assemblies(tmp_path / "rhombus.xmpuzzle")
+    assert len(found) == 2 and all(sorted(c for cells in s.values() for c in cells) == sorted(board.cells) for s in found)
+    result = run(app, "convert", path, tmp_path / "rhombus.vox")
+    assert result.exit_code == 2 and "only BurrTools files (.xmpuzzle) hold" in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "rhombus.vox").exists()
