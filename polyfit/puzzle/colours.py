@@ -14,14 +14,13 @@ board; placement generation (:func:`polyfit.puzzle.placements.generate`) and the
 (:mod:`polyfit.puzzle.symmetry`) use it. On squares and cubes a coloured orientation is one of
 :mod:`polyfit.puzzle.orientations`; on the other lattices it is a normal form of one of the
 lattice's images of the piece (:meth:`polyfit.lattices.base.Lattice.images`), with the colours
-its cells carry: :func:`painted_orientations`.
+its cells carry: :func:`polyfit.puzzle.orientations.painted_orientations`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
 
 
 @dataclass(frozen=True)
@@ -94,18 +93,3 @@ class AllowedPlacements(OnFirstUse):
                 table[piece.name] = frozenset(allowed)
         return table
 
-
-def painted_image(lattice, cells, colouring: tuple) -> tuple[tuple, tuple]:
-    """``cells`` (an image of a piece on ``lattice``) in normal position and sorted, with the
-    colours they carry (``colouring``, in the order of ``cells``; () when uncoloured)."""
-    from polyfit.puzzle.orientations import sorted_with
-
-    shift = lattice.normal_shift(cells)
-    return sorted_with([tuple([a + b for a, b in zip(c, shift)]) for c in cells], colouring)
-
-
-@cache
-def painted_orientations(lattice, cells: tuple, mirror: bool, colouring: tuple) -> tuple:
-    """The orientations of a piece on a lattice other than squares and cubes, each a pair
-    ``(shape, colours)``: a shape with other colours on its cells is another orientation."""
-    return tuple(sorted({painted_image(lattice, image, colouring) for image in lattice.images(cells, mirror)}))

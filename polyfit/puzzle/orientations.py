@@ -1,4 +1,5 @@
-"""A piece's orientations on squares and cubes, numbered once for placements and symmetries.
+"""A piece's orientations on squares and cubes, numbered once for placements and symmetries
+(and, at the end, coloured orientations on the other lattices).
 
 Each orientation is a normalized shape (sorted cells, least coordinate 0 on every axis), with
 the piece's colours on those cells when it is coloured (BurrTools colours: a piece turned so
@@ -132,3 +133,15 @@ def turned(cells: tuple, colours: tuple, target: Oriented) -> tuple:
     return tuple([target.index.get(turn(cells, colours, g, high), -1) for g in transforms])
 
 
+def painted_image(lattice, cells, colouring: tuple) -> tuple[tuple, tuple]:
+    """``cells`` (an image of a piece on ``lattice``) in normal position and sorted, with the
+    colours they carry (``colouring``, in the order of ``cells``; () when uncoloured)."""
+    shift = lattice.normal_shift(cells)
+    return sorted_with([tuple([a + b for a, b in zip(c, shift)]) for c in cells], colouring)
+
+
+@cache
+def painted_orientations(lattice, cells: tuple, mirror: bool, colouring: tuple) -> tuple:
+    """The orientations of a piece on a lattice other than squares and cubes, each a pair
+    ``(shape, colours)``: a shape with other colours on its cells is another orientation."""
+    return tuple(sorted({painted_image(lattice, image, colouring) for image in lattice.images(cells, mirror)}))

@@ -26,7 +26,7 @@ from polyfit.errors import plural
 from polyfit.lattices import base as lattices
 from polyfit.lattices.grid import Cell
 from polyfit.limits import check, limit
-from polyfit.puzzle.colours import painted_orientations
+from polyfit.puzzle.orientations import painted_orientations
 
 try:
     from polyfit.puzzle import _regions

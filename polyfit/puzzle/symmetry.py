@@ -14,8 +14,7 @@ from dataclasses import dataclass
 
 from polyfit.lattices import base as lattices
 from polyfit.lattices.grid import Cell, Transform
-from polyfit.puzzle.colours import painted_image, painted_orientations
-from polyfit.puzzle.orientations import moved, normal, oriented, turn
+from polyfit.puzzle.orientations import moved, normal, oriented, painted_image, painted_orientations, turn
 
 
 @dataclass(frozen=True)
