@@ -138,6 +138,15 @@ def make_seeds(work: Path, kinds=None) -> list[Seed]:
                       ["solve", "{}", "--count"]))
     seeds.append(Seed("xmpuzzle", "p.xmpuzzle", (burr / "finegrids" / "to-octahedron.xmpuzzle").read_bytes(),
                       ["convert", "{}", "{dir}/out.xmpuzzle", "--force"]))
+    # flat pieces turned in their plane (transformations 24 to 119), and colours on the other grids
+    seeds.append(Seed("xmpuzzle", "p.xmpuzzle", (burr / "spheres" / "flat-rhombus-four-by-four.xmpuzzle").read_bytes(),
+                      ["convert", "{}", "{dir}/out.xmpuzzle", "--force"]))
+    seeds.append(Seed("xmpuzzle", "p.xmpuzzle", (burr / "prisms" / "box-6-coloured.xmpuzzle").read_bytes(),
+                      ["solve", "{}", "--count", "--disassemble", "--jobs", "1"]))
+    seeds.append(Seed("xmpuzzle", "p.xmpuzzle", (burr / "spheres" / "flat-rhombus-four-by-four-coloured.xmpuzzle").read_bytes(),
+                      ["solve", "{}", "--count"]))
+    seeds.append(Seed("xmpuzzle", "p.xmpuzzle", (burr / "finegrids" / "to-cube-threes-coloured.xmpuzzle").read_bytes(),
+                      ["convert", "{}", "{dir}/out.xmpuzzle", "--force"]))
     seeds.append(Seed("bundgaard", "f.std", (shapes / "soma" / "figures.std").read_bytes(), ["solve", "{}", "--figure", "2", "--count"]))
     seeds.append(Seed("bundgaard", "f.txt", (shapes / "soma" / "figures.std").read_bytes(), ["solve", "{}", "--list"]))
     seeds.append(Seed("yass", "f.soma", (shapes / "soma" / "cube-t-placed.soma").read_bytes(), ["solve", "{}", "--limit", "1"]))

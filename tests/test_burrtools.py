@@ -5,6 +5,7 @@ files are one clear error each."""
 from __future__ import annotations
 
 import gzip
+import re
 
 import pytest
 
@@ -48,7 +49,7 @@ def test_variable_voxels_and_min_max_pieces_count_as_the_same_board_in_text_art(
     assert (a.distinct, a.total) == (b.distinct, b.total) == (312, 2496)  # burrTxt2: 312
 
 
-def test_colour_rules_restrict_where_pieces_go_and_count_as_burrtools_counts():
+def test_colour_rules_restrict_where_pieces_go_and_count_as_burrtools_counts(tmp_path):
     """Counts from burrTxt2 0.7.1 on the same files: 262 and 203."""
     flat = polyfit.load(DATA / "coloured.xmpuzzle")
     assert list(flat.board.allowed) == ["X"]  # the only coloured piece
@@ -61,8 +62,12 @@ def test_colour_rules_restrict_where_pieces_go_and_count_as_burrtools_counts():
     assert (counts.distinct, counts.distinct_rotations, counts.total) == (203, 406, 9744)
     uncoloured = polyfit.load(BURR / "soma.xmpuzzle")  # V has colour 1, the cube none: no rule
     assert uncoloured.board.allowed == {}
-    with pytest.raises(PolyfitError, match="colour rules"):
-        burrtools.xmpuzzle_text(cube.board, cube.pieces)
+    written = burrtools.xmpuzzle_text(cube.board, cube.pieces)  # the colours and the rule go with it
+    assert "<pair " in written and re.search(r">[#_0-9]*#2", written)
+    again = tmp_path / "again.xmpuzzle"
+    again.write_text(written)
+    back = polyfit.load(again)
+    assert back.board.colours == cube.board.colours and back.count().distinct == 203
 
 
 def test_gzip_and_plain_xml_read_the_same(tmp_path):

@@ -21,7 +21,7 @@ from polyfit.lattices import polyforms
 from polyfit.lattices.base import get
 from polyfit.puzzle.board import Board
 from polyfit.puzzle.lattice_sets import SPHERE_SETS, polyspheres
-from helpers import BURRTXT2, assert_written_back, run
+from helpers import BURRTXT2, assert_written_back, burrtxt2, run
 
 DATA = Path(__file__).parent / "data" / "burrtools" / "spheres"
 RECORDED = json.loads((DATA / "counts.json").read_text())["counts"]
@@ -128,6 +128,7 @@ def test_the_turns_are_burrtools_table_and_its_first_24_are_numbered_as_it_numbe
     ours = {tuple(tuple(Fraction(m[2 - i][2 - j], 3) for j in range(3)) for i in range(3)) for m in rational_rotations()}
     assert set(table) == ours
     assert [tuple(tuple(Fraction(v) for v in r) for r in m) for m in burrtools.spheres.BURRTOOLS_ROTATIONS] == table[:24]
+    assert [tuple(tuple(Fraction(v, 3) for v in r) for r in m) for m in burrtools.spheres.TURNS] == table  # 0 to 119
 
 
 def test_polyspheres_counted_by_the_enumerator_and_by_plain_growth():
@@ -189,33 +190,44 @@ def test_assemblies_burrtools_wrote_are_tilings_by_the_pieces_and_distinct(name)
         assert sorted(c for cells in solution.values() for c in cells) == sorted(board.cells)
         for label, cells in solution.items():
             assert SPHERES.normalize(cells) in shapes[label.split("#")[0]]
-        images = []
-        for g in SPHERES.group():  # one class per assembly under the board's symmetries
-            moved = [g.apply(c) for c in solution.values()]
-            shift = SPHERES.normal_shift([x for c in moved for x in c])
-            images.append(tuple(sorted(tuple(sorted(tuple(a + b for a, b in zip(x, shift)) for x in c)) for c in moved)))
-        classes.add(min(images))
+        classes.add(assembly_class(solution))
     assert len(classes) == len(found)
 
 
+def assembly_class(solution):
+    """One tiling of each class of an assembly under the packing's symmetries."""
+    images = []
+    for g in SPHERES.group():
+        moved = [g.apply(c) for c in solution.values()]
+        shift = SPHERES.normal_shift([x for c in moved for x in c])
+        images.append(tuple(sorted(tuple(sorted(tuple(a + b for a, b in zip(x, shift)) for x in c)) for c in moved)))
+    return min(images)
+
+
+def transformations(text):
+    """The transformation numbers of the assemblies in an .xmpuzzle's text."""
+    numbers = []
+    for assembly in re.findall(r"<assembly>([^<]*)", text):
+        tokens = assembly.split()
+        k = 0
+        while k < len(tokens):
+            if tokens[k] == "x":
+                k += 1
+                continue
+            numbers.append(int(tokens[k + 3]))
+            k += 4
+    return numbers
+
+
 def test_some_burrtools_assemblies_turn_flat_pieces_by_numbers_24_to_119():
-    numbers = set()
-    for name in SOLVED:
-        for assembly in re.findall(r"<assembly>([^<]*)", text_of(DATA / name)):
-            tokens = assembly.split()
-            k = 0
-            while k < len(tokens):
-                if tokens[k] == "x":
-                    k += 1
-                    continue
-                numbers.add(int(tokens[k + 3]))
-                k += 4
+    numbers = {t for name in SOLVED for t in transformations(text_of(DATA / name))}
     assert any(t >= 24 for t in numbers) and max(numbers) < 120
 
 
-@pytest.mark.parametrize("name", ["box-tetraspheres-solved-by-burrtools.xmpuzzle",
-                                  "tetrahedron-five-tetraspheres-solved-by-burrtools.xmpuzzle"])
+@pytest.mark.parametrize("name", SOLVED)
 def test_assemblies_written_again_are_burrtools_own_strings(name):
+    """Flat pieces turned in their plane too (transformations 24 to 119): polyfit numbers them
+    as BurrTools does."""
     path = DATA / name
     theirs = re.findall(r"<assembly>([^<]*)", text_of(path))
     board = polyfit.read_board(path)
@@ -223,26 +235,59 @@ def test_assemblies_written_again_are_burrtools_own_strings(name):
     assert [a.split() for a in ours] == [a.split() for a in theirs]
 
 
-def test_a_solution_with_a_flat_piece_turned_in_its_plane_is_refused_when_written():
-    path = DATA / "pyramid-trispheres-tetraspheres-solved-by-burrtools.xmpuzzle"
-    board = polyfit.read_board(path)
-    with pytest.raises(PolyfitError, match="60 degrees in its plane.*24 to 119"):
-        burrtools.xmpuzzle_text(board, board.pieces, burrtools.read_assemblies(path))
+def test_an_assembly_turning_a_piece_that_is_not_flat_by_60_degrees_is_refused(tmp_path):
+    path = DATA / "box-tetraspheres-solved-by-burrtools.xmpuzzle"
+    text = text_of(path)
+    first = re.search(r"<assembly>([^<]*)", text)
+    tokens = first.group(1).split()
+    tokens[3] = "24"  # the box's first piece is a tetrahedron, flat in no plane
+    bad = tmp_path / "turned.xmpuzzle"
+    bad.write_text(text[:first.start(1)] + " ".join(tokens) + text[first.end(1):])
+    with pytest.raises(ParseError, match=r"turned\.xmpuzzle:\d+:\d+: transformation 24 turns shape \d+ off the sphere grid"):
+        burrtools.read_assemblies(bad)
 
 
-def test_written_sphere_files_read_back_with_their_solutions(tmp_path):
-    source = DATA / "box-tetraspheres.xmpuzzle"
+@pytest.mark.parametrize("name", ["box-tetraspheres.xmpuzzle", "pyramid-trispheres-tetraspheres.xmpuzzle"])
+def test_written_sphere_files_read_back_with_their_solutions(name, tmp_path):
+    source = DATA / name
     board = polyfit.read_board(source)
-    writable, refused = [], 0
-    for solution in polyfit.Puzzle(board).solutions(limit=40):  # some turn a flat piece in its plane
-        try:
-            burrtools.xmpuzzle_text(board, board.pieces, [solution.placements])
-            writable.append(solution.placements)
-        except PolyfitError:
-            refused += 1
-    solutions = writable[:5]
-    assert len(solutions) == 5 and refused > 0
+    solutions = [s.placements for s in polyfit.Puzzle(board).solutions(limit=40)]
+    numbers = transformations(burrtools.xmpuzzle_text(board, board.pieces, solutions))
+    assert max(numbers) >= 24  # some turn a flat piece in its plane
     assert_written_back(board, solutions, tmp_path, 2, RECORDED[source.name])
+
+
+FLAT = sorted(RECORDED_KEPT := json.loads((DATA / "counts.json").read_text())["kept"])
+
+
+@pytest.mark.parametrize("name", FLAT)
+def test_flat_pieces_turned_in_their_plane_are_written_and_read_back(name, tmp_path):
+    """The flat rhombi's files hold polyfit's solutions, which turn flat pieces by 60 degrees
+    in their plane: they read back as the same tilings."""
+    path = DATA / name
+    board = polyfit.read_board(path)
+    solutions = [s.placements for s in polyfit.Puzzle(board).solutions()]
+    assert len(solutions) == RECORDED[name] and max(transformations(text_of(path))) >= 24
+    assert_written_back(board, solutions, tmp_path, 2, RECORDED[name])
+
+
+@pytest.mark.skipif(not BURRTXT2.exists(), reason="BurrTools is not built here (bash ../shared/burrtools/build.sh)")
+@pytest.mark.parametrize("name", FLAT)
+def test_burrtools_keeps_the_written_flat_turns_and_finds_the_same_classes(name, tmp_path):
+    """burrTxt2 FILE (no -R) keeps polyfit's assemblies as written, then finds its own: as many,
+    one in each class of polyfit's (read by polyfit, with BurrTools' numbers 24 to 119)."""
+    path = DATA / name
+    again = burrtxt2(path, tmp_path)
+    written = re.findall(r"<assembly>([^<]*)", text_of(path))
+    listed = re.findall(r"<assembly>([^<]*)", text_of(again))
+    assert len(listed) == RECORDED_KEPT[name] == 2 * len(written) and f'assemblies="{RECORDED[name]}"' in text_of(again)
+    assert [a.split() for a in listed[:len(written)]] == [a.split() for a in written]
+    found = burrtools.read_assemblies(again)
+    board = polyfit.read_board(path)
+    assert all(sorted(c for cells in s.values() for c in cells) == sorted(board.cells) for s in found)
+    ours, theirs = found[:len(written)], found[len(written):]
+    assert sorted(map(assembly_class, ours)) == sorted(map(assembly_class, theirs))
+    assert len(set(map(assembly_class, theirs))) == RECORDED[name]
 
 
 def test_a_shape_filling_a_hole_between_spheres_is_refused(tmp_path, app):

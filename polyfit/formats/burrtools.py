@@ -28,8 +28,7 @@ On the sphere grid (grid type 2) voxel ``(x, y, z)`` is a sphere when x + y + z 
 voxels between are holes and stay empty): cell ``(z, y, x)`` of the ``spheres`` lattice
 (:mod:`polyfit.lattices.spheres`), moved so that x + y + z stays even. Its transformations 0 to
 23 are the cube's rotations in an order of their own; 24 to 119 turn flat pieces by 60 degrees
-in a plane of closest packing, which polyfit places but does not number (an assembly using them
-is refused when read, a solution needing them when written).
+in a plane of closest packing (then as the cube turns), numbered as BurrTools numbers them.
 
 On grid types 3 and 4 the voxels are the sub-cells of the ``rhombic`` and ``tetra-octa``
 lattices (:mod:`polyfit.lattices.finegrids`), cell ``(z, y, x)`` as on cubes; a board is moved
@@ -53,6 +52,7 @@ limit before any is made. Every problem is a
 
 from __future__ import annotations
 
+import colorsys
 import gzip
 import math
 import re
@@ -566,14 +566,14 @@ def _cell(voxel, flat: bool, grid: int = 0):
     return (y, x) if flat else (z, y, x)
 
 
-def _colours(puzzle: XmPuzzle, problem: Problem, result: Shape, pieces, cell_of, flat: bool) -> Colours | None:
+def _colours(puzzle: XmPuzzle, problem: Problem, result: Shape, pieces, cell_of, flat: bool, grid: int) -> Colours | None:
     """The colours of the problem's goal and pieces (board cells and piece cells) and its rule
     (the bitmap numbers colours from 0, :class:`Colours` from 1), or None when nothing is
     coloured. BurrTools ignores the rule when the file defines no colours."""
     board = {cell_of(v): colour for v, (_, colour) in result.voxels.items() if colour}
     painted = {}
     for shape_id, piece in pieces:
-        voxels = [(_cell(v, flat), colour) for v, (state, colour) in puzzle.shapes[shape_id].voxels.items() if state == "#"]
+        voxels = [(_cell(v, flat, grid), colour) for v, (state, colour) in puzzle.shapes[shape_id].voxels.items() if state == "#"]
         if any(colour for _, colour in voxels):
             painted[piece.name] = normal([c for c, _ in voxels], [k for _, k in voxels])[1]  # in the order of piece.cells
     if not board and not painted:
@@ -665,11 +665,7 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
         least = sum(p.size * p.count[0] for _, p in pieces)
         if len(every) - least > problem.max_holes and len(variable) > problem.max_holes and least != most:
             raise ParseError(path, problem.line, problem.column, f"problem {number} limits the holes to {problem.max_holes} (maxHoles): polyfit cannot limit them")
-    if grid in GRID_LATTICES and (any(c for _, c in result.voxels.values())
-                           or any(c for s, _ in pieces for _, c in puzzle.shapes[s].voxels.values())):
-        raise ParseError(path, problem.line, problem.column, f"problem {number} colours its {GRIDS[grid]}: polyfit reads "
-                         "colours on the cube grid only (grid type 0), not on this grid yet")
-    colours = _colours(puzzle, problem, result, pieces, lambda voxel: shift(_cell(voxel, flat)), flat)
+    colours = _colours(puzzle, problem, result, pieces, lambda voxel: shift(_cell(voxel, flat, grid)), flat, grid)
     cells = tuple(sorted(every))
     allowed = {} if colours is None else AllowedPlacements(cells, [p for _, p in pieces], colours)
     name = problem.name or result.name or f"{Path(path).stem} problem {number}"
@@ -796,7 +792,6 @@ def read_assemblies(path, select: str | None = None) -> list[dict]:
         if len(placements) != len(slots):
             raise ParseError(path, line, column, f"an assembly places {len(placements)} pieces, the problem has {len(slots)}")
         cells_of: list[tuple[str, tuple]] = []
-        flat_turns: list = []  # (name, the cells each turn of a flat piece may put it on)
         for shape_id, placed in zip(slots, placements):
             if placed is None:
                 continue
@@ -809,21 +804,20 @@ def read_assemblies(path, select: str | None = None) -> list[dict]:
             shape = puzzle.shapes[shape_id]
             hx, hy, hz = shape.hotspot
             cells = []
-            if layout.grid == SPHERES and t >= PROPER:  # a flat piece turned in its plane: found below
-                flat_turns.append((name_of[shape_id], spheres.flat_turns(shape, (x, y, z), lambda v: _board_cell(v, layout))))
-                continue
             if layout.grid == PRISMS:
                 # the voxel turned, less the hotspot turned, from the position (as BurrTools places it)
                 hot = prism_turn(t, shape.hotspot)
                 steps = [tuple(a - b for a, b in zip(prism_turn(t, v), hot)) for v in shape.cells("#")]
+            elif layout.grid == SPHERES:
+                steps = [spheres.turn(t, (vx - hx, vy - hy, vz - hz)) for vx, vy, vz in shape.cells("#")]
+                if None in steps:
+                    raise ParseError(path, line, column, f"transformation {t} turns shape {shape_id} off the sphere grid "
+                                     "(BurrTools turns by 60 degrees only pieces flat in that plane)")
             else:
-                turns = spheres.BURRTOOLS_ROTATIONS if layout.grid == SPHERES else ROTATIONS
-                steps = [rotate(turns[t], (vx - hx, vy - hy, vz - hz)) for vx, vy, vz in shape.cells("#")]
+                steps = [rotate(ROTATIONS[t], (vx - hx, vy - hy, vz - hz)) for vx, vy, vz in shape.cells("#")]
             for dx, dy, dz in steps:
                 cells.append(_board_cell((x + dx, y + dy, z + dz), layout))
             cells_of.append((name_of[shape_id], tuple(sorted(cells))))
-        if flat_turns:
-            cells_of += spheres.place_flat_turns(flat_turns, cells_of, board, path, line, column)
         names = [n for n, _ in cells_of]
         seen: dict[str, int] = {}
         solution = {}
@@ -842,7 +836,7 @@ def _transformation(voxels, placed, grid: int = 0, lattice=None) -> tuple[int, t
     it (on the grids of sub-cells, the first whose turned shape moves there on grid)."""
     target = sorted(placed)
     low = target[0]
-    for t in range(PRISM_PROPER if grid == PRISMS else PROPER):
+    for t in range({PRISMS: PRISM_PROPER, SPHERES: spheres.TRANSFORMATIONS}.get(grid, PROPER)):
         if grid == PRISMS:
             hot = prism_turn(t, (0, 0, 0))
             turned = [tuple(a - b for a, b in zip(prism_turn(t, v), hot)) for v in voxels]
@@ -851,17 +845,18 @@ def _transformation(voxels, placed, grid: int = 0, lattice=None) -> tuple[int, t
                 # the position less the turned hotspot moves the piece's own voxels: by an odd
                 # x + y it would turn triangles over, so this is not the transformation
                 continue
+        elif grid == SPHERES:
+            turned = [spheres.turn(t, v) for v in voxels]
+            if None in turned:
+                continue
         else:
-            turned = [rotate((spheres.BURRTOOLS_ROTATIONS if grid == SPHERES else ROTATIONS)[t], v) for v in voxels]
+            turned = [rotate(ROTATIONS[t], v) for v in voxels]
         least = min(turned)
         position = tuple(a - b for a, b in zip(low, least))
         if grid in FINE and not _on_grid(t, voxels, position, lattice):
             continue
         if sorted(tuple(a + b for a, b in zip(v, position)) for v in turned) == target:
             return t, position
-    if grid == SPHERES:
-        raise PolyfitError("a placement turns a flat piece by 60 degrees in its plane, which BurrTools numbers "
-                           "among its transformations 24 to 119; polyfit does not number those: it cannot write this solution")
     raise PolyfitError("a placement is not the piece turned in space (a mirror image?): it cannot be written for BurrTools")
 
 
@@ -944,8 +939,10 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None, s
     groups (``Board.motion``, from a BurrTools file) are written too."""
     if board.fixed:
         raise PolyfitError(f"{board.label} has pre-placed pieces, which BurrTools cannot express; remove them (or convert the board without them)")
-    if board.allowed:
-        raise PolyfitError(f"{board.label} has colour rules, which polyfit does not write")
+    colours = board.colours
+    if colours is None and board.allowed:
+        raise PolyfitError(f"{board.label} restricts where some pieces go, which BurrTools can say only with colours; "
+                           "polyfit writes the colours of a BurrTools file, not other restrictions")
     pieces = list(pieces)
     dim = board.dim
     flat = dim == 2
@@ -977,7 +974,7 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None, s
         ids = [r[2] for r in rules]
     result_id = min(set(range(len(ids) + 1)) - set(ids))
     shape_lines = {}
-    lines = ['<?xml version="1.0"?>', '<puzzle version="2">', f'  <gridType type="{grid}"/>', "  <colors/>", "  <shapes>"]
+    lines = ['<?xml version="1.0"?>', '<puzzle version="2">', f'  <gridType type="{grid}"/>', *_colour_lines(colours), "  <shapes>"]
     piece_voxels = []
     for k, piece in enumerate(pieces):
         voxels = _piece_voxels(piece, flat)
@@ -987,10 +984,12 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None, s
             spot = "".join(f' h{axis}="{n}"' for axis, n in zip("xyz", hot) if n)
         piece_voxels.append([tuple(a - b for a, b in zip(v, hot)) for v in voxels])
         size = _box(voxels)
-        text = _voxel_string({v: "#" for v in voxels}, size)
+        painted = colours.of(piece) if colours else ()
+        text = _voxel_string({v: f"#{k or ''}" for v, k in zip(voxels, painted or [0] * len(voxels))}, size)
         weight = f' weight="{rules[k][0]}"' if rules and rules[k][0] != 1 else ""
         shape_lines[ids[k]] = f'    <voxel x="{size[0]}" y="{size[1]}" z="{size[2]}" type="0" name="{_attr(piece.name)}"{spot}{weight}>{text}</voxel>'
-    board_voxels = {voxel(c): ("+" if c in board.optional else "#") for c in board.cells}
+    painted = colours.cells if colours else {}
+    board_voxels = {voxel(c): ("+" if c in board.optional else "#") + str(painted.get(c) or "") for c in board.cells}
     if grid == PRISMS:
         low = even_low(board_voxels)
     elif grid == SPHERES:
@@ -1026,7 +1025,11 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None, s
             lines.append(f'        <shape id="{ids[k]}" {count}/>')
     lines.append("      </shapes>")
     lines.append(f'      <result id="{result_id}"/>')
-    lines.append("      <bitmap/>")
+    if colours and colours.pairs:
+        pairs = "".join(f'<pair piece="{p - 1}" result="{r - 1}"/>' for p, r in sorted(colours.pairs))
+        lines.append(f"      <bitmap>{pairs}</bitmap>")
+    else:
+        lines.append("      <bitmap/>")
     if solutions:
         lines.append("      <solutions>")
         for number, solution in enumerate(solutions, start=1):
@@ -1049,6 +1052,24 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None, s
     lines.append("  <comment/>")
     lines.append("</puzzle>")
     return "\n".join(lines) + "\n"
+
+
+def _colour_lines(colours) -> list[str]:
+    """The ``<colors>`` of a board's colours: as many as the highest colour number (BurrTools
+    keeps a colour's red, green and blue, polyfit does not: they are spread round the hues);
+    none when the colours came from a file that defined none (then no rule holds)."""
+    if colours is None or not colours.rules:
+        return ["  <colors/>"]
+    used = [*colours.cells.values(), *(k for painted in colours.pieces.values() for k in painted),
+            *(k for pair in colours.pairs for k in pair)]
+    most = max(used, default=0)
+    if not most:
+        return ["  <colors/>"]
+    lines = ["  <colors>"]
+    for k in range(most):
+        red, green, blue = (round(255 * v) for v in colorsys.hsv_to_rgb(k / most, 0.6, 0.85))
+        lines.append(f'    <color red="{red}" green="{green}" blue="{blue}"/>')
+    return lines + ["  </colors>"]
 
 
 def _assembly(solution: dict, pieces, piece_voxels, voxel, low, grid: int = 0) -> tuple[str, dict]:

@@ -9,9 +9,10 @@ keeps x + y + z even: the least corner of a shape steps back one in x where it w
 
 from __future__ import annotations
 
+from itertools import product
+
 from polyfit.errors import ParseError
-from polyfit.lattices.grid import lattice_group, matrix_product
-from polyfit.lattices.spheres import NORMALS, half_turn
+from polyfit.lattices.grid import matrix_product
 
 
 # BurrTools numbers the 24 rotations of the sphere grid so: transformation ``t = 8 b + 2 k + p``
@@ -40,7 +41,55 @@ def _rotations():
 
 
 BURRTOOLS_ROTATIONS = _rotations()  # transformation t (0 to 23) -> its matrix on (x, y, z)
-TRANSFORMATIONS = 120  # BurrTools' rotations of spheres: 24 of the cube, 96 turning flat pieces
+
+
+def _thirds():
+    """The 96 rotations of space, times 3, whose entries are thirds but not all whole: each row
+    is 1, 2, 2 in some order and with some signs, the third row the cross product of the first
+    two, over 3. They put every sphere of a flat piece (in a plane of closest packing: one whose
+    normal is a diagonal of the cube) on a sphere, turned by 60 degrees in its plane and then as
+    the cube turns, but not the packing. In the order of their rows' numbers."""
+    rows = sorted(v for v in product((-2, -1, 1, 2), repeat=3) if v[0] ** 2 + v[1] ** 2 + v[2] ** 2 == 9)
+    found = []
+    for a in rows:
+        for b in rows:
+            c = (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+            if a[0] * b[0] + a[1] * b[1] + a[2] * b[2] == 0 and not any(n % 3 for n in c):
+                found.append((a, b, tuple(n // 3 for n in c)))
+    return found
+
+
+# BurrTools numbers those 96 in an order of its own (its table of matrices for the sphere grid,
+# tabs_2/rotmatrix.inc, follows no rule that its sources state): transformation 24 + k is the
+# FLAT_ORDER[k]-th of _thirds(). The live test compares them with BurrTools' table.
+FLAT_ORDER = (
+    60, 71, 54, 92, 39, 57, 41, 55, 50, 88, 56, 67, 45, 51, 35, 61, 86, 59, 82, 63, 77, 49, 73, 53,
+    7, 16, 18, 79, 44, 5, 89, 48, 90, 6, 47, 4, 46, 76, 17, 91, 19, 78, 29, 9, 66, 38, 84, 31,
+    8, 11, 64, 28, 87, 30, 85, 37, 65, 10, 58, 36, 15, 24, 13, 80, 70, 62, 34, 26, 25, 33, 69, 68,
+    83, 14, 27, 32, 12, 81, 22, 75, 3, 20, 94, 2, 43, 40, 1, 93, 52, 95, 23, 74, 0, 42, 72, 21,
+)
+
+
+def _all_turns():
+    flat = _thirds()
+    cube = [tuple(tuple(3 * n for n in row) for row in m) for m in BURRTOOLS_ROTATIONS]
+    return tuple(cube + [flat[k] for k in FLAT_ORDER])
+
+
+TURNS = _all_turns()  # transformation t (0 to 119) -> 3 times its matrix on (x, y, z)
+TRANSFORMATIONS = len(TURNS)  # BurrTools' rotations of spheres: 24 of the cube, 96 turning flat pieces
+
+
+def turn(t: int, vector):
+    """``vector`` (x, y, z; between two spheres of a shape) turned by transformation ``t``, or
+    None where it does not end between two spheres (a turn by 60 degrees of a piece that is not
+    flat in that plane: BurrTools never places a piece so)."""
+    (a, b, c), (d, e, f), (g, h, i) = TURNS[t]
+    x, y, z = vector
+    turned = (a * x + b * y + c * z, d * x + e * y + f * z, g * x + h * y + i * z)
+    if any(n % 3 for n in turned) or (turned[0] + turned[1] + turned[2]) % 6:
+        return None  # off the grid, or onto a hole between spheres
+    return (turned[0] // 3, turned[1] // 3, turned[2] // 3)
 
 
 def check_transformation(t: int, path, line: int, column: int) -> None:
@@ -82,51 +131,3 @@ def check_voxels(puzzle, problem, number: int, offset):
     if sum(offset) & 1:
         offset = (offset[0], offset[1], offset[2] - 1)
     return offset
-
-
-def flat_turns(shape, position, board_cell) -> set:
-    """The cells a flat piece may stand on when BurrTools places its hotspot at ``position``
-    with one of its transformations 24 to 119 (whose numbers polyfit does not know): every turn
-    of the piece by 60 degrees in its plane of closest packing (a half turn about the plane's
-    normal, then each rotation of the cube), hotspot kept at ``position``."""
-    hot = shape.hotspot
-    vectors = [tuple(a - b for a, b in zip(v, hot))[::-1] for v in shape.cells("#")]  # (z, y, x)
-    found = set()
-    for normal in NORMALS:
-        if any(sum(a * n for a, n in zip(v, normal)) for v in vectors):
-            continue
-        turned = [half_turn(normal, v) for v in vectors]
-        for g in lattice_group(3, False):
-            cells = (board_cell(tuple(p + d for p, d in zip(position, g(v)[::-1]))) for v in turned)
-            found.add(tuple(sorted(cells)))
-    return found
-
-
-def place_flat_turns(flat: list, placed: list, board, path, line: int, column: int) -> list:
-    """The cells of the flat pieces of an assembly that BurrTools turned by numbers polyfit does
-    not know: the one way of putting each on one of its :func:`flat_turns` so that, with the
-    pieces ``placed``, the assembly fills the board (its optional cells may stay empty). A parse
-    error when no way, or more than one, does."""
-    free = set(board.cells) - {c for _, cells in placed for c in cells}
-    need = free - set(board.optional)
-    found = []
-
-    def fill(k, chosen, left):
-        if len(found) > 1:
-            return
-        if k == len(flat):
-            if not (need & left):
-                found.append(list(chosen))
-            return
-        for cells in sorted(flat[k][1]):
-            if left.issuperset(cells):
-                chosen.append((flat[k][0], cells))
-                fill(k + 1, chosen, left - set(cells))
-                chosen.pop()
-
-    fill(0, [], free)
-    if len(found) != 1:
-        how = "no way" if not found else "more than one way"
-        raise ParseError(path, line, column, f"the assembly turns {len(flat)} flat piece(s) by transformations 24 to 119, "
-                         f"whose numbers polyfit does not know, and {how} of turning them fills the result")
-    return found[0]

@@ -227,6 +227,7 @@ def write_board(source: Source, path, name: str | None = None, force: bool = Fal
     path = Path(path)
     write = writer_for(path, name)
     check_board_pieces(source.board, source.pieces)
-    if source.board.allowed:
-        raise PolyfitError(f"{source.board.label} has colour rules (some pieces may only go some ways), which no format polyfit writes can hold")
+    if not (write is _xmpuzzle and source.board.colours is not None) and source.board.allowed:
+        raise PolyfitError(f"{source.board.label} has colour rules (some pieces may only go some ways), which only "
+                           "BurrTools files (.xmpuzzle) hold")
     return write(source, path, force)

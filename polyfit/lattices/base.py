@@ -137,9 +137,15 @@ class Lattice:
         shift = self.normal_shift(cells)
         return tuple(sorted(tuple(a + b for a, b in zip(c, shift)) for c in cells))
 
+    def images(self, cells, mirror: bool = True) -> list[Shape]:
+        """A shape turned every way a piece may be placed: its images under the group, each
+        with its cells in the order of ``cells`` (so that what a cell carries, such as its
+        BurrTools colour, goes with it)."""
+        return [g.apply(cells) for g in self.group(mirror)]
+
     def orientations(self, cells, mirror: bool = True) -> tuple[Shape, ...]:
-        """The distinct normal forms of a shape's images under the group, sorted."""
-        return tuple(sorted({self.normalize(g.apply(cells)) for g in self.group(mirror)}))
+        """The distinct normal forms of a shape's :meth:`images`, sorted."""
+        return tuple(sorted({self.normalize(image) for image in self.images(cells, mirror)}))
 
     def canonical(self, cells, mirror: bool = True) -> Shape:
         """One representative per class under the group: the least orientation."""

@@ -11,7 +11,7 @@ x + y + z even), 24 of them rotations. A piece is a rigid body, though, and a fl
 a plane of closest packing (a plane x + y + z = constant, or one of its three images: a layer of
 triangles) can also be turned by 60 degrees in that plane, which no symmetry of the packing
 does: the half turn about the plane's normal moves that layer onto itself and the layers next to
-it onto holes. So a piece's orientations (:meth:`SphereLattice.orientations`) are its images
+it onto holes. So a piece's orientations (:meth:`SphereLattice.images`) are its images
 under the 24 rotations, and, for a piece that is flat in such a plane, those turned by each half
 turn about a normal ``(1, ±1, ±1)``: 120 turns in all, BurrTools' 120 transformations of
 spheres. Boards keep the 48 symmetries, as in BurrTools (a flat board's turns by 60 degrees
@@ -78,10 +78,14 @@ class SphereLattice(Lattice):
         # x stops one short of its least value where x + y + z would change parity
         return (-low[0], -low[1], -low[2] + (sum(low) & 1))
 
-    def _turned(self, cells, mirror: bool):
-        """The shapes of ``cells`` under every turn of a rigid body that keeps them on spheres
-        (and mirror images when ``mirror``), normalized."""
-        images = {self.normalize(g.apply(cells)) for g in self.group(mirror)}
+    def images(self, cells, mirror: bool = True):
+        """The images of ``cells`` under every turn of a rigid body that keeps them on spheres
+        (and mirror images when ``mirror``), each with its cells in their order."""
+        cells = list(cells)
+        if not cells:
+            return []
+        group = self.group(mirror)
+        images = [g.apply(cells) for g in group]
         first = cells[0]
         for normal in NORMALS:
             if any(sum((a - b) * n for a, b, n in zip(c, first, normal)) for c in cells):
@@ -89,14 +93,8 @@ class SphereLattice(Lattice):
             # flat pieces are turned by the half turn (its images under the group are then every
             # turn by 60 degrees in the plane, and the plane's images in the other three)
             turned = [half_turn(normal, tuple(a - b for a, b in zip(c, first))) for c in cells]
-            images |= {self.normalize(g.apply(turned)) for g in self.group(mirror)}
+            images += [g.apply(turned) for g in group]
         return images
-
-    def orientations(self, cells, mirror: bool = True):
-        cells = list(cells)
-        if not cells:
-            return ()
-        return tuple(sorted(self._turned(cells, mirror)))
 
     def canonical(self, cells, mirror: bool = True):
         return self.orientations(cells, mirror)[0]

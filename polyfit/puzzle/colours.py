@@ -11,7 +11,10 @@ or the puzzle's rule pairs them. Colours are part of the shapes, as BurrTools co
 
 The reader of BurrTools files (:mod:`polyfit.formats.burrtools`) makes a :class:`Colours` for a
 board; placement generation (:func:`polyfit.puzzle.placements.generate`) and the symmetry group
-(:mod:`polyfit.puzzle.symmetry`) use it.
+(:mod:`polyfit.puzzle.symmetry`) use it. On squares and cubes a coloured orientation is one of
+:mod:`polyfit.puzzle.orientations`; on the other lattices it is a normal form of one of the
+lattice's images of the piece (:meth:`polyfit.lattices.base.Lattice.images`), with the colours
+its cells carry: :func:`polyfit.puzzle.orientations.painted_orientations`.
 """
 
 from __future__ import annotations
@@ -90,3 +93,4 @@ class AllowedPlacements(OnFirstUse):
             if allowed != every:
                 table[piece.name] = frozenset(allowed)
         return table
+

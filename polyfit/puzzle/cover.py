@@ -142,7 +142,8 @@ class PlacementKeys:
             mask = 0
             for i in cells:
                 mask |= 1 << i
-            self.lookup[placements[k].piece, mask] = k
+            # a coloured placement (BurrTools colours) is its colours too, in the order of its cells
+            self.lookup[placements[k].piece, mask, placements[k].colours] = k
 
     def _number(self, corner) -> int:
         return sum((c - low) * stride for c, low, stride in zip(corner, self.low, self.strides))
@@ -177,14 +178,18 @@ class PlacementKeys:
         if self.groups:
             self._map_oriented(sym, table, only)
         index, lookup, piece_map = self.index, self.lookup, sym.piece_map
-        bit = [1 << index[sym(c)] for c in self.cells]
+        to = [index[sym(c)] for c in self.cells]
+        bit = [1 << i for i in to]
         for k, cells in zip(self.others, self.cell_indices):
             if only is not None and placements[k].piece != only:
                 continue
             mask = 0
             for i in cells:
                 mask |= bit[i]
-            table[k] = lookup[piece_map[placements[k].piece], mask]
+            colours = placements[k].colours
+            if colours:  # each colour goes with its cell: in the order of the cells' images
+                colours = tuple([c for _, c in sorted(zip([to[i] for i in cells], colours))])
+            table[k] = lookup[piece_map[placements[k].piece], mask, colours]
         return table
 
     def _map_oriented(self, sym: Symmetry, table: list[int], only: int | None = None) -> None:

@@ -1,4 +1,5 @@
-"""A piece's orientations on squares and cubes, numbered once for placements and symmetries.
+"""A piece's orientations on squares and cubes, numbered once for placements and symmetries
+(and, at the end, coloured orientations on the other lattices).
 
 Each orientation is a normalized shape (sorted cells, least coordinate 0 on every axis), with
 the piece's colours on those cells when it is coloured (BurrTools colours: a piece turned so
@@ -81,10 +82,11 @@ def normal(cells, colours=()) -> tuple[tuple, tuple]:
     else:
         a, b = low
         moved = [(y - a, x - b) for y, x in cells]
-    return _sorted(moved, colours)
+    return sorted_with(moved, colours)
 
 
-def _sorted(cells: list, colours) -> tuple[tuple, tuple]:
+def sorted_with(cells: list, colours) -> tuple[tuple, tuple]:
+    """Cells sorted, with the colours they carry (in the order of ``cells``) in their order."""
     if not colours:
         cells.sort()
         return tuple(cells), ()
@@ -102,7 +104,7 @@ def turn(cells, colours, g, high=None) -> tuple[tuple, tuple]:
     plus sign, minus the greatest along a minus sign), so the image is made in place."""
     high = high or highest(cells)
     offset = [0 if s > 0 else high[p] for p, s in zip(g.perm, g.signs)]
-    return _sorted(moved(cells, g, offset), colours)
+    return sorted_with(moved(cells, g, offset), colours)
 
 
 @cache
@@ -146,3 +148,15 @@ def turned(cells: tuple, colours: tuple, target: Oriented) -> tuple:
     return tuple([target.index.get(turn(cells, colours, g, high), -1) for g in transforms])
 
 
+def painted_image(lattice, cells, colouring: tuple) -> tuple[tuple, tuple]:
+    """``cells`` (an image of a piece on ``lattice``) in normal position and sorted, with the
+    colours they carry (``colouring``, in the order of ``cells``; () when uncoloured)."""
+    shift = lattice.normal_shift(cells)
+    return sorted_with([tuple([a + b for a, b in zip(c, shift)]) for c in cells], colouring)
+
+
+@cache
+def painted_orientations(lattice, cells: tuple, mirror: bool, colouring: tuple) -> tuple:
+    """The orientations of a piece on a lattice other than squares and cubes, each a pair
+    ``(shape, colours)``: a shape with other colours on its cells is another orientation."""
+    return tuple(sorted({painted_image(lattice, image, colouring) for image in lattice.images(cells, mirror)}))

@@ -27,6 +27,7 @@ from polyfit.errors import plural
 from polyfit.lattices import base as lattices
 from polyfit.lattices.grid import Cell
 from polyfit.limits import check, limit
+from polyfit.puzzle.orientations import painted_orientations
 
 try:
     from polyfit.puzzle import _regions
@@ -124,7 +125,12 @@ def generate(board_cells, pieces, counts=None, colours=None) -> list[Placement]:
     for index, piece in enumerate(pieces):
         if counts is not None and counts[index][1] == 0:
             continue
-        for shape in piece.orientations():
+        painted = colours.of(piece) if colours else ()
+        if painted:
+            forms = painted_orientations(lattice, piece.cells, piece.mirror, painted)
+        else:
+            forms = [(shape, ()) for shape in piece.orientations()]
+        for shape, colouring in forms:
             fits = None
             for c in shape:
                 shifts = landing.get(c)
@@ -137,7 +143,9 @@ def generate(board_cells, pieces, counts=None, colours=None) -> list[Placement]:
                 check("placements", len(result) + len(fits), "the pieces on this board (and more to come)")
             for shift in sorted(fits):
                 placed = tuple(tuple(x + s for x, s in zip(c, shift)) for c in shape)
-                result.append(Placement(index, placed))
+                if colouring and not all(colours.allows(k, colours.cells.get(c, 0)) for c, k in zip(placed, colouring)):
+                    continue
+                result.append(Placement(index, placed, colouring))
     return result
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from polyfit.lattices import base as lattices
 from polyfit.lattices.grid import Cell, Transform
-from polyfit.puzzle.orientations import moved, normal, oriented, turn
+from polyfit.puzzle.orientations import moved, normal, oriented, painted_image, painted_orientations, turn
 
 
 @dataclass(frozen=True)
@@ -110,10 +110,12 @@ def _shape_images(pieces, colours):
                 image = mirrored[i] = turn(cells[i], painted[i], transform)
             return image
     else:
-        shapes = [set(p.orientations()) for p in pieces]
+        painted = [colours.of(p) if colours else () for p in pieces]
+        shapes = [set(painted_orientations(lattice, p.cells, p.mirror, k)) if k else {(o, ()) for o in p.orientations()}
+                  for p, k in zip(pieces, painted)]
 
         def image_of(i, transform):
-            return lattice.normalize(transform.apply(pieces[i].cells))
+            return painted_image(lattice, transform.apply(pieces[i].cells), painted[i])
     return lattice, shapes, image_of
 
 
