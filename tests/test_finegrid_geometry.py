@@ -1,12 +1,11 @@
 """The sub-cells of BurrTools' fine grids in space (FineGrid.cell_corners): they tile space,
 neighbours share a face, and the larger solids made of them have their shapes' volumes and
-corners. Checked with determinants, barycentric coordinates and scipy's convex hull."""
+corners. Checked with determinants, barycentric coordinates and the solids' own inequalities."""
 
 from itertools import product
 
 import numpy as np
 import pytest
-from scipy.spatial import ConvexHull
 
 from polyfit.lattices.finegrids import RHOMBIC, TETRA_OCTA
 
@@ -58,19 +57,36 @@ def test_neighbours_share_a_face_and_others_none(lattice):
             assert (shared == 3) == (other in neighbours), (cell, other)
 
 
+def _hull_vertices(points) -> set:
+    """The points that are the only highest one along some direction (corners of their convex
+    hull), over many random directions: a point inside a face or an edge never is."""
+    points = np.unique(np.round(points, 9), axis=0)
+    directions = np.random.default_rng(5).normal(size=(20000, 3))
+    heights = directions @ points.T
+    best = heights.argmax(axis=1)
+    alone = (np.sort(heights, axis=1)[:, -2] < heights.max(axis=1) - 1e-9)
+    return {tuple(points[k]) for k in best[alone]}
+
+
 def test_a_rhombic_dodecahedron_of_48_sub_cells_is_one():
+    """The rhombic dodecahedron about a block's centre c is ``|p_i - c_i| + |p_j - c_j| <= 1``
+    for each two axes: volume 2, its corners the block's 8 and the 6 neighbouring blocks'
+    centres."""
     for where in ((0, 0, 0), (1, 2, -1)):
         cells = RHOMBIC.dodecahedron(where)
         assert len(cells) == 48
-        points = np.array([p for c in cells for p in RHOMBIC.cell_corners(c)])
-        hull = ConvexHull(points)
-        # the block as a cube of side 1 inside it: its 8 corners and the 6 neighbouring blocks' centres
-        assert len(hull.vertices) == 14
-        assert hull.volume == pytest.approx(2.0)
-        assert sum(_volume(RHOMBIC.cell_corners(c)) for c in cells) == pytest.approx(2.0)  # fills its hull
         centre = np.array(where[::-1]) + 0.5  # (x, y, z) of the block's centre
-        distances = sorted(np.round(np.linalg.norm(points[hull.vertices] - centre, axis=1), 9))
+        points = np.array([p for c in cells for p in RHOMBIC.cell_corners(c)])
+        corners = _hull_vertices(points)
+        assert len(corners) == 14
+        distances = sorted(round(float(np.linalg.norm(np.array(p) - centre)), 9) for p in corners)
         assert distances == [round(3 ** 0.5 / 2, 9)] * 8 + [1.0] * 6
+        assert sum(_volume(RHOMBIC.cell_corners(c)) for c in cells) == pytest.approx(2.0)
+        samples = np.random.default_rng(8).uniform(-1, 1, (3000, 3)) + centre
+        d = np.abs(samples - centre)
+        inside = (d[:, 0] + d[:, 1] < 1) & (d[:, 0] + d[:, 2] < 1) & (d[:, 1] + d[:, 2] < 1)
+        # every point of the dodecahedron in exactly one of its sub-cells, no point outside in any
+        assert (_owners(RHOMBIC, cells, samples) == inside).all()
 
 
 def test_tetra_octa_solids_are_regular_with_edges_of_a_block_diagonal():
@@ -79,6 +95,10 @@ def test_tetra_octa_solids_are_regular_with_edges_of_a_block_diagonal():
     assert edges == {round(2 ** 0.5, 9)} and _volume(tetrahedron) == pytest.approx(1 / 3)
     eighths = TETRA_OCTA.octahedron((1, 0, 0))
     points = np.array([p for c in eighths for p in TETRA_OCTA.cell_corners(c)])
-    hull = ConvexHull(points)
-    assert len(hull.vertices) == 6 and hull.volume == pytest.approx(2 ** 0.5 / 3 * 2 ** 1.5)  # edge sqrt 2
-    assert sum(_volume(TETRA_OCTA.cell_corners(c)) for c in eighths) == pytest.approx(4 / 3)
+    corners = _hull_vertices(points)  # the vertex's 6 neighbours along the blocks' edges
+    assert sorted(np.round(np.linalg.norm(np.array(sorted(corners)) - (0, 0, 1), axis=1), 9)) == [1.0] * 6
+    # the regular octahedron of edge sqrt 2: 2 ** 0.5 / 3 * edge ** 3
+    assert sum(_volume(TETRA_OCTA.cell_corners(c)) for c in eighths) == pytest.approx(2 ** 0.5 / 3 * 2 ** 1.5)
+    samples = np.random.default_rng(9).uniform(-1, 1, (3000, 3)) + (0, 0, 1)
+    inside = np.abs(samples - (0, 0, 1)).sum(axis=1) < 1  # |x| + |y| + |z - 1| < 1
+    assert (_owners(TETRA_OCTA, eighths, samples) == inside).all()
