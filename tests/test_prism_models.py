@@ -203,26 +203,34 @@ def test_solve_draws_prisms_in_layers_by_default_and_in_space_when_asked(tmp_pat
     assert svg.count('class="face"') == 9 + 4 * 6
 
 
-def test_lattices_without_solids_or_views_in_space_say_so_in_one_line(tmp_path):
-    """Spheres and the fine grids have no printable solids yet, the fine grids no iso view:
-    kits, models and --view iso there are refused before any search, exit 2, never drawn as
-    something else."""
-    slab = str(Path(__file__).parent / "data" / "spheres" / "slab.vox")
-    cases = [
-        (["kit", "tetraspheres", "--stl", str(tmp_path)], "polyfit kit is made for squares, cubes and triangular prisms; "
-         "it does not handle the spheres lattice yet"),
-        (["kit", "rhombics-3", "--stl", str(tmp_path)], "does not handle the rhombic lattice yet"),
-        (["solve", slab, "--output", str(tmp_path / "s.glb")], "a 3D model of a solution is made for squares, cubes and "
-         "triangular prisms; it does not handle the spheres lattice yet"),
-        (["solve", str(Path(__file__).parent / "data" / "burrtools" / "finegrids" / "rd-four-by-two.xmpuzzle"), "--png",
-          str(tmp_path / "r.png"), "--view", "iso"],
-         "the rhombic lattice is drawn layer by layer (--view layers); view 'iso' is not made for it yet"),
-    ]
-    for args, message in cases:
-        result = run_cli(args)
-        assert result.exit_code == 2, (args, result.output)
-        assert message in result.output and "Traceback" not in result.output
+def test_what_is_still_not_made_on_the_space_lattices_is_refused_in_one_line(tmp_path):
+    """Spheres and the fine grids have solids and views in space now; bevels and trays are for
+    squares and cubes, and a 3D lattice that gives no cell geometry has neither solids nor views
+    in space: refused before any search, exit 2, never drawn as something else."""
+    from polyfit.lattices.base import Lattice
+    from polyfit.render.pictures import default_view
+    from polyfit.render.solids import only_solids
+
+    result = run_cli(["kit", "rhombics-2", "--stl", str(tmp_path), "--bevel", "1"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "polyfit kit --tray and --bevel is made for squares and cubes; it does not handle the rhombic lattice" in result.output
     assert not list(tmp_path.iterdir())
+
+    class Bare(Lattice):  # a plugin's 3D lattice drawn in layers but with no shapes in space
+        name = "bare"
+        dim = 3
+
+        def flat_layers(self, labels):
+            return {}, None
+
+    thing = type("Thing", (), {"lattice": Bare(), "cells": ((0, 0, 0),)})
+    with pytest.raises(polyfit.PolyfitError, match="^a 3D model of a solution is made for squares, cubes, prisms, spheres "
+                       "and the rhombic and tetra-octa grids; it does not handle the bare lattice"):
+        only_solids([thing], "a 3D model of a solution")
+    with pytest.raises(polyfit.PolyfitError, match=r"^the bare lattice is drawn layer by layer \(--view layers\); "
+                       "view 'iso' is not made for it yet"):
+        default_view(Bare(), "iso")
+    assert default_view(Bare(), None) == "layers"
 
 
 def test_spheres_are_drawn_in_space_as_balls_nearer_ones_over_farther_ones(tmp_path):

@@ -74,28 +74,18 @@ def _apart(meshes, gap) -> float:
 
 @pytest.mark.parametrize("gap", [0.2, pytest.param(0.0, marks=pytest.mark.slow), pytest.param(3.0, marks=pytest.mark.slow)])
 def test_convex_pieces_of_sub_cells_are_their_shape_moved_in_by_half_the_gap(gap):
-    """A rhombic dodecahedron (inradius unit / sqrt 2, its block a cube of side unit) and an
-    octahedron of the tetra-octa grid (edge unit sqrt 2, inradius unit / sqrt 3) are convex: their
-    erosion by gap / 2 is the same shape scaled about its centre, and so is the solid."""
+    """A rhombic dodecahedron (inradius unit / sqrt 2, its block a cube of side unit), an
+    octahedron and a tetrahedron of the tetra-octa grid (edge unit sqrt 2, inradii unit / sqrt 3
+    and unit / (2 sqrt 3)) are convex: their erosion by gap / 2 is the same shape scaled about
+    its centre, and so is the solid, even where other sub-cells touch it at a corner only."""
     unit, g = 15.0, gap / 2
     for cells, volume, inradius in ((RHOMBIC.dodecahedron((0, 0, 0)), 2 * unit ** 3, unit / ROOT2),
-                                    (TETRA_OCTA.octahedron((1, 0, 0)), 4 / 3 * unit ** 3, unit / ROOT3)):
+                                    (TETRA_OCTA.octahedron((1, 0, 0)), 4 / 3 * unit ** 3, unit / ROOT3),
+                                    (TETRA_OCTA.tetrahedron((0, 0, 0)), unit ** 3 / 3, unit / (2 * ROOT3))):
         lattice = RHOMBIC if len(cells) == 48 else TETRA_OCTA
         mesh = subcell_mesh(cells, lattice, unit, gap)
         assert mesh.is_watertight and mesh.is_volume and bodies(mesh) == 1
         assert mesh.volume == pytest.approx(volume * ((inradius - g) / inradius) ** 3, rel=1e-9)
-
-
-def test_a_tetrahedron_is_cut_back_at_its_corners_no_more_than_a_little():
-    """The tetra-octa grid's tetrahedron (edge unit sqrt 2): its faces move in by g, and at its
-    corners, where other cells touch it at a point only, their slabs cut a little more."""
-    unit, gap = 15.0, 0.2
-    mesh = subcell_mesh(TETRA_OCTA.tetrahedron((0, 0, 0)), TETRA_OCTA, unit, gap)
-    assert mesh.is_watertight and mesh.is_volume and bodies(mesh) == 1
-    inradius = unit * ROOT2 / (2 * math.sqrt(6))
-    scaled = unit ** 3 / 3 * ((inradius - gap / 2) / inradius) ** 3
-    assert 0.999 * scaled < mesh.volume <= scaled * (1 + 1e-9)
-    assert subcell_mesh(TETRA_OCTA.tetrahedron((0, 0, 0)), TETRA_OCTA, unit, 0).volume == pytest.approx(unit ** 3 / 3)
 
 
 def _grown_cells_hold(points, lattice, cells, g) -> np.ndarray:
@@ -241,3 +231,60 @@ def test_the_kits_of_spheres_and_sub_cells_are_printable_solids(tmp_path):
     rhombics2 = trimesh.load(tmp_path / "rhombics-2" / next(p.name for p in (tmp_path / "rhombics-2").glob("*.stl")))
     # two dodecahedra sharing a face: each outer face gap/2 in; no more than two whole ones, near that
     assert 0.95 * 4 * 15 ** 3 < rhombics2.volume < 4 * 15 ** 3
+
+
+# -- pictures in space ----------------------------------------------------------------------
+
+
+def _seen_area(faces) -> float:
+    """The faces' area as seen along the line of sight (1, 1, 1)."""
+    view = np.ones(3) / ROOT3
+    total = 0.0
+    for points, *_ in faces:
+        a, b, c = (np.array(p) for p in points)
+        total += abs(np.cross(b - a, c - a) @ view) / 2
+    return total
+
+
+def test_a_rhombic_dodecahedron_shows_three_rhombi_and_an_octahedron_four_triangles():
+    """Seen along (1, 1, 1), a convex solid's faces turned to the viewer cover its outline once,
+    and they all lie on its surface (none between two of its sub-cells): the dodecahedron's three
+    rhombi (diagonals 1 and sqrt 2, each seen at cos = 2 / sqrt 6) make sqrt 3; the octahedron's
+    outline is a regular hexagon of side sqrt(2/3), area sqrt 3 too."""
+    from polyfit.render.prism_views import faces_in_space
+
+    cells = {c: "A" for c in RHOMBIC.dodecahedron((0, 0, 0))}
+    faces = faces_in_space(cells, RHOMBIC)
+    assert _seen_area(faces) == pytest.approx(ROOT3)
+    for points, *_ in faces:  # on the surface |x - c|_i + |x - c|_j = 1 for some two axes
+        d = np.abs(np.array(points) - 0.5)
+        assert np.isclose(np.array([d[:, 0] + d[:, 1], d[:, 0] + d[:, 2], d[:, 1] + d[:, 2]]).max(axis=0), 1).all()
+    octahedron = {c: "B" for c in TETRA_OCTA.octahedron((1, 0, 0))}
+    faces = faces_in_space(octahedron, TETRA_OCTA)
+    assert len(faces) == 4  # the four faces turned to the viewer, one eighth's each
+    assert _seen_area(faces) == pytest.approx(3 * ROOT3 / 2 * (2 / 3))
+    assert all(all(thick for *_, thick in edges) for *_, edges in faces)
+
+
+def test_pieces_of_sub_cells_hide_faces_between_them_unless_moved_apart(tmp_path):
+    from PIL import Image
+
+    from polyfit.render.prism_views import exploded_offsets, faces_in_space
+
+    source = DATA / "finegrids" / "rd-four-by-two.xmpuzzle"
+    solution = next(polyfit.load(source).solutions(limit=1))
+    cells = {c: name for name, placed in solution.placements.items() for c in placed}
+    together = faces_in_space(cells, RHOMBIC)
+    apart = faces_in_space(cells, RHOMBIC, exploded_offsets(cells, RHOMBIC))
+    assert len(apart) > len(together)
+    alone = sum(len(faces_in_space({c: n for c, n in cells.items() if n == name}, RHOMBIC)) for name in solution.placements)
+    assert len(apart) == alone  # moved apart, each piece shows what it shows alone
+    for view in ("iso", "exploded"):
+        result = run_cli(["solve", str(source), "--limit", "1", "--png", str(tmp_path / f"{view}.png"), "--view", view])
+        assert result.exit_code == 0, result.output
+        result = run_cli(["solve", str(source), "--limit", "1", "--output", str(tmp_path / f"{view}.svg"), "--view", view])
+        assert result.exit_code == 0, result.output
+    svg = (tmp_path / "iso.svg").read_text()
+    assert svg.count('class="face"') == len(together)
+    iso, exploded = (Image.open(tmp_path / f"{view}.png").size for view in ("iso", "exploded"))
+    assert exploded[0] * exploded[1] > iso[0] * iso[1]

@@ -10,9 +10,9 @@ low_C(n) - g < p.n < high_C(n) + g for every n in N}`` (``low``, ``high``: the l
 ``g``. Each cell is the intersection of its slabs along ``N`` (its faces' normals are in ``N``),
 so a grown cell holds every point within ``g`` of it (the ball of radius ``g`` lies in every
 slab of half-width ``g``): a solid point is at least ``g`` from every other cell, and two pieces
-at least ``2 g = gap`` apart. A flat outer face moves in by exactly ``g``; at an edge or a
-corner the solid may be cut back a little more than the Euclidean erosion would be (by the
-slabs of the cells that meet there only at that edge or corner).
+at least ``2 g = gap`` apart. A flat outer face moves in by exactly ``g``, and a convex piece
+comes out as its Euclidean erosion (its shape scaled about its centre); along a piece's inner
+(reflex) edges, where the Euclidean erosion is rounded, this one is cut flat, a little deeper.
 
 Space is cut where that answer can change: every sub-cell of the piece by the planes ``low -
 g`` and ``high + g`` of every nearby cell that is not the piece's, the same planes for every
