@@ -173,7 +173,8 @@ def _kind_parts(lattice, kind, g: float):
     """The sub-cell ``kind`` (one of ``lattice.origins``) cut by every plane ``v - g`` and ``v
     + g``, ``v`` any corner of any sub-cell projected on a normal: the same planes about every
     translate, so that the parts of neighbouring sub-cells meet along whole faces. Each part is
-    ``(centre, [(polygon, facet)])``; a part lying on the sub-cell's facet k says k."""
+    ``(centre, [(polygon, facet)], partners)``: a face lying on the sub-cell's facet k says k, a
+    face inside it says -1 and its partner the part on its other side."""
     normals = [tuple(map(float, n)) for n in face_normals(lattice)]
     corners = [tuple(map(float, c)) for c in lattice.cell_corners(kind)]
     near = {tuple(p) for c in _nearby(lattice, [kind]) for p in lattice.cell_corners(c)}
@@ -184,10 +185,22 @@ def _kind_parts(lattice, kind, g: float):
         values = {round(_dot(p, n) + s, 12) for p in near for s in (-g, g)}
         planes.extend((n, v) for v in sorted(values) if low + EPS < v < high - EPS)
     parts = []
-    for faces in _parts(corners, planes):
+    seen: dict = {}  # a cut face's points -> the part that has it
+    for k, faces in enumerate(_parts(corners, planes)):
         points = {_key(p): p for polygon, _ in faces for p in polygon}.values()
         centre = tuple(sum(p[i] for p in points) / len(points) for i in range(3))
-        parts.append((centre, faces))
+        partners = []
+        for f, (polygon, facet) in enumerate(faces):
+            partners.append(None)
+            if facet < 0:
+                key = tuple(sorted(_key(p) for p in polygon))
+                if key in seen:  # each cut face is met twice: once from each side
+                    j, g_ = seen.pop(key)
+                    parts[j][2][g_] = k
+                    partners[f] = j
+                else:
+                    seen[key] = (k, f)
+        parts.append((centre, faces, partners))
     return parts
 
 
@@ -228,7 +241,7 @@ def subcell_mesh(cells, lattice, unit: float, gap: float, origin=None) -> trimes
     # the other cells whose grown slabs reach each cell of the piece (none: a cell all solid)
     reach = ((grown_low[None] < mine[:, None, :, 1] - EPS) & (grown_high[None] > mine[:, None, :, 0] + EPS)).all(axis=2)
     inner = {c for c, reached in zip(cells, reach) if not reached.any() and all(n in own for n in lattice.neighbours(c))}
-    polygons = []
+    polygons, on_facets = [], []
     for cell, reached in zip(cells, reach):
         if cell in inner:
             continue
@@ -237,22 +250,26 @@ def subcell_mesh(cells, lattice, unit: float, gap: float, origin=None) -> trimes
         across = _facet_neighbours(lattice, kind)
         low, high = grown_low[reached], grown_high[reached]
         parts = _kind_parts(lattice, kind, round(g, 12))
-        centres = np.array([centre for centre, _ in parts]) + shift
+        centres = np.array([centre for centre, _, _ in parts]) + shift
         heights = centres @ normals.T  # (parts, normals)
         covered = ((heights[:, None] > low[None]) & (heights[:, None] < high[None])).all(axis=2).any(axis=1)
-        for (_, faces), gone in zip(parts, covered):
+        for (_, faces, partners), gone in zip(parts, covered):
             if gone:
                 continue
-            for polygon, facet in faces:
+            for (polygon, facet), partner in zip(faces, partners):
+                if facet < 0 and partner is not None and not covered[partner]:
+                    continue  # between two solid parts of the sub-cell
                 if facet >= 0 and tuple(a + b for a, b in zip(cell, across[facet])) in inner:
                     continue  # against a cell that is solid all through
-                polygons.append([(p[0] + shift[0], p[1] + shift[1], p[2] + shift[2]) for p in polygon])
-    # a face between two solid parts is met twice (once each way): only the others are surface
-    keys = [tuple(sorted(_key(p) for p in polygon)) for polygon in polygons]
+                moved = [(p[0] + shift[0], p[1] + shift[1], p[2] + shift[2]) for p in polygon]
+                (polygons if facet < 0 else on_facets).append(moved)
+    # a face on a facet between two solid parts is met twice (once from each sub-cell): the
+    # others are surface
+    keys = [tuple(sorted(_key(p) for p in polygon)) for polygon in on_facets]
     count: dict = {}
     for key in keys:
         count[key] = count.get(key, 0) + 1
-    surface = [polygon for polygon, key in zip(polygons, keys) if count[key] == 1]
+    surface = polygons + [polygon for polygon, key in zip(on_facets, keys) if count[key] == 1]
     return _mesh(surface, unit, origin if origin is not None else _origin(lattice, cells))
 
 
