@@ -1,5 +1,6 @@
-"""Isometric pictures of layered lattices (triangular prisms) and of balls (spheres), painted
-as cubes are.
+"""Isometric pictures of layered lattices (triangular prisms), of tetrahedral sub-cells (the
+rhombic and tetra-octa grids: :func:`subcell_faces`) and of balls (spheres), painted as cubes
+are.
 
 A cell ``(z, *plane cell)`` is its layer's polygon (side 1, ``lattice.plane.polygon``) standing
 ``[z, z + 1]`` high; world ``(x, y, z)`` takes the polygon's page ``(x, y)``, so rows run towards
