@@ -12,12 +12,11 @@ import pytest
 import trimesh
 
 import polyfit
-from helpers import bodies, run_cli
+from helpers import bodies, contains, run_cli
 from polyfit.lattices.finegrids import RHOMBIC, TETRA_OCTA
 from polyfit.lattices.spheres import SPHERES
 from polyfit.render.balls import ball_mesh, directions
 from polyfit.render.subcells import subcell_mesh
-from test_prism_models import _contains
 
 DATA = Path(__file__).parent / "data" / "burrtools"
 ROOT2, ROOT3 = math.sqrt(2), math.sqrt(3)
@@ -134,7 +133,7 @@ def test_the_solid_is_the_definition_point_by_point(lattice, index):
     points = np.random.default_rng(4).uniform(low, high, (1500, 3))
     x0, y0, z0 = corners[:, 0].min(), corners[:, 1].max(), corners[:, 2].min()
     model = np.column_stack([(points[:, 0] - x0) * unit, (y0 - points[:, 1]) * unit, (points[:, 2] - z0) * unit])
-    inside = _contains(mesh, model)
+    inside = contains(mesh, model)
     expected = _grown_cells_hold(points, lattice, cells, gap / 2 / unit)
     assert inside.sum() > 100 and (~inside).sum() > 100
     assert (inside == expected).all(), points[inside != expected][:5]

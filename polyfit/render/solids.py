@@ -61,5 +61,5 @@ def only_solids(things, what: str) -> None:
         if lattice.name not in ("square", "cubic") and not has_solids(lattice):
             raise PolyfitError(
                 f"{what} is made for squares, cubes, prisms, spheres and the rhombic and tetra-octa grids; "
-                f"it does not handle the {lattice.name} lattice (solve, --count, check, hint, estimate, --png and --svg do)"
+                f"it does not handle the {lattice.name} lattice yet (solve, --count, check, hint, estimate, --png and --svg do)"
             )
