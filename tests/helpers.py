@@ -1089,3 +1089,25 @@ def bodies(mesh) -> int:
         parent[root(b)] = root(a)
         parent[root(c)] = root(a)
     return len({root(v) for v in set(mesh.faces.flatten())})
+
+
+def contains(mesh, points):
+    """Which points are inside the closed mesh: a ray from each, in a direction no face or
+    edge runs along, crosses its surface an odd number of times (Moller-Trumbore)."""
+    import numpy as np
+
+    direction = np.array([0.5773, 0.3391, 0.7431])
+    triangles = mesh.vertices[mesh.faces]
+    a, e1, e2 = triangles[:, 0], triangles[:, 1] - triangles[:, 0], triangles[:, 2] - triangles[:, 0]
+    p = np.cross(direction, e2)
+    det = np.einsum("ij,ij->i", e1, p)
+    inside = []
+    for point in points:
+        t = point - a
+        u = np.einsum("ij,ij->i", t, p) / det
+        q = np.cross(t, e1)
+        v = q @ direction / det
+        w = np.einsum("ij,ij->i", e2, q) / det
+        hits = (u >= 0) & (v >= 0) & (u + v <= 1) & (w > 0)
+        inside.append(hits.sum() % 2 == 1)
+    return np.array(inside)

@@ -564,7 +564,7 @@ def no_search(monkeypatch):
      "hex lattice yet (solve, --count, check, hint, estimate, --png and --svg do)"),
     (BOARD_HEX, ["-o", "{tmp}/out.pdf"], "a PDF puzzle sheet is made for squares and cubes; it does not handle the "
      "hex lattice yet (solve, --count, check, hint, estimate, --png and --svg do)"),
-    (BOARD_HEX, ["-o", "{tmp}/out.stl"], "a 3D model of a solution is made for squares, cubes and triangular prisms; "
+    (BOARD_HEX, ["-o", "{tmp}/out.stl"], "a 3D model of a solution is made for squares, cubes, prisms, spheres and the rhombic and tetra-octa grids; "
      "it does not handle the hex lattice yet (solve, --count, check, hint, estimate, --png and --svg do)"),
     (BOARD_2D, ["-o", "{tmp}/out.svg", "--view", "iso"], "view 'iso' is for 3D boards; 2D boards are drawn flat"),
     (BOARD_3D, ["-o", "{tmp}/out.gif", "--view", "exploded"], "unknown view 'exploded'; choose one of iso, layers"),

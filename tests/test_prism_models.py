@@ -10,7 +10,7 @@ import pytest
 import trimesh
 
 import polyfit
-from helpers import bodies, run_cli
+from helpers import bodies, contains, run_cli
 from polyfit.lattices.prisms import PRISMS
 from polyfit.render.layered import layered_mesh
 
@@ -37,26 +37,6 @@ def test_every_piece_is_one_watertight_solid_with_a_gap(name):
         full = layered_mesh(piece.cells, PRISMS, 15, 0)
         assert full.volume == pytest.approx(len(piece.cells) * ROOT3 / 4 * 15 ** 3, rel=1e-9), piece.name
         assert mesh.volume < full.volume
-
-
-def _contains(mesh, points) -> np.ndarray:
-    """Which points are inside the closed mesh: a ray from each, in a direction no face or
-    edge runs along, crosses its surface an odd number of times (Moller-Trumbore)."""
-    direction = np.array([0.5773, 0.3391, 0.7431])
-    triangles = mesh.vertices[mesh.faces]
-    a, e1, e2 = triangles[:, 0], triangles[:, 1] - triangles[:, 0], triangles[:, 2] - triangles[:, 0]
-    p = np.cross(direction, e2)
-    det = np.einsum("ij,ij->i", e1, p)
-    inside = []
-    for point in points:
-        t = point - a
-        u = np.einsum("ij,ij->i", t, p) / det
-        q = np.cross(t, e1)
-        v = q @ direction / det
-        w = np.einsum("ij,ij->i", e2, q) / det
-        hits = (u >= 0) & (v >= 0) & (u + v <= 1) & (w > 0)
-        inside.append(hits.sum() % 2 == 1)
-    return np.array(inside)
 
 
 def _triangle(r, c):
@@ -112,7 +92,7 @@ def test_the_solid_is_the_erosion_of_the_piece_point_by_point(name, index):
                               rng.uniform(min(zs) - 0.2, max(zs) + 1.2, 3000)])
     # the mesh's frame: x from the least x, y up from the largest page y, z from the lowest layer
     model = np.column_stack([(points[:, 0] - min(xs)) * 10, (max(ys) - points[:, 1]) * 10, (points[:, 2] - min(zs)) * 10])
-    inside = _contains(mesh, model)
+    inside = contains(mesh, model)
     expected = np.array([_inside_eroded(p, cells, gap / 2 / 10) for p in points])
     assert inside.sum() > 100 and (~inside).sum() > 100
     assert (inside == expected).all(), points[inside != expected][:5]
@@ -147,9 +127,9 @@ def test_a_prism_solution_model_has_each_piece_in_its_place_and_no_two_overlap(t
     for k, mesh in enumerate(meshes):
         low, high = mesh.bounds
         points = rng.uniform(low, high, (400, 3))
-        points = points[_contains(mesh, points)]
+        points = points[contains(mesh, points)]
         assert len(points) > 50
-        assert not any(_contains(other, points).any() for j, other in enumerate(meshes) if j != k)
+        assert not any(contains(other, points).any() for j, other in enumerate(meshes) if j != k)
 
 
 # -- pictures in space ----------------------------------------------------------------------
@@ -203,26 +183,34 @@ def test_solve_draws_prisms_in_layers_by_default_and_in_space_when_asked(tmp_pat
     assert svg.count('class="face"') == 9 + 4 * 6
 
 
-def test_lattices_without_solids_or_views_in_space_say_so_in_one_line(tmp_path):
-    """Spheres and the fine grids have no printable solids yet, the fine grids no iso view:
-    kits, models and --view iso there are refused before any search, exit 2, never drawn as
-    something else."""
-    slab = str(Path(__file__).parent / "data" / "spheres" / "slab.vox")
-    cases = [
-        (["kit", "tetraspheres", "--stl", str(tmp_path)], "polyfit kit is made for squares, cubes and triangular prisms; "
-         "it does not handle the spheres lattice yet"),
-        (["kit", "rhombics-3", "--stl", str(tmp_path)], "does not handle the rhombic lattice yet"),
-        (["solve", slab, "--output", str(tmp_path / "s.glb")], "a 3D model of a solution is made for squares, cubes and "
-         "triangular prisms; it does not handle the spheres lattice yet"),
-        (["solve", str(Path(__file__).parent / "data" / "burrtools" / "finegrids" / "rd-four-by-two.xmpuzzle"), "--png",
-          str(tmp_path / "r.png"), "--view", "iso"],
-         "the rhombic lattice is drawn layer by layer (--view layers); view 'iso' is not made for it yet"),
-    ]
-    for args, message in cases:
-        result = run_cli(args)
-        assert result.exit_code == 2, (args, result.output)
-        assert message in result.output and "Traceback" not in result.output
+def test_what_is_still_not_made_on_the_space_lattices_is_refused_in_one_line(tmp_path):
+    """Spheres and the fine grids have solids and views in space now; bevels and trays are for
+    squares and cubes, and a 3D lattice that gives no cell geometry has neither solids nor views
+    in space: refused before any search, exit 2, never drawn as something else."""
+    from polyfit.lattices.base import Lattice
+    from polyfit.render.pictures import default_view
+    from polyfit.render.solids import only_solids
+
+    result = run_cli(["kit", "rhombics-2", "--stl", str(tmp_path), "--bevel", "1"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "polyfit kit --tray and --bevel is made for squares and cubes; it does not handle the rhombic lattice" in result.output
     assert not list(tmp_path.iterdir())
+
+    class Bare(Lattice):  # a plugin's 3D lattice drawn in layers but with no shapes in space
+        name = "bare"
+        dim = 3
+
+        def flat_layers(self, labels):
+            return {}, None
+
+    thing = type("Thing", (), {"lattice": Bare(), "cells": ((0, 0, 0),)})
+    with pytest.raises(polyfit.PolyfitError, match="^a 3D model of a solution is made for squares, cubes, prisms, spheres "
+                       "and the rhombic and tetra-octa grids; it does not handle the bare lattice"):
+        only_solids([thing], "a 3D model of a solution")
+    with pytest.raises(polyfit.PolyfitError, match=r"^the bare lattice is drawn layer by layer \(--view layers\); "
+                       "view 'iso' is not made for it yet"):
+        default_view(Bare(), "iso")
+    assert default_view(Bare(), None) == "layers"
 
 
 def test_spheres_are_drawn_in_space_as_balls_nearer_ones_over_farther_ones(tmp_path):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from polyfit.lattices.base import of as lattice_of, only_solids
+from polyfit.lattices.base import of as lattice_of
 from polyfit.errors import PolyfitError
 from polyfit.files import path_exists, path_is_dir, write_output
 from polyfit.formats.export import register_table
@@ -180,20 +180,22 @@ def write_model(kind: str, meshes: dict, colours: dict, path: Path, force: bool 
 
 
 def solution_meshes(solutions, number: int = 0, sizes=None) -> dict:
-    """The meshes of one solution of a SolutionSet, each piece in its place."""
+    """The meshes of one solution of a SolutionSet, ``{piece name: trimesh}``, each piece in its
+    place, on any lattice with solids (cubes; squares as tiles; prisms, sub-cells and spheres:
+    :mod:`polyfit.render.solids`)."""
     from polyfit.render.meshes import Sizes, assembly
 
     if not solutions.solutions:
         raise PolyfitError("no solution to make a model of")
+    from polyfit.render.solids import only_solids
+
     only_solids(solutions.pieces, "a 3D model of a solution")
     sizes = sizes or Sizes()
     lattice = lattice_of(solutions.pieces[0])
-    if lattice.plane is not None:  # prisms: each piece's solid in its place in the board
-        from polyfit.render.layered import frame_origin, layered_mesh
+    if lattice.dim == 3 and lattice.name != "cubic":  # prisms, sub-cells, spheres
+        from polyfit.render.solids import placed_solids
 
-        origin = frame_origin(lattice, solutions.board_cells)
-        return {name: layered_mesh(cells, lattice, sizes.unit, sizes.gap, origin)
-                for name, cells in solutions.solutions[number].items()}
+        return placed_solids(solutions.solutions[number], solutions.board_cells, lattice, sizes)
     return assembly(solutions.solutions[number], solutions.board_cells, sizes)
 
 
@@ -218,6 +220,8 @@ def model_sizes(unit: float, gap: float):
 
 
 def check_model(solutions, unit: float = UNIT, gap: float = GAP) -> None:
+    from polyfit.render.solids import only_solids
+
     only_solids(solutions.pieces, "a 3D model of a solution")
     model_sizes(unit, gap)
 

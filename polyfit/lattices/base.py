@@ -387,19 +387,6 @@ def only_squares(things, what: str) -> None:
             )
 
 
-def only_solids(things, what: str) -> None:
-    """Refuse, with a clear error, a 3D model on a lattice polyfit has no solids for: it has
-    squares (as tiles), cubes and layered lattices (prisms); triangle and hex tiles come from
-    :func:`polyfit.render.prisms.tile_meshes`."""
-    for thing in things:
-        lattice = of(thing)
-        if lattice.name not in ("square", "cubic") and lattice.plane is None:
-            raise PolyfitError(
-                f"{what} is made for squares, cubes and triangular prisms; it does not handle the "
-                f"{lattice.name} lattice yet (solve, --count, check, hint, estimate, --png and --svg do)"
-            )
-
-
 def of(thing) -> Lattice:
     """The lattice of a board or piece (squares or cubes, by dimension, for a thing without one)."""
     lattice = getattr(thing, "lattice", None) or default_name(len(thing.cells[0]))

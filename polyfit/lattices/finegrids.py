@@ -102,6 +102,16 @@ class FineGrid(Lattice):
             return None
         return f"voxel (z, y, x) = {cell} is not a sub-cell of the {self.name} grid"
 
+    def cell_corners(self, cell) -> tuple:
+        """The four corners of the sub-cell's tetrahedron in space, ``(x, y, z)`` in blocks (a
+        block is the unit cube ``[x, x + 1] x [y, y + 1] x [z, z + 1]`` of voxels ``block *
+        (z, y, x)`` onwards), x along the voxels' columns, y along their rows, z up, as cubes
+        are drawn."""
+        block = [k // self.block for k in cell]
+        local = [k % self.block for k in cell]
+        corners = self._corners(block, local)
+        return tuple((float(p[2]), float(p[1]), float(p[0])) for p in corners)
+
     def parity_story(self, cells) -> str:
         even = sum(1 for c in cells if self.parity_weight(c) > 0)
         odd = sum(1 for c in cells if self.parity_weight(c) < 0)
@@ -181,6 +191,24 @@ class RhombicGrid(FineGrid):
     def parity_weight(self, cell) -> int:
         return 1 if sum(k // 5 for k in cell) % 2 == 0 else -1
 
+    @staticmethod
+    def _corners(block, local):
+        """The block's centre, the centre of the sub-cell's face, and the two ends of that
+        face's edge (voxel order z, y, x)."""
+        folded = [min(k, 4 - k) for k in local]
+        a, b, c = folded.index(0), folded.index(1), folded.index(2)
+        centre = [k + 0.5 for k in block]
+        face = list(centre)
+        face[a] = block[a] + (local[a] == 4)
+        edge = list(face)
+        edge[b] = block[b] + (local[b] == 3)
+        ends = []
+        for end in (0, 1):
+            point = list(edge)
+            point[c] = block[c] + end
+            ends.append(point)
+        return [centre, face, *ends]
+
     def dodecahedron(self, where):
         """The 48 sub-cells of the rhombic dodecahedron centred on block ``where``: its 24 and
         the 4 of each neighbouring block that lie on the shared face."""
@@ -238,6 +266,22 @@ class TetraOctaGrid(FineGrid):
         if [k % 3 for k in cell] != [1, 1, 1]:
             return 0
         return 1 if sum(k // 3 for k in cell) % 2 == 0 else -1
+
+    @staticmethod
+    def _corners(block, local):
+        """The middle voxel: the block's corners whose coordinates add up to an even number. A
+        corner voxel: the block's vertex it sits at and that vertex's three neighbours along the
+        block's edges (voxel order z, y, x)."""
+        if local == [1, 1, 1]:
+            return [[b + e for b, e in zip(block, step)] for step in product((0, 1), repeat=3)
+                    if (sum(block) + sum(step)) % 2 == 0]
+        vertex = [b + k // 2 for b, k in zip(block, local)]
+        corners = [vertex]
+        for axis in range(3):
+            point = list(vertex)
+            point[axis] += 1 if local[axis] == 0 else -1
+            corners.append(point)
+        return corners
 
     def tetrahedron(self, where):
         """The tetrahedron of block ``where``: its middle voxel."""

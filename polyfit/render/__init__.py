@@ -10,7 +10,10 @@ These modules draw; the files are written by the exporters of :mod:`polyfit.form
   piece, as animated GIFs;
 - :mod:`polyfit.render.meshes`, :mod:`polyfit.render.boxgrid` and :mod:`polyfit.render.bevel`:
   watertight, bevelled solids and trays for printing (the box grid's surface is
-  :mod:`~polyfit.render.boxgrid`'s, shared by the other two);
+  :mod:`~polyfit.render.boxgrid`'s, shared by the other two); :mod:`polyfit.render.solids`
+  picks the solids of the other space lattices (prisms: :mod:`~polyfit.render.layered`;
+  rhombic and tetra-octa sub-cells: :mod:`~polyfit.render.subcells`; spheres:
+  :mod:`~polyfit.render.balls`);
 - :mod:`polyfit.render.outline`, :mod:`polyfit.render.scene`, :mod:`polyfit.render.svg`:
   vector pictures (each piece one polygon) drawn from the same layout as the PNGs;
 - :mod:`polyfit.render.cut` and :mod:`polyfit.render.sheet`: pieces laid out for a laser

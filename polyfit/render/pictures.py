@@ -35,8 +35,8 @@ def check_view(dim: int, view: str | None, views=views3d.VIEWS) -> str:
 
 
 def default_view(lattice, view: str | None) -> str | None:
-    """Lattices drawn in layers (prisms, spheres...) are drawn layer by layer unless a view in
-    space is asked for, which only those of polygon layers (prisms) have."""
+    """Lattices drawn in layers (prisms, spheres, sub-cells) are drawn layer by layer unless a
+    view in space is asked for (:func:`polyfit.render.prism_views.in_space` says which have one)."""
     if lattice is None or lattice.flat_layers({}) is None:
         return view
     if view is None:

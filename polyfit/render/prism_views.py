@@ -1,5 +1,6 @@
-"""Isometric pictures of layered lattices (triangular prisms) and of balls (spheres), painted
-as cubes are.
+"""Isometric pictures of layered lattices (triangular prisms), of tetrahedral sub-cells (the
+rhombic and tetra-octa grids: :func:`subcell_faces`) and of balls (spheres), painted as cubes
+are.
 
 A cell ``(z, *plane cell)`` is its layer's polygon (side 1, ``lattice.plane.polygon``) standing
 ``[z, z + 1]`` high; world ``(x, y, z)`` takes the polygon's page ``(x, y)``, so rows run towards
@@ -78,8 +79,14 @@ def prism_faces(cells: dict, lattice, offsets: dict | None = None) -> list:
             side = [(p[0] + dx, p[1] + dy, z + dz), (q[0] + dx, q[1] + dy, z + dz),
                     (q[0] + dx, q[1] + dy, z + 1 + dz), (p[0] + dx, p[1] + dy, z + 1 + dz)]
             faces.append((depth, True, side, name, _side_shade(normal), (*normal, 0)))
+    return _with_edges(faces)
+
+
+def _with_edges(faces: list) -> list:
+    """Faces ``(depth, order, points, name, shade, normal)`` sorted far to near, as
+    ``(points, name, shade, edges)``: an edge is thin where exactly two faces of one piece meet
+    on it, in one plane, thick elsewhere."""
     faces.sort(key=lambda f: f[:2])
-    # An edge is thin where exactly two faces of one piece meet on it, in one plane.
     on_edge = defaultdict(list)
     for k, (_, _, points, name, _, normal) in enumerate(faces):
         for a in range(len(points)):
@@ -129,16 +136,69 @@ def ball_faces(cells: dict, lattice, offsets: dict | None = None, points: int = 
     return [f[2:] for f in faces]
 
 
+def _shade(normal) -> float:
+    """A face turned to the viewer shaded as a cube's faces are (top 1.0, right side 0.78,
+    front 0.60), a slanted one in between, weighted by the squares of its normal's parts."""
+    weights = [max(v, 0.0) ** 2 for v in normal]
+    return (0.78 * weights[0] + 0.60 * weights[1] + 1.0 * weights[2]) / sum(weights)
+
+
+def subcell_faces(cells: dict, lattice, offsets: dict | None = None) -> list:
+    """Tetrahedral sub-cells ``{cell: name}`` (``lattice.cell_corners``) as faces to paint, far
+    to near: each sub-cell's triangles turned to the viewer that no other sub-cell covers (with
+    ``offsets``, the exploded view, only one of its own piece), so a piece shows as the union of
+    its sub-cells. Sub-cells are painted far to near by their centre's ``x + y + z``."""
+    offsets = offsets or {}
+    faces = []
+    for cell, name in cells.items():
+        corners = [tuple(map(float, p)) for p in lattice.cell_corners(cell)]
+        shift = offsets.get(name, (0, 0, 0))
+        depth = sum(sum(p) for p in corners) / 4 + sum(shift)
+        covering = {}
+        for other in lattice.neighbours(cell):  # across each face: the neighbour missing one corner
+            if other in cells and (not offsets or cells[other] == name):
+                covering.update({k: other for k, p in enumerate(corners)
+                                 if p not in {tuple(map(float, q)) for q in lattice.cell_corners(other)}})
+        for k in range(4):
+            if k in covering:
+                continue
+            a, b, c = (corners[j] for j in range(4) if j != k)
+            normal = _unit(_cross3(_minus(b, a), _minus(c, a)))
+            if sum(n * (p - q) for n, p, q in zip(normal, a, corners[k])) < 0:
+                normal = tuple(-v for v in normal)
+                b, c = c, b
+            if sum(normal) <= 1e-9:
+                continue  # turned away from the viewer
+            points = [tuple(v + d for v, d in zip(p, shift)) for p in (a, b, c)]
+            faces.append((depth, 0, points, name, _shade(normal), normal))
+    return _with_edges(faces)
+
+
+def _minus(p, q):
+    return tuple(a - b for a, b in zip(p, q))
+
+
+def _cross3(a, b):
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def _unit(v):
+    length = math.sqrt(sum(a * a for a in v))
+    return tuple(a / length for a in v)
+
+
 def faces_in_space(cells: dict, lattice, offsets=None) -> list:
-    """The faces of cells of a lattice drawn in space: prisms, or balls."""
+    """The faces of cells of a lattice drawn in space: prisms, tetrahedral sub-cells, or balls."""
     if lattice.plane is not None:
         return prism_faces(cells, lattice, offsets)
+    if hasattr(lattice, "cell_corners"):
+        return subcell_faces(cells, lattice, offsets)
     return ball_faces(cells, lattice, offsets)
 
 
 def in_space(lattice) -> bool:
     """Can cells of this lattice be drawn in space here?"""
-    return lattice.plane is not None or hasattr(lattice, "centre")
+    return lattice.plane is not None or hasattr(lattice, "centre") or hasattr(lattice, "cell_corners")
 
 
 def draw_prisms(cells: dict, colours: dict, lattice, style=None, offsets=None, marked=frozenset()):
@@ -153,6 +213,10 @@ def exploded_offsets(cells: dict, lattice, spread: float = 1.8) -> dict:
     (in world units, as :func:`polyfit.render.views3d.exploded_offsets` moves cubes)."""
     centres: dict = defaultdict(list)
     for cell, name in cells.items():
+        if hasattr(lattice, "cell_corners"):  # tetrahedral sub-cells
+            corners = lattice.cell_corners(cell)
+            centres[name].append(tuple(sum(p[i] for p in corners) / 4 for i in range(3)))
+            continue
         if lattice.plane is None:  # balls
             centres[name].append(lattice.centre(cell))
             continue

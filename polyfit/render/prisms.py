@@ -60,13 +60,15 @@ def check_kit(pieces, sizes, tray: bool) -> None:
     """Trays and bevels are made for squares only: refuse them on another lattice."""
     if tray or sizes.bevel:
         lattices.only_squares(pieces, "polyfit kit --tray and --bevel")
-    lattices.only_solids([p for p in pieces if p.dim == 3], "polyfit kit")
+    from polyfit.render.solids import only_solids
+
+    only_solids([p for p in pieces if p.dim == 3], "polyfit kit")
 
 
 def tile_meshes(pieces, sizes) -> dict:
-    """Each piece as a mesh: squares and cubes from their grid
-    (:func:`polyfit.render.meshes.piece_mesh`), other lattices' tiles extruded from their
-    outline."""
+    """Each piece as a mesh at its own corner: squares and cubes from their grid
+    (:func:`polyfit.render.meshes.piece_mesh`), the other space lattices' solids from
+    :mod:`polyfit.render.solids`, other lattices' tiles extruded from their outline."""
     from polyfit.render.meshes import piece_mesh
 
     lattice = lattices.of(pieces[0])
@@ -77,10 +79,10 @@ def tile_meshes(pieces, sizes) -> dict:
             f"polyfit kit makes tiles of cells; the {lattice.name} lattice's pieces are sticks: cut them "
             "with polyfit pieces SET --svg FILE --cut"
         )
-    if lattice.dim == 3:  # prisms: solids of the layers' polygons (cubes were built above)
-        from polyfit.render.layered import layered_mesh  # (check_kit refused lattices without solids)
+    if lattice.dim == 3:  # prisms, sub-cells, spheres (cubes were built above)
+        from polyfit.render.solids import piece_solids  # (check_kit refused lattices without solids)
 
-        return {p.name: layered_mesh(p.cells, lattice, sizes.unit, sizes.gap) for p in pieces}
+        return piece_solids(pieces, lattice, sizes)
     return {p.name: prism_mesh(p.cells, lattice, sizes.unit, sizes.gap, sizes.thickness) for p in pieces}
 
 
