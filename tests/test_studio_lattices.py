@@ -148,7 +148,7 @@ def test_a_lattice_without_solids_is_refused_in_one_line_and_still_counts(client
     assert (studio["distinct"], studio["total"]) == (cli["distinct"], cli["total"])
     # a 3D lattice: solids where the library makes them, else the library's own one-line refusal
     from polyfit import PolyfitError, read_board
-    from polyfit.lattices.base import only_solids
+    from polyfit.render.solids import only_solids
 
     _, body = opened(client, "flat-hexagon.xmpuzzle")
     answer = client.post("/api/meshes", json=body)

@@ -304,7 +304,7 @@ def view_meshes(board, pieces, placements: dict) -> dict:
     of it (:func:`polyfit.formats.models.solution_meshes`), in its place in the board, a
     cell's side long. A lattice without solids is refused in one line."""
     from polyfit.formats.models import solution_meshes
-    from polyfit.lattices.base import only_solids
+    from polyfit.render.solids import only_solids
     from polyfit.render.meshes import Sizes
 
     if board.dim != 3:
