@@ -52,6 +52,10 @@ def studio(tmp_path_factory):
                    ROOT / "tests" / "data" / "burrtools" / "prisms" / "disassembly" / "box-0.xmpuzzle"):
         shutil.copy(source, folder / "prisms")
     (folder / "prisms" / "hex.txt").write_text("; lattice: hex\n; pieces: 3*dihex\n# # #\n # # #\n")
+    (folder / "space").mkdir()  # spheres and rhombic dodecahedra: shown as the library's solids too
+    for source in (ROOT / "tests" / "data" / "burrtools" / "spheres" / "tetrahedron-five-tetraspheres.xmpuzzle",
+                   ROOT / "tests" / "data" / "burrtools" / "finegrids" / "rd-octahedral-six.xmpuzzle"):
+        shutil.copy(source, folder / "space")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -621,6 +625,33 @@ def test_a_prism_tower_opens_read_only_counts_and_shows_its_solutions_as_solids(
     page.wait_for_selector("#sol-index >> text=2 of 200+")
     page.wait_for_function(f"{FIGURE}.shows === 'solution'", timeout=30000)
     assert page.evaluate("window.polyfitStudio.solution()") != solution
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, lattice, distinct", [("tetrahedron-five-tetraspheres", "spheres", 1),
+                                                     ("rd-octahedral-six", "rhombic", 2)])
+def test_spheres_and_rhombic_dodecahedra_are_shown_as_solids(page, name, lattice, distinct):
+    """A tetrahedron of tetraspheres and six rhombic dodecahedra pieces: counted as the command
+    line counts them (polyfit solve FILE --count: 1 and 2 distinct) and each solution drawn as
+    one solid per piece, in the pieces' colours."""
+    page.select_option("#file-list", f"space/{name}.xmpuzzle")
+    page.wait_for_selector(f"#message >> text=opened space/{name}.xmpuzzle")
+    assert f"{lattice} lattice: read-only" in page.inner_text("#readonly-note")
+    page.wait_for_function(f"{FIGURE}.shows === 'board'", timeout=60000)
+    page.click("#count")
+    page.wait_for_selector(f"#verdict[data-distinct='{distinct}']", timeout=60000)
+    page.click("#solve")
+    page.wait_for_selector(f"#sol-index >> text=1 of {distinct}")
+    page.wait_for_function(f"{FIGURE}.shows === 'solution'", timeout=60000)
+    solution = page.evaluate("window.polyfitStudio.solution()")
+    assert sorted(page.evaluate(FIGURE)["pieces"]) == sorted(solution)
+    share, drawn = drawn_fraction(page)
+    assert share > 0.05, "the 3D view is (nearly) blank"
+    colours = page.evaluate("window.polyfitStudio.colours()")
+    for label in solution:
+        target = tuple(int(colours[label][k:k + 2], 16) for k in (1, 3, 5))
+        assert any(max(abs(a - b) for a, b in zip(p, target)) < 70 for p in drawn), (label, colours[label])
+    shot(page, f"studio-{lattice}")
 
 
 @pytest.mark.slow
