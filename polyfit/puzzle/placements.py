@@ -135,7 +135,7 @@ def generate(board_cells, pieces, counts=None, colours=None) -> list[Placement]:
             for c in shape:
                 shifts = landing.get(c)
                 if shifts is None:
-                    shifts = landing[c] = {tuple(x - y for x, y in zip(b, c)) for b in board}
+                    shifts = landing[c] = _differences_from(board, c)
                     if not every_shift:  # only moves that take a cell to a cell of its kind
                         shifts = landing[c] = {s for s in shifts if lattice.is_translation(s)}
                 fits = shifts if fits is None else fits & shifts
@@ -147,6 +147,17 @@ def generate(board_cells, pieces, counts=None, colours=None) -> list[Placement]:
                     continue
                 result.append(Placement(index, placed, colouring))
     return result
+
+
+def _differences_from(cells, c) -> set:
+    """``{b - c for b in cells}``, the cells as tuples of 2 or 3 coordinates (or any)."""
+    if len(c) == 3:
+        p, q, r = c
+        return {(x - p, y - q, z - r) for x, y, z in cells}
+    if len(c) == 2:
+        p, q = c
+        return {(x - p, y - q) for x, y in cells}
+    return {tuple(x - y for x, y in zip(b, c)) for b in cells}
 
 
 class BoxBits:
