@@ -43,6 +43,26 @@ static int reaches(const uint8_t *ok, Py_ssize_t length, Py_ssize_t low, Py_ssiz
     return 0;
 }
 
+/* The tuple of strides into ``strides`` (1 to MAX_AXES of them, each positive): 0, or -1 with
+ * an error. */
+static int read_strides(PyObject *tuple, Py_ssize_t *strides, Py_ssize_t axes)
+{
+    if (axes < 1 || axes > MAX_AXES) {
+        PyErr_Format(PyExc_ValueError, "1 to %d strides, not %zd", MAX_AXES, axes);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < axes; i++) {
+        strides[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(tuple, i));
+        if (strides[i] == -1 && PyErr_Occurred())
+            return -1;
+        if (strides[i] <= 0) {
+            PyErr_SetString(PyExc_ValueError, "strides must be positive");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static PyObject *fits(PyObject *self, PyObject *args)
 {
     Py_buffer free_view, must_view, ok_view;
@@ -54,19 +74,8 @@ static PyObject *fits(PyObject *self, PyObject *args)
     uint8_t *left = NULL;
     Py_ssize_t *stack = NULL;
     Py_ssize_t axes = PyTuple_GET_SIZE(strides_obj);
-    if (axes < 1 || axes > MAX_AXES) {
-        PyErr_Format(PyExc_ValueError, "1 to %d strides, not %zd", MAX_AXES, axes);
+    if (read_strides(strides_obj, strides, axes) < 0)
         goto done;
-    }
-    for (Py_ssize_t i = 0; i < axes; i++) {
-        strides[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(strides_obj, i));
-        if (strides[i] == -1 && PyErr_Occurred())
-            goto done;
-        if (strides[i] <= 0) {
-            PyErr_SetString(PyExc_ValueError, "strides must be positive");
-            goto done;
-        }
-    }
     Py_ssize_t length = free_view.len;
     if (length > PY_SSIZE_T_MAX / 8) {
         PyErr_SetString(PyExc_OverflowError, "free is too long");
@@ -233,23 +242,12 @@ static PyObject *fits_many(PyObject *self, PyObject *args)
     Py_ssize_t count = shape_of_view.len / (Py_ssize_t)sizeof(int);
     const int *shape_of = shape_of_view.buf, *ok_of = ok_of_view.buf;
     const int64_t *shift_of = shift_of_view.buf;
-    if (axes < 1 || axes > MAX_AXES) {
-        PyErr_Format(PyExc_ValueError, "1 to %d strides, not %zd", MAX_AXES, axes);
-        goto done;
-    }
     if (shift_of_view.len != count * (Py_ssize_t)sizeof(int64_t) || ok_of_view.len != count * (Py_ssize_t)sizeof(int)) {
         PyErr_SetString(PyExc_ValueError, "shape_of, shift_of and ok_of must have one entry per placement");
         goto done;
     }
-    for (Py_ssize_t i = 0; i < axes; i++) {
-        strides[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(strides_obj, i));
-        if (strides[i] == -1 && PyErr_Occurred())
-            goto done;
-        if (strides[i] <= 0) {
-            PyErr_SetString(PyExc_ValueError, "strides must be positive");
-            goto done;
-        }
-    }
+    if (read_strides(strides_obj, strides, axes) < 0)
+        goto done;
     if (board_view.len > PY_SSIZE_T_MAX / 64) {
         PyErr_SetString(PyExc_OverflowError, "board is too long");
         goto done;
