@@ -5,6 +5,13 @@
 import * as THREE from "three";
 import { OrbitControls } from "three/addons/OrbitControls.js";
 
+// The least and the greatest of each of three coordinates over the points.
+function bounds(points) {
+  const lo = [0, 1, 2].map((k) => Math.min(...points.map((p) => p[k])));
+  const hi = [0, 1, 2].map((k) => Math.max(...points.map((p) => p[k])));
+  return [lo, hi];
+}
+
 export class CubeView {
   constructor(container) {
     this.container = container;
@@ -83,8 +90,7 @@ export class CubeView {
     this.mode = "meshes";
     const all = pieces.flatMap((p) => p.vertices);
     if (!all.length) { this.render(); return; }
-    const lo = [0, 1, 2].map((k) => Math.min(...all.map((v) => v[k])));
-    const hi = [0, 1, 2].map((k) => Math.max(...all.map((v) => v[k])));
+    const [lo, hi] = bounds(all);
     const centre = new THREE.Vector3((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2);
     for (const piece of pieces) {
       const node = this.node(piece);
@@ -116,8 +122,7 @@ export class CubeView {
     this.mode = "cells";
     const all = pieces.flatMap((p) => p.cells);
     if (!all.length) { this.render(); return; }
-    const lo = [0, 1, 2].map((k) => Math.min(...all.map((c) => c[k])));
-    const hi = [0, 1, 2].map((k) => Math.max(...all.map((c) => c[k])));
+    const [lo, hi] = bounds(all);
     const centre = new THREE.Vector3((lo[2] + hi[2] + 1) / 2, -(lo[1] + hi[1] + 1) / 2, (lo[0] + hi[0] + 1) / 2);
     const cube = new THREE.BoxGeometry(0.94, 0.94, 0.94);
     const edges = new THREE.EdgesGeometry(cube);
