@@ -1028,15 +1028,18 @@ def test_a_drawing_saved_with_a_burrtools_files_pieces_is_a_puzzle_burrtools_rea
 def test_a_file_on_another_lattice_opens_read_only_in_its_own_text_not_as_squares(client, folder):
     (folder / "tower.xmpuzzle").write_bytes((ROOT / "tests" / "data" / "burrtools" / "prisms" / "tower-solved-by-burrtools.xmpuzzle").read_bytes())
     (folder / "hex.txt").write_text("; lattice: hex\n# # #\n # # #\n")
-    for name, lattice in (("tower.xmpuzzle", "prisms"), ("hex.txt", "hex")):
+    (folder / "balls.xmpuzzle").write_bytes((ROOT / "tests" / "data" / "burrtools" / "spheres" / "tetrahedron-five-tetraspheres.xmpuzzle").read_bytes())
+    for name, lattice, slides in (("tower.xmpuzzle", "prisms", True), ("hex.txt", "hex", False),
+                                  ("balls.xmpuzzle", "spheres", False)):
         answer = client.get(f"/api/files/{name}")
         assert answer.status_code == 200, answer.text
         opened = answer.json()
-        assert (opened["lattice"], opened["editable"]) == (lattice, False)
+        assert (opened["lattice"], opened["editable"], opened["slides"]) == (lattice, False, slides)
         assert f"; lattice: {lattice}" in opened["text"]  # the lattice's own text art, which the server reads back
         board = polyfit.Board.from_text(opened["text"], dim=opened["dim"], path=name)
         assert set(board.cells) == set(polyfit.read_board(folder / name).cells)
     assert client.get("/api/files/3x5.txt").json()["editable"] is True
+    assert client.get("/api/files/3x5.txt").json()["slides"] is True  # squares slide in the plane
 
 
 def test_a_drawing_changed_from_a_file_with_colours_is_refused_with_the_reason(client, folder):

@@ -415,8 +415,8 @@ def export(kind: str):
 
 def open_file(body: dict, folder: Path, report) -> dict:
     """A board file of the folder as the page draws it: its text, whether it is 3D, its
-    lattice, and whether the page can edit it (squares and cubes; a board on another lattice
-    is solved and shown in 3D as it is)."""
+    lattice, whether the page can edit it (squares and cubes; a board on another lattice
+    is solved and shown in 3D as it is) and whether its pieces slide (can be taken apart)."""
     from polyfit.formats.interchange import board_text
 
     path = safe_path(folder, body.get("path"))
@@ -439,7 +439,8 @@ def open_file(body: dict, folder: Path, report) -> dict:
         text = voxel_text(board) if drawn_as_cubes(board) else board_text(board, None)
     held = [p.name for p in board.pieces]  # a puzzle file with its pieces (BurrTools)
     answer = {"path": body["path"], "text": text, "dim": board.dim, "pieces": held,
-              "lattice": board.lattice.name, "editable": drawn_as_cubes(board)}
+              "lattice": board.lattice.name, "editable": drawn_as_cubes(board),
+              "slides": bool(board.lattice.motion_directions())}
     if len(boards) > 1:
         answer.update(problem=number, boards=[b.name or f"board {k}" for k, b in enumerate(boards, 1)])
     return answer

@@ -611,7 +611,7 @@ function moveText(move) {
 function refreshPlayback() {
   const solution = currentSolution();
   const box = $("playback");
-  box.hidden = !(solution && design.dim === 3);
+  box.hidden = !(solution && design.dim === 3 && (!design.lattice || design.slides !== false));
   if (box.hidden) return;
   const loaded = playback.solution === solution && playback.data;
   const total = loaded ? playback.data.moves.length : null;
@@ -1012,6 +1012,7 @@ async function openFile(name, problem = 1) {
     design.problem = file.problem || 1;
     design.boards = file.boards || [];
     design.boardsOf = design.boards.length ? name : "";
+    design.slides = file.slides !== false;  // spheres and the fine grids: no disassembly to play
     if (design.file) design.pieces = "";
     $("file-name").value = name;
     say(design.boards.length ? `opened ${name}, ${design.boards[design.problem - 1]} (${design.problem} of ${design.boards.length})`
