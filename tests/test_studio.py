@@ -440,16 +440,18 @@ def test_random_requests_get_an_answer_or_a_json_error_never_a_crash(folder):
                   "solution": st.one_of(values, st.dictionaries(st.sampled_from("ABLNVX"), st.one_of(
                       values, st.lists(st.lists(st.integers(-1, 3), min_size=2, max_size=3), max_size=5)), max_size=3)),
                   "file": st.one_of(values, st.sampled_from(["box-with-rim.xmpuzzle", "soma.xmpuzzle", "none.xmpuzzle",
-                                                             "../x.xmpuzzle"])),
+                                                             "../x.xmpuzzle", "prisms.xmpuzzle"])),
                   "problem": st.one_of(values, st.integers(0, 3)), "overwrite": values},
     )
     for name in ("box-with-rim.xmpuzzle", "soma.xmpuzzle"):
         (folder / name).write_bytes((ROOT / "shapes" / "burrtools" / name).read_bytes())
+    # a board on another lattice, for the 3D view's solids (/api/meshes)
+    (folder / "prisms.xmpuzzle").write_bytes((ROOT / "tests" / "data" / "burrtools" / "prisms" / "disassembly" / "box-0.xmpuzzle").read_bytes())
     with TestClient(create_app(folder, PORT), base_url=BASE) as client:
 
         @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-        @given(bodies, st.sampled_from(["/api/check", "/api/solutions", "/api/disassembly", "PUT new.xmpuzzle",
-                                        "PUT soma.xmpuzzle"]))
+        @given(bodies, st.sampled_from(["/api/check", "/api/solutions", "/api/disassembly", "/api/meshes",
+                                        "PUT new.xmpuzzle", "PUT soma.xmpuzzle"]))
         def ask(body, path):
             if path.startswith("PUT"):  # saving the drawing with a BurrTools file's pieces
                 answer = client.put(f"/api/files/{path.split()[1]}", json={**body, "text": body["board"]})
