@@ -154,8 +154,10 @@ def driver_of(context):
     return context.take_apart if context.pad else context.inner.take_apart
 
 
-def context(engine: str, dim: int, axes):
-    """A search context for ``engine`` (``auto``: C when it loaded, else Python)."""
+def context(engine: str, dim: int, axes, geometry=None):
+    """A search context for ``engine`` (``auto``: C when it loaded, else Python): unit steps
+    along ``axes``, or, with ``geometry`` (a Python context stepping along vectors, such as
+    prisms'), that context or its C twin (:func:`stepped`)."""
     if engine not in ENGINES:
         from polyfit.errors import UnknownNameError
 
@@ -163,7 +165,7 @@ def context(engine: str, dim: int, axes):
     if engine == "python" or (engine == "auto" and _motion is None) or dim > 3:
         if engine == "c":
             raise PolyfitError(f"the C disassembler handles at most 3 coordinates, not {dim}")
-        return PythonContext(dim, axes)
+        return geometry if geometry is not None else PythonContext(dim, axes)
     if _motion is None:
         raise PolyfitError(unavailable_reason())
-    return _Padded(dim, axes)
+    return stepped(geometry) if geometry is not None else _Padded(dim, axes)

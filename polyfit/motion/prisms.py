@@ -31,7 +31,6 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from polyfit.errors import PolyfitError
 from polyfit.lattices.prisms import MOTION_DIRECTIONS as DIRECTIONS
 from polyfit.motion.search import FREE, Context
 
@@ -77,19 +76,9 @@ class PrismMotion:
         return frame(cells)
 
     def context(self, engine: str, dim: int):
-        from polyfit.motion.native import ENGINES
+        from polyfit.motion.native import context
 
-        if engine not in ENGINES:
-            from polyfit.errors import UnknownNameError
-
-            raise UnknownNameError("disassembly engine", engine, ENGINES)
-        from polyfit.motion.native import stepped, unavailable_reason
-
-        if engine == "python" or (engine == "auto" and unavailable_reason()):
-            return SweptContext()
-        if unavailable_reason():
-            raise PolyfitError(unavailable_reason())
-        return stepped(SweptContext())
+        return context(engine, dim, (), SweptContext())
 
     def distance_out(self, cells, pieces, step, unit) -> int:
         """How many steps along ``unit`` the removed set of ``step`` slides before no further
