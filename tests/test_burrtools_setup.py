@@ -27,7 +27,7 @@ from polyfit.formats import burrtools
 from polyfit.limits import LimitError
 from polyfit.puzzle import placements as placement_module
 from polyfit.puzzle.cover import PlacementKeys
-from polyfit.puzzle.placements import generate
+from polyfit.puzzle.placements import Placement, generate
 
 FILES = ROOT / "benchmarks" / "data" / "burrtools"
 
@@ -245,6 +245,49 @@ def test_symmetry_tables_by_orientation_are_the_tables_by_cells(puzzle):
         broken = polyfit.Puzzle(board, pieces).count()
         whole = puzzle.count()
         assert (broken.distinct, broken.distinct_rotations, broken.total) == (whole.distinct, whole.distinct_rotations, whole.total)
+
+
+@settings(max_examples=40, deadline=None)
+@given(puzzles(), st.data())
+def test_the_options_gathered_in_c_are_the_options_made_one_by_one(puzzle, data):
+    """The cover's options, a run of one orientation's placements per C call, are those made a
+    placement at a time in Python: in order, for any choice of placements (as symmetry breaking
+    leaves them), pre-placed-style placements that know no shape among them."""
+    from helpers import native
+    from polyfit.puzzle import cover as cover_module
+
+    native("dlx-c")  # the C extensions built (required under POLYFIT_REQUIRE_C=1)
+    if cover_module._cover is None:
+        pytest.skip("the C option gatherer did not build")
+    cells, pieces = puzzle
+    if not cells or not pieces:
+        return
+    made = generate(cells, pieces)
+    if not made:
+        return
+    # some placements as the generator makes them, some rebuilt from their cells alone
+    placements = [p if data.draw(st.booleans()) else Placement(p.piece, p.cells) for p in made]
+    indices = sorted(data.draw(st.sets(st.integers(0, len(placements) - 1))))
+    items = cover_module._CellItems({c: 3 + k for k, c in enumerate(sorted(cells))})
+    piece_item = {i: i for i in range(len(pieces))}
+    gathered = items.options(placements, indices, piece_item, native=True)
+    assert gathered == items.options(placements, indices, piece_item, native=False)
+    assert gathered == [(placements[i].piece,) + tuple(3 + sorted(cells).index(c) for c in placements[i].cells)
+                        for i in indices]
+
+
+def test_an_option_off_the_board_is_an_error_in_c_not_a_wrong_item():
+    from helpers import native
+    from polyfit.puzzle import cover as cover_module
+
+    native("dlx-c")
+    if cover_module._cover is None:
+        pytest.skip("the C option gatherer did not build")
+    items = [5, 6, -1, 7]
+    assert cover_module._cover.options(0, items, array("i", [0, 1]), array("i", [0])) == [(0, 5, 6)]
+    for bases in ([1], [3], [-1]):
+        with pytest.raises(ValueError):
+            cover_module._cover.options(0, items, array("i", [0, 1]), array("i", bases))
 
 
 @settings(max_examples=40, deadline=None)

@@ -39,6 +39,10 @@ try:
     from polyfit.puzzle import _classify
 except ImportError:  # the C extension did not build: Cover.classify's Python loop does the work
     _classify = None
+try:
+    from polyfit.puzzle import _cover
+except ImportError:  # the C extension did not build: _CellItems' Python loop does the work
+    _cover = None
 from polyfit.puzzle.placements import Placement
 from polyfit.puzzle.symmetry import Symmetry
 
@@ -112,12 +116,14 @@ class PlacementKeys:
         # (piece, orientation) -> the indices of its placements and their corners; and
         # (piece, orientation) -> {corner as a number: index}, corners numbered in a box.
         self.groups: dict = {}
+        self.orientations: dict = {}  # piece -> the (piece, orientation) keys of its groups
         others = []
         for k, p in enumerate(placements):
             if grid and p.orientation >= 0:
                 group = self.groups.get((p.piece, p.orientation))
                 if group is None:
                     group = self.groups[p.piece, p.orientation] = ([], [])
+                    self.orientations.setdefault(p.piece, []).append((p.piece, p.orientation))
                 group[0].append(k)
                 group[1].append(p.corner)
             else:
@@ -160,10 +166,10 @@ class PlacementKeys:
     def _form(self, piece: int):
         """A piece's orientations (:func:`polyfit.puzzle.orientations.oriented`), made once and
         only for the pieces a symmetry maps (a piece's cells are the key of each)."""
-        from polyfit.puzzle.orientations import oriented
-
         form = self._forms.get(piece)
         if form is None:
+            from polyfit.puzzle.orientations import oriented
+
             p = self.pieces[piece]
             form = self._forms[piece] = oriented(p.cells, p.mirror, self.painted[piece])
         return form
@@ -203,7 +209,8 @@ class PlacementKeys:
         transform, offset, piece_map = sym.transform, sym.offset, sym.piece_map
         strides, low = self.strides, self.low
         _, numbers, products = group(len(low))
-        row = [r[numbers[transform]] for r in products]  # turn number -> it, then this transform
+        number = numbers[transform]
+        row = [r[number] for r in products]  # turn number -> it, then this transform
         # Coordinate k of an image corner is signs[k] * corner[perm[k]] + offset[k], less the
         # extent's last coordinate along perm[k] where the sign is minus (the image's least
         # value there): each placement's number is a constant plus one factor per coordinate.
@@ -212,9 +219,9 @@ class PlacementKeys:
             factor[p] = strides[k] * s
         minus = [(p, strides[k]) for k, (p, s) in enumerate(zip(transform.perm, transform.signs)) if s < 0]
         constant = sum((a - b) * c for a, b, c in zip(offset, low, strides))
-        for (i, o), (indices, corners) in self.groups.items():
-            if only is not None and i != only:
-                continue
+        keys = self.groups if only is None else self.orientations.get(only, ())
+        for i, o in keys:
+            indices, corners = self.groups[i, o]
             j = piece_map[i]
             turn = turns.get((i, j))
             if turn is None:
@@ -477,15 +484,19 @@ def build_cover(
         choose_breaker(cover, pieces, counts)
     first_point = len(used) + len(cell_item)
     items_of = _CellItems(cell_item)
-    for index, placement in enumerate(placements):
-        if placement.piece == cover.breaker and index not in cover.orbit_sizes:
+    breaker, representatives = cover.breaker, cover.orbit_sizes
+    searched = [index for index, placement in enumerate(placements)
+                if placement.piece != breaker or index in representatives]
+    if crossed is None:
+        problem.options += items_of.options(placements, searched, piece_item)
+        cover.option_placement += searched
+        return cover
+    for index in searched:
+        held = crossed.held[index]
+        if held is None:
             continue
-        option = (piece_item[placement.piece],) + items_of(placement)
-        if crossed is not None:
-            held = crossed.held[index]
-            if held is None:
-                continue
-            option += tuple(first_point + k for k in held)
+        placement = placements[index]
+        option = (piece_item[placement.piece],) + items_of(placement) + tuple(first_point + k for k in held)
         problem.options.append(option)
         cover.option_placement.append(index)
     return cover
@@ -508,7 +519,8 @@ class _CellItems:
         self.table = [-1] * (self.strides[0] * size[0] if dim else 0)
         for c, item in cell_item.items():
             self.table[self._number(c)] = item
-        self.offsets: dict = {}  # (piece, orientation) -> its shape's cells as numbers
+        self.offsets: dict = {}  # (piece, orientation) -> how to pick its items (see __call__)
+        self.numbers: dict = {}  # (piece, orientation) -> its shape's cells' numbers, for C
 
     def _number(self, cell) -> int:
         number = 0
@@ -516,17 +528,54 @@ class _CellItems:
             number += (a - b) * s
         return number
 
+    def _shape_numbers(self, placement) -> list[int]:
+        """The numbers of a placement's shape's cells at corner 0 (its cells' numbers less its
+        corner's)."""
+        if len(self.strides) == 3:
+            s0, s1, s2 = self.strides
+            return [z * s0 + y * s1 + x * s2 for z, y, x in placement.shape]
+        return [sum(a * s for a, s in zip(c, self.strides)) for c in placement.shape]
+
+    def options(self, placements, indices, piece_item: dict, native: bool | None = None) -> list[tuple]:
+        """The options of the placements at ``indices``: each its piece's item, then its cells'
+        items in the order of its cells. A run of placements of one orientation goes to C in one
+        call (``native``: the C twin, the default when it built, or a call per placement)."""
+        if not ((_cover is not None) if native is None else native):
+            return [(piece_item[placements[i].piece],) + self(placements[i]) for i in indices]
+        result = []
+        k, end = 0, len(indices)
+        while k < end:
+            placement = placements[indices[k]]
+            if placement.shape is None:
+                result.append((piece_item[placement.piece],) + self(placement))
+                k += 1
+                continue
+            piece, orientation = placement.piece, placement.orientation
+            run = k + 1
+            while run < end and placements[indices[run]].orientation == orientation \
+                    and placements[indices[run]].piece == piece and placements[indices[run]].shape is not None:
+                run += 1
+            key = piece, orientation
+            offsets = self.numbers.get(key)
+            if offsets is None:
+                offsets = self.numbers[key] = array("i", self._shape_numbers(placement))
+            corners = [placements[i].corner for i in indices[k:run]]
+            if len(self.strides) == 3:
+                (d, e, f), (s0, s1, _) = self.low, self.strides
+                bases = array("i", [(a - d) * s0 + (b - e) * s1 + (c - f) for a, b, c in corners])
+            else:
+                bases = array("i", [self._number(corner) for corner in corners])
+            result += _cover.options(piece_item[piece], self.table, offsets, bases)
+            k = run
+        return result
+
     def __call__(self, placement) -> tuple:
         if placement.shape is None:
             return tuple([self.cell_item[c] for c in placement.cells])
         key = placement.piece, placement.orientation
         gather = self.offsets.get(key)
         if gather is None:
-            if len(self.strides) == 3:
-                s0, s1, s2 = self.strides
-                offsets = [z * s0 + y * s1 + x * s2 for z, y, x in placement.shape]
-            else:
-                offsets = [sum(a * s for a, s in zip(c, self.strides)) for c in placement.shape]
+            offsets = self._shape_numbers(placement)
             # One C call picks a shape's items out of the slice of the table it spans.
             pick = itemgetter(*offsets) if len(offsets) > 1 else (lambda window, k=offsets[0]: (window[k],))
             gather = self.offsets[key] = (pick, max(offsets) + 1)
