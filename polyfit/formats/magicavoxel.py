@@ -10,8 +10,6 @@ line 1, column = byte offset + 1, as binary files have no lines).
 
 from __future__ import annotations
 
-import struct
-
 from polyfit.puzzle.board import Board
 from polyfit.files import read_bytes
 from polyfit.errors import ParseError, plural
@@ -40,7 +38,7 @@ class _Reader:
         return chunk
 
     def int32(self) -> int:
-        return struct.unpack("<i", self.take(4))[0]
+        return int.from_bytes(self.take(4), "little", signed=True)
 
     def string(self) -> str:
         size = self.int32()
@@ -218,6 +216,8 @@ def read_magicavoxel(path) -> Board:
 
 def write_magicavoxel(cells, version: int = 150) -> bytes:
     """A minimal single-model file holding the given (z, row, col) cells (for tests and export)."""
+    import struct  # writing only: reading takes its numbers without it
+
     xs = [(c, r, z) for z, r, c in cells]
     size = tuple(max(v[i] for v in xs) + 1 for i in range(3))
     size_chunk = b"SIZE" + struct.pack("<iiiii", 12, 0, *size)

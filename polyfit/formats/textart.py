@@ -10,8 +10,15 @@ from __future__ import annotations
 from polyfit.files import read_text, write_output_text
 from polyfit.hookspecs import hookimpl
 from polyfit.lattices import base as lattices
-from polyfit.lattices.textart import draw_cells
 from polyfit.puzzle.board import Board
+
+
+def draw_cells(labels: dict, lattice=None) -> str:
+    """:func:`polyfit.lattices.textart.draw_cells`, loaded when something is drawn: reading a
+    board (what most runs load this reader for) draws nothing."""
+    from polyfit.lattices.textart import draw_cells as draw
+
+    return draw(labels, lattice=lattice)
 
 def parse_board_text(text: str, path="<text>") -> Board:
     return Board.from_text(text, 2, path)

@@ -14,7 +14,6 @@ from polyfit.errors import ParseError, PolyfitError, UnknownNameError
 from polyfit.limits import check
 from polyfit.lattices import base as lattices
 from polyfit.lattices.grid import Cell
-from polyfit.lattices.textart import read_art
 
 
 @dataclass(frozen=True)
@@ -82,6 +81,8 @@ class Board:
         ``; key: value`` lines become :attr:`name` and :attr:`metadata`."""
         if dim not in (2, 3):
             raise PolyfitError(f"a text-art board is 2D or 3D, not {dim}D")
+        from polyfit.lattices.textart import read_art  # text boards only: not a file of another kind
+
         art, metadata = read_art(text, path, dim, lattice_named)
         if not art.cells:
             raise PolyfitError(f"{path}: the board has no cells (draw cells with '#')")

@@ -15,7 +15,6 @@ Two generalisations from Knuth's TAOCP 7.2.2.1 widen what "exactly once" means:
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Iterator, Protocol
 
@@ -93,6 +92,8 @@ class ExactCoverProblem:
         option ``k``: a backend then tries options in a different but reproducible order.
         """
         order = list(range(len(self.options)))
+        import random  # only a seeded run shuffles
+
         random.Random(seed).shuffle(order)
         return self.with_options(order), order
 
