@@ -105,7 +105,8 @@ FAMILIES = {
 
 def families_for(argv) -> list[str]:
     """The families to import for these arguments: the one of the command they name (its
-    first word that is not an option), or all of them (no command, ``--help``, a plugin's
+    first word that is not an option), none for ``--version`` before any command (it answers
+    before a command is looked at), or all of them (no command, ``--help``, a plugin's
     command, a misspelt one)."""
     every = list(dict.fromkeys(FAMILIES.values()))
     if argv is None:
@@ -114,6 +115,8 @@ def families_for(argv) -> list[str]:
     for word in words:
         if word == "--plugins-dir":
             next(words, None)
+        elif word == "--version":
+            return []
         elif not word.startswith("-"):
             return [FAMILIES[word]] if word in FAMILIES else every
     return every
@@ -124,7 +127,7 @@ class BuiltinCommands:
 
     def __init__(self, ctx: Context, families=None):
         self.ctx = ctx
-        self.families = families or families_for(None)
+        self.families = families_for(None) if families is None else families
 
     @hookimpl
     def register_commands(self, app):

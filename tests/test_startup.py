@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from polyfit.cli import FAMILIES
 from polyfit.dlx.plugin import DEFERRED
 from polyfit.lattices.base import BUILT_IN, BUILT_IN_NAMES
 from polyfit.plugins import BUILT_IN_HOOKS, DEFAULT_PLUGINS, BuiltIn, get_plugin_manager
@@ -140,6 +141,13 @@ def test_the_probes_still_run_when_a_decision_needs_them():
                          "--json")
     assert json.loads(out)["distinct"] == 1920
     assert "polyfit.xc.estimate" in modules
+
+
+def test_the_version_loads_no_command():
+    out, modules = probe("--version")
+    assert out.strip().startswith("polyfit ")
+    families = {f"polyfit.commands.{name}" for name in FAMILIES.values()}
+    assert not modules & families, sorted(modules & families)
 
 
 def test_listing_pieces_loads_no_solver():
