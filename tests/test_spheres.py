@@ -16,7 +16,7 @@ import pytest
 
 import polyfit
 from polyfit.errors import ParseError, PolyfitError
-from polyfit.formats import burrtools
+from polyfit.formats import burrtools, burrtools_spheres
 from polyfit.lattices import polyforms
 from polyfit.lattices.base import get
 from polyfit.puzzle.board import Board
@@ -127,8 +127,8 @@ def test_the_turns_are_burrtools_table_and_its_first_24_are_numbered_as_it_numbe
     # BurrTools' matrices act on (x, y, z); ours (rows of thirds) on (z, y, x): reverse both ways
     ours = {tuple(tuple(Fraction(m[2 - i][2 - j], 3) for j in range(3)) for i in range(3)) for m in rational_rotations()}
     assert set(table) == ours
-    assert [tuple(tuple(Fraction(v) for v in r) for r in m) for m in burrtools.spheres.BURRTOOLS_ROTATIONS] == table[:24]
-    assert [tuple(tuple(Fraction(v, 3) for v in r) for r in m) for m in burrtools.spheres.TURNS] == table  # 0 to 119
+    assert [tuple(tuple(Fraction(v) for v in r) for r in m) for m in burrtools_spheres.BURRTOOLS_ROTATIONS] == table[:24]
+    assert [tuple(tuple(Fraction(v, 3) for v in r) for r in m) for m in burrtools_spheres.TURNS] == table  # 0 to 119
 
 
 def test_polyspheres_counted_by_the_enumerator_and_by_plain_growth():

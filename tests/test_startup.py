@@ -107,6 +107,31 @@ def test_a_cube_count_loads_no_other_lattice():
     assert not modules & others, sorted(modules & others)
 
 
+# Not needed to read a gzip BurrTools file of cubes without colours: zlib inflates it (gzip
+# writes), and the other grids, the colours and the separation trees load with what needs them.
+NOT_FOR_A_CUBE_FILE = [
+    "gzip", "colorsys", "polyfit.formats.burrtools_spheres", "polyfit.formats.burrtools_separations",
+    "polyfit.puzzle.colours",
+]
+
+
+def test_a_cube_file_without_colours_loads_only_the_reader_it_uses():
+    path = ROOT / "benchmarks/data/burrtools/cube-9.xmpuzzle"
+    assert path.read_bytes()[:2] == b"\x1f\x8b"  # gzip-compressed, as BurrTools writes it
+    out, modules = probe("solve", str(path), "--count", "--jobs", "1", "--json")
+    assert json.loads(out)["distinct"] == 1
+    assert {"polyfit.formats.burrtools", "zlib"} <= modules
+    assert not modules & set(NOT_FOR_A_CUBE_FILE), sorted(modules & set(NOT_FOR_A_CUBE_FILE))
+
+
+def test_a_coloured_sphere_file_loads_the_parts_it_needs():
+    """The other side of the test above: the parts left out load when a file needs them."""
+    path = ROOT / "tests/data/burrtools/spheres/box-tetraspheres-coloured.xmpuzzle"
+    out, modules = probe("solve", str(path), "--count", "--jobs", "1", "--json")
+    assert json.loads(out)["distinct"] == 342  # BurrTools' count (spheres/counts.json)
+    assert {"polyfit.formats.burrtools_spheres", "polyfit.puzzle.colours"} <= modules
+
+
 @pytest.mark.parametrize("name", sorted(BUILT_IN_NAMES))
 def test_each_built_in_lattice_plugin_registers_the_lattices_it_declares(name):
     registered = []

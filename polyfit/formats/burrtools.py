@@ -52,25 +52,26 @@ limit before any is made. Every problem is a
 
 from __future__ import annotations
 
-import colorsys
-import gzip
 import math
 import re
 import zlib
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 from xml.parsers import expat
 
 from polyfit.errors import ParseError, PolyfitError, UnknownNameError, plural
 from polyfit.files import read_bytes
-from polyfit.formats import burrtools_spheres as spheres
 from polyfit.hookspecs import hookimpl
 from polyfit.lattices.grid import matrix_product
 from polyfit.limits import check, limit, number_problem
-from polyfit.puzzle.board import Board
-from polyfit.puzzle.colours import AllowedPlacements, Colours, OnFirstUse
+from polyfit.puzzle.board import Board, OnFirstUse
 from polyfit.puzzle.orientations import normal
 from polyfit.puzzle.pieces import Piece
+
+if TYPE_CHECKING:
+    from polyfit.puzzle.colours import Colours
 
 SUFFIX = ".xmpuzzle"
 GRIDS = {
@@ -87,10 +88,13 @@ UNPLACED = "x"
 # -- the 24 rotations, numbered as BurrTools numbers its transformations of the cube grid ------
 
 
+@cache
 def _rotations():
-    """Transformation ``4 * a + k`` turns a shape ``k`` quarter turns about the x axis (y to z),
-    then points the x axis at the ``a``-th of +x, +z, -x, -z, +y, -y; transformations 24 to 47
-    are the same after a reflection in x (BurrTools places pieces with the first 24 only)."""
+    """BurrTools' transformations of the cube grid as matrices (:data:`ROTATIONS`), worked out
+    on first use: counting a cube file needs none. Transformation ``4 * a + k`` turns a shape
+    ``k`` quarter turns about the x axis (y to z), then points the x axis at the ``a``-th of +x,
+    +z, -x, -z, +y, -y; transformations 24 to 47 are the same after a reflection in x
+    (BurrTools places pieces with the first 24 only)."""
     identity = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
     about_x = ((1, 0, 0), (0, 0, -1), (0, 1, 0))
     x_to_z = ((0, 0, -1), (0, 1, 0), (1, 0, 0))
@@ -106,7 +110,6 @@ def _rotations():
     return tuple(proper + [matrix_product(m, flip) for m in proper])
 
 
-ROTATIONS = _rotations()
 PROPER = 24  # BurrTools' assemblies use transformations 0..23
 
 
@@ -122,6 +125,14 @@ FINE = {3: "rhombic", 4: "tetra-octa"}  # the grids of tetrahedral sub-cells: la
 READ_GRIDS = (0, PRISMS, SPHERES) + tuple(FINE)
 GRID_LATTICES = {PRISMS: "prisms", SPHERES: "spheres", **FINE}  # grid type -> its lattice (0: squares or cubes)
 ROW = math.sqrt(0.75)  # the height of a row of triangles of side 1
+
+
+def _spheres():
+    """The sphere grid's numbers and checks (:mod:`polyfit.formats.burrtools_spheres`), loaded
+    when a file is on that grid: the other grids' files need not pay for its tables."""
+    from polyfit.formats import burrtools_spheres
+
+    return burrtools_spheres
 
 
 def prism_cell(voxel):
@@ -143,6 +154,12 @@ def even_low(voxels):
     return tuple(low)
 
 
+@cache
+def _prism_matrices():
+    """The 24 transformations of the prism grid (:data:`PRISM_MATRICES`), on first use."""
+    return tuple(_prism_matrix(t) for t in range(24))
+
+
 def _prism_matrix(t: int):
     """Transformation ``t = 12 m + 6 f + k`` of the prism grid, on points of space: the
     mirror image x -> -x when m is 1, the half turn about the y axis when f is 1, then k turns
@@ -153,7 +170,6 @@ def _prism_matrix(t: int):
     return ((cos * flip_x, -sin, 0.0), (sin * flip_x, cos, 0.0), (0.0, 0.0, flip_z))
 
 
-PRISM_MATRICES = tuple(_prism_matrix(t) for t in range(24))
 PRISM_PROPER = 12
 WRITE_GRIDS = {"square": 0, "cubic": 0, "prisms": PRISMS, "spheres": SPHERES, "rhombic": 3, "tetra-octa": 4}  # lattice -> the grid type it is written as
 
@@ -164,21 +180,56 @@ def prism_turn(t: int, voxel):
     lattice, and the voxel holding the turned centre."""
     x, y, z = voxel
     centre = (0.5 + 0.5 * x, ROW * (y + (2 if (x + y) & 1 else 1) / 3), z + 0.0)
-    px, py, pz = rotate(PRISM_MATRICES[t], centre)
+    px, py, pz = rotate(_prism_matrices()[t], centre)
     return (round(2 * px - 1), math.floor(py / ROW), round(pz))
+
+
+# -- names given on first use ------------------------------------------------------------------
+
+# Counting a file needs neither the transformations' tables nor the separation trees (their
+# module, polyfit.formats.burrtools_separations): these names are made or loaded when asked for.
+_SEPARATION_NAMES = ("BurrSeparation", "read_separations", "separation_lines", "REMOVED_AT")
+
+
+def __getattr__(name: str):
+    if name == "ROTATIONS":
+        return _rotations()
+    if name == "PRISM_MATRICES":
+        return _prism_matrices()
+    if name in _SEPARATION_NAMES:
+        from polyfit.formats import burrtools_separations
+
+        return getattr(burrtools_separations, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # -- XML, safely -------------------------------------------------------------------------------
 
 
-@dataclass
-class Node:
-    tag: str
-    attrs: dict
-    line: int
-    column: int
-    children: list = field(default_factory=list)
-    parts: list = field(default_factory=list)  # the text inside, in pieces
+class _Record:
+    """What ``@dataclass`` would give the records below (a repr and ``==`` by their fields),
+    without its price at import: on Python 3.11 a dataclass compiles its methods when its
+    module loads, and six of them cost more than all the rest of this module."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"{type(self).__name__}({fields})"
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+
+
+class Node(_Record):
+    __slots__ = ("tag", "attrs", "line", "column", "children", "parts")
+
+    def __init__(self, tag: str, attrs: dict, line: int, column: int):
+        self.tag, self.attrs, self.line, self.column = tag, attrs, line, column
+        self.children: list[Node] = []
+        self.parts: list[str] = []  # the text inside, in pieces
 
     @property
     def text(self) -> str:
@@ -212,7 +263,8 @@ def _decompress(data: bytes, path) -> bytes:
     return bytes(out)
 
 
-_DECLARED_ENCODING = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*<\?xml[^>]*\bencoding\s*=")
+# (compiled by re on first use: an ASCII file, most files, never asks)
+_DECLARED_ENCODING = rb"\A(?:\xef\xbb\xbf)?\s*<\?xml[^>]*\bencoding\s*="
 
 
 def _encoding(data: bytes) -> str | None:
@@ -220,7 +272,7 @@ def _encoding(data: bytes) -> str | None:
     encoding: on a Western machine a name with an umlaut is latin-1, which is not UTF-8. Such
     a file is read as latin-1 (every byte a character), as BurrTools reads it; a file that
     names its encoding, or is UTF-8, is read as it says."""
-    if data.isascii() or _DECLARED_ENCODING.match(data):
+    if data.isascii() or re.match(_DECLARED_ENCODING, data):
         return None
     try:
         data.decode("utf-8")
@@ -279,47 +331,44 @@ def _xml_tree(data: bytes, path) -> Node:
 # -- the puzzle's parts --------------------------------------------------------------------------
 
 
-@dataclass
-class Shape:
-    size: tuple[int, int, int]
-    voxels: dict  # (x, y, z) -> (state '#' or '+', colour)
-    name: str
-    hotspot: tuple[int, int, int]
-    line: int
-    column: int
-    weight: int = 1  # which part moves when two come apart: the heavier stays
+class Shape(_Record):
+    __slots__ = ("size", "voxels", "name", "hotspot", "line", "column", "weight")
+
+    def __init__(self, size: tuple, voxels: dict, name: str, hotspot: tuple, line: int, column: int, weight: int = 1):
+        self.size = size  # (x, y, z)
+        self.voxels = voxels  # (x, y, z) -> (state '#' or '+', colour)
+        self.name, self.hotspot, self.line, self.column = name, hotspot, line, column
+        self.weight = weight  # which part moves when two come apart: the heavier stays
 
     def cells(self, state="#"):
         return sorted(v for v, (s, _) in self.voxels.items() if s == state)
 
 
-@dataclass
-class Part:
-    shape: int
-    count: tuple[int, int]
-    groups: tuple = ()  # (group, count) pairs: copies that may stay together when taken apart
+class Part(_Record):
+    __slots__ = ("shape", "count", "groups")
+
+    def __init__(self, shape: int, count: tuple[int, int], groups: tuple = ()):
+        self.shape, self.count = shape, count
+        self.groups = groups  # (group, count) pairs: copies that may stay together when taken apart
 
 
-@dataclass
-class Problem:
-    name: str
-    parts: list
-    result: int
-    pairs: set
-    max_holes: int | None
-    assemblies: list  # (text, line, column)
-    line: int
-    column: int
-    trees: list = field(default_factory=list)  # per assembly: its <separation> node, or None
+class Problem(_Record):
+    __slots__ = ("name", "parts", "result", "pairs", "max_holes", "assemblies", "line", "column", "trees")
+
+    def __init__(self, name: str, parts: list, result: int, pairs: set, max_holes: int | None, assemblies: list,
+                 line: int, column: int, trees: list | None = None):
+        self.name, self.parts, self.result, self.pairs, self.max_holes = name, parts, result, pairs, max_holes
+        self.assemblies = assemblies  # (text, line, column)
+        self.line, self.column = line, column
+        self.trees = [] if trees is None else trees  # per assembly: its <separation> node, or None
 
 
-@dataclass
-class XmPuzzle:
-    shapes: list
-    problems: list
-    colours: int
-    path: str
-    grid: int = 0  # BurrTools' gridType: 0 cubes, 1 triangular prisms
+class XmPuzzle(_Record):
+    __slots__ = ("shapes", "problems", "colours", "path", "grid")
+
+    def __init__(self, shapes: list, problems: list, colours: int, path: str, grid: int = 0):
+        self.shapes, self.problems, self.colours, self.path = shapes, problems, colours, path
+        self.grid = grid  # BurrTools' gridType: 0 cubes, 1 triangular prisms, 2 spheres, 3 and 4 fine grids
 
 
 def _number(node: Node, key: str, path, low=0, high=None, default=None) -> int:
@@ -348,7 +397,7 @@ def _shape(node: Node, path, index: int) -> Shape:
     where = f"{path}:{node.line}:{node.column}: shape {index}"
     check("box", volume, where)
     text = "".join(node.text.split())
-    bad = _NOT_VOXEL.search(text) or (re.match("[0-9]", text) if text else None)
+    bad = _NOT_VOXEL.search(text) or _COLOUR.match(text)  # a colour before any voxel
     if bad:
         raise ParseError(path, node.line, node.column, f"shape {index}: unexpected {bad.group()[0]!r} in its voxels (they are '_', '#' or '+', each with an optional colour number)")
     states = text.translate(_NO_DIGITS) if _COLOUR.search(text) else text
@@ -431,96 +480,6 @@ def _problem(node: Node, path, shapes: int, number: int) -> Problem:
     return Problem(node.attrs.get("name", ""), parts, result, pairs, holes, assemblies, node.line, node.column, trees)
 
 
-@dataclass(frozen=True)
-class BurrSeparation:
-    """A ``<separation>`` as BurrTools saves one: the ``pieces`` of a part (BurrTools' piece
-    numbers), its ``states`` (``(dx, dy, dz)``: each piece's position, one tuple per axis),
-    from the start to the removal, where the removed pieces stand more than 10000 out; the
-    trees of the part ``left`` and the part ``removed`` (None: one piece, or a group)."""
-
-    pieces: tuple
-    states: tuple
-    left: BurrSeparation | None = None
-    removed: BurrSeparation | None = None
-
-    def moves(self) -> int:
-        return len(self.states) - 1
-
-    def multi(self) -> bool:
-        return self.moves() > 1 or any(p is not None and p.multi() for p in (self.left, self.removed))
-
-    def level(self) -> str:
-        """BurrTools' level text: this part's moves, then the left part's and the removed
-        part's levels where they need more than one move."""
-        text = str(self.moves())
-        for part in (self.left, self.removed):
-            if part is not None and part.multi():
-                text += "." + part.level()
-        return text
-
-    def total(self) -> int:
-        return self.moves() + sum(p.total() for p in (self.left, self.removed) if p is not None)
-
-
-def _numbers(node: Node, path, count: int, negative: bool) -> tuple:
-    tokens = node.text.split()
-    pattern = r"-?[0-9]{1,9}" if negative else r"[0-9]{1,9}"
-    if len(tokens) != count or not all(re.fullmatch(pattern, t) for t in tokens):
-        what = "numbers" if negative else "numbers of 0 or more"
-        raise ParseError(path, node.line, node.column, f"<{node.tag}> needs {count} {what}, one per piece of its part; it has {node.text.strip()[:60]!r}")
-    return tuple(int(t) for t in tokens)
-
-
-def _separation(node: Node, path, count: int, depth: int = 0) -> BurrSeparation:
-    """A ``<separation>`` of ``count`` pieces, checked as BurrTools checks it when it loads one."""
-    if depth > 60:
-        raise ParseError(path, node.line, node.column, "the <separation> tree is nested too deeply")
-    lists = node.find("pieces")
-    if len(lists) != 1:
-        raise ParseError(path, node.line, node.column, "a <separation> needs one <pieces count=...> list")
-    given = _number(lists[0], "count", path, 0, 10_000)
-    if given != count:
-        raise ParseError(path, lists[0].line, lists[0].column, f"<pieces count=\"{given}\">: this part has {count} pieces")
-    pieces = _numbers(lists[0], path, count, False)
-    states = []
-    for state in node.find("state"):
-        axes = []
-        for axis in ("dx", "dy", "dz"):
-            found = state.find(axis)
-            if len(found) != 1:
-                raise ParseError(path, state.line, state.column, f"a <state> needs one <{axis}>")
-            axes.append(_numbers(found[0], path, count, True))
-        states.append(tuple(axes))
-    if not states:
-        raise ParseError(path, node.line, node.column, "a <separation> needs at least one <state>")
-    out = [any(abs(axis[k]) > 10000 for axis in states[-1]) for k in range(count)]
-    parts = {"left": None, "removed": None}
-    for sub in node.find("separation"):
-        kind = sub.attrs.get("type", "")
-        if kind not in parts:
-            raise ParseError(path, sub.line, sub.column, f"a <separation> inside another has type \"left\" or \"removed\", not {kind[:20]!r}")
-        if parts[kind] is not None:
-            raise ParseError(path, sub.line, sub.column, f"a second {kind} part in one <separation>")
-        size = sum(out) if kind == "removed" else count - sum(out)
-        if sum(out) == 0 or sum(out) == count:
-            raise ParseError(path, sub.line, sub.column, "the last state before a part's tree must remove some pieces and leave others")
-        parts[kind] = _separation(sub, path, size, depth + 1)
-    return BurrSeparation(pieces, tuple(states), parts["left"], parts["removed"])
-
-
-def read_separations(path, select: str | None = None) -> list:
-    """The saved solutions of a problem with their trees: ``(assembly text, BurrSeparation or
-    None)`` each, in the file's order."""
-    puzzle = parse_puzzle(read_bytes(path), path)
-    problem = puzzle.problems[select_problem(puzzle, select) - 1]
-    found = []
-    for (text, _, _), node in zip(problem.assemblies, problem.trees):
-        tokens = text.split()
-        placed = (len(tokens) - tokens.count(UNPLACED)) // 4
-        found.append((" ".join(tokens), None if node is None else _separation(node, path, placed)))
-    return found
-
-
 def parse_puzzle(data: bytes, path="<bytes>") -> XmPuzzle:
     """The shapes and problems of an ``.xmpuzzle`` file's bytes (gzip or plain XML)."""
     root = _xml_tree(data, path)
@@ -578,6 +537,8 @@ def _colours(puzzle: XmPuzzle, problem: Problem, result: Shape, pieces, cell_of,
             painted[piece.name] = normal([c for c, _ in voxels], [k for _, k in voxels])[1]  # in the order of piece.cells
     if not board and not painted:
         return None
+    from polyfit.puzzle.colours import Colours
+
     pairs = frozenset((p + 1, r + 1) for p, r in problem.pairs)
     return Colours(board, painted, pairs, rules=puzzle.colours > 0)
 
@@ -598,14 +559,16 @@ def _names(puzzle: XmPuzzle, problem: Problem) -> dict[int, str]:
     return names
 
 
-@dataclass
-class Layout:
+class Layout(_Record):
     """How a problem's shapes became a board: what to undo to read its assemblies."""
 
-    flat: bool
-    offset: tuple  # subtracted from every result cell
-    pieces: list  # (shape id, Piece)
-    grid: int = 0
+    __slots__ = ("flat", "offset", "pieces", "grid")
+
+    def __init__(self, flat: bool, offset: tuple, pieces: list, grid: int = 0):
+        self.flat = flat
+        self.offset = offset  # subtracted from every result cell
+        self.pieces = pieces  # (shape id, Piece)
+        self.grid = grid
 
 
 def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
@@ -635,7 +598,7 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
     if grid == PRISMS and (offset[1] + offset[2]) & 1:
         offset = (offset[0], offset[1], offset[2] - 1)  # keep each triangle pointing its way
     if grid == SPHERES:
-        offset = spheres.check_voxels(puzzle, problem, number, offset)
+        offset = _spheres().check_voxels(puzzle, problem, number, offset)
     if any(offset):
         every = [tuple([a - b for a, b in zip(c, offset)]) for c in every]
     variable = frozenset(c for c, (state, _) in zip(every, result.voxels.values()) if state == "+")
@@ -667,7 +630,11 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
             raise ParseError(path, problem.line, problem.column, f"problem {number} limits the holes to {problem.max_holes} (maxHoles): polyfit cannot limit them")
     colours = _colours(puzzle, problem, result, pieces, lambda voxel: shift(_cell(voxel, flat, grid)), flat, grid)
     cells = tuple(sorted(every))
-    allowed = {} if colours is None else AllowedPlacements(cells, [p for _, p in pieces], colours)
+    allowed = {}
+    if colours is not None:
+        from polyfit.puzzle.colours import AllowedPlacements
+
+        allowed = AllowedPlacements(cells, [p for _, p in pieces], colours)
     name = problem.name or result.name or f"{Path(path).stem} problem {number}"
     board = Board(
         cells,
@@ -752,7 +719,7 @@ def _piece_voxels(piece: Piece, flat: bool):
         low = even_low(voxels)
         return [tuple(a - b for a, b in zip(v, low)) for v in voxels]
     if piece.lattice.name == "spheres":
-        return spheres.piece_voxels(piece.cells)
+        return _spheres().piece_voxels(piece.cells)
     if flat:
         return [(c, r, 0) for r, c in piece.cells]
     return [(c, r, z) for z, r, c in piece.cells]
@@ -774,6 +741,7 @@ def read_assemblies(path, select: str | None = None) -> list[dict]:
     for part in problem.parts:
         slots.extend([part.shape] * part.count[1])
     name_of = {shape_id: piece.name for shape_id, piece in layout.pieces}
+    spheres = _spheres() if layout.grid == SPHERES else None
     result = []
     for text, line, column in problem.assemblies:
         tokens = text.split()
@@ -814,7 +782,8 @@ def read_assemblies(path, select: str | None = None) -> list[dict]:
                     raise ParseError(path, line, column, f"transformation {t} turns shape {shape_id} off the sphere grid "
                                      "(BurrTools turns by 60 degrees only pieces flat in that plane)")
             else:
-                steps = [rotate(ROTATIONS[t], (vx - hx, vy - hy, vz - hz)) for vx, vy, vz in shape.cells("#")]
+                matrix = _rotations()[t]
+                steps = [rotate(matrix, (vx - hx, vy - hy, vz - hz)) for vx, vy, vz in shape.cells("#")]
             for dx, dy, dz in steps:
                 cells.append(_board_cell((x + dx, y + dy, z + dz), layout))
             cells_of.append((name_of[shape_id], tuple(sorted(cells))))
@@ -836,7 +805,9 @@ def _transformation(voxels, placed, grid: int = 0, lattice=None) -> tuple[int, t
     it (on the grids of sub-cells, the first whose turned shape moves there on grid)."""
     target = sorted(placed)
     low = target[0]
-    for t in range({PRISMS: PRISM_PROPER, SPHERES: spheres.TRANSFORMATIONS}.get(grid, PROPER)):
+    spheres = _spheres() if grid == SPHERES else None
+    count = spheres.TRANSFORMATIONS if spheres else PRISM_PROPER if grid == PRISMS else PROPER
+    for t in range(count):
         if grid == PRISMS:
             hot = prism_turn(t, (0, 0, 0))
             turned = [tuple(a - b for a, b in zip(prism_turn(t, v), hot)) for v in voxels]
@@ -850,7 +821,8 @@ def _transformation(voxels, placed, grid: int = 0, lattice=None) -> tuple[int, t
             if None in turned:
                 continue
         else:
-            turned = [rotate(ROTATIONS[t], v) for v in voxels]
+            matrix = _rotations()[t]
+            turned = [rotate(matrix, v) for v in voxels]
         least = min(turned)
         position = tuple(a - b for a, b in zip(low, least))
         if grid in FINE and not _on_grid(t, voxels, position, lattice):
@@ -867,7 +839,8 @@ def _on_grid(t: int, voxels, position, lattice) -> bool:
     box does not matter: by whole blocks of the parity that keeps the grid."""
     block = 2 * lattice.block if lattice.name == "tetra-octa" else lattice.block
     size = [-(-(max(v[i] for v in voxels) + 1) // block) * block for i in range(3)]
-    back = [sum((size[j] - 1) for j in range(3) if ROTATIONS[t][i][j] < 0) for i in range(3)]
+    matrix = _rotations()[t]
+    back = [sum((size[j] - 1) for j in range(3) if matrix[i][j] < 0) for i in range(3)]
     move = [p - b for p, b in zip(position, back)]
     return lattice.is_translation((move[2], move[1], move[0]))
 
@@ -877,8 +850,9 @@ def orientation_numbers(piece: Piece) -> dict:
     (z, y, x)): the least that turns the piece so (it sorts copies of a piece by it)."""
     numbers = {}
     voxels = _piece_voxels(piece, False)
+    rotations = _rotations()
     for t in range(PROPER):
-        (a, b, c), (d, e, f), (g, h, i) = ROTATIONS[t]  # rotate(), unrolled: this runs per piece
+        (a, b, c), (d, e, f), (g, h, i) = rotations[t]  # rotate(), unrolled: this runs per piece
         xs = [a * x + b * y + c * z for x, y, z in voxels]
         ys = [d * x + e * y + f * z for x, y, z in voxels]
         zs = [g * x + h * y + i * z for x, y, z in voxels]
@@ -966,6 +940,8 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None, s
 
     if separations and len(separations) != len(solutions):
         raise PolyfitError(f"{len(separations)} separations for {len(solutions)} solutions: one each is needed")
+    if separations:
+        from polyfit.formats.burrtools_separations import separation_lines
     rules = board.motion if len(board.motion) == len(pieces) else ()
     # BurrTools files the counts of its groups under the shapes' numbers (see
     # polyfit.motion.groups): pieces with groups keep the numbers their file gave them
@@ -980,7 +956,7 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None, s
         voxels = _piece_voxels(piece, flat)
         hot, spot = (0, 0, 0), ""
         if grid == SPHERES:  # the hotspot BurrTools gives it: positions are where it goes
-            hot = spheres.hotspot(voxels)
+            hot = _spheres().hotspot(voxels)
             spot = "".join(f' h{axis}="{n}"' for axis, n in zip("xyz", hot) if n)
         piece_voxels.append([tuple(a - b for a, b in zip(v, hot)) for v in voxels])
         size = _box(voxels)
@@ -993,7 +969,7 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None, s
     if grid == PRISMS:
         low = even_low(board_voxels)
     elif grid == SPHERES:
-        low = spheres.even_low(board_voxels)
+        low = _spheres().even_low(board_voxels)
     elif grid in FINE:  # a move by whole blocks, of the parity that keeps the grid
         low = tuple(-k for k in reversed(board.lattice.normal_shift(board.cells)))
     else:
@@ -1065,6 +1041,8 @@ def _colour_lines(colours) -> list[str]:
     most = max(used, default=0)
     if not most:
         return ["  <colors/>"]
+    import colorsys
+
     lines = ["  <colors>"]
     for k in range(most):
         red, green, blue = (round(255 * v) for v in colorsys.hsv_to_rgb(k / most, 0.6, 0.85))
@@ -1101,52 +1079,10 @@ def _assembly(solution: dict, pieces, piece_voxels, voxel, low, grid: int = 0) -
     return " ".join(tokens), slots
 
 
-# BurrTools writes a removed piece this far out along the way it left (|coordinate| > 10000
-# marks it removed when the tree is read).
-REMOVED_AT = 20000
-
-
-def separation_lines(tree, places, directions, vector, indent: str = "", kind: str | None = None) -> list[str]:
-    """A tree of separations as BurrTools' ``<separation>`` XML: ``places[p]`` is piece
-    ``p``'s ``(BurrTools number, (x, y, z))`` in the assembly, ``vector`` turns a vector of
-    cells (the disassembler's offsets and directions) into ``(x, y, z)``. Each part lists its
-    pieces (by number), then one ``<state>`` per position of them (``<dx> <dy> <dz>``: where
-    each piece is, the assembly's place plus its offset) from the start to the removal, where
-    the removed pieces stand :data:`REMOVED_AT` out along their way; then the trees of the part
-    removed and of the part left (none for a part that is one piece or a group)."""
-    order = sorted(range(len(tree.pieces)), key=lambda k: places[tree.pieces[k]][0])
-    dim = len(directions[0])
-
-    def state(offsets, out=frozenset(), away=(0, 0, 0)):
-        where = []
-        for k in order:
-            p = tree.pieces[k]
-            moved = vector(offsets[k * dim:(k + 1) * dim])
-            gone = REMOVED_AT if p in out else 0
-            where.append(tuple(a + b + gone * c for a, b, c in zip(places[p][1], moved, away)))
-        pad = indent + "  "
-        return [f"{pad}<state>"] + [
-            f"{pad}  <d{axis}>{' '.join(str(w[i]) for w in where)}</d{axis}>" for i, axis in enumerate("xyz")
-        ] + [f"{pad}</state>"]
-
-    head = f'{indent}<separation type="{kind}">' if kind else f"{indent}<separation>"
-    numbers = " ".join(str(places[tree.pieces[k]][0]) for k in order)
-    lines = [head, f'{indent}  <pieces count="{len(order)}">{numbers}</pieces>']
-    for step in tree.steps:
-        lines += state(step.offsets)
-    last = tree.steps[-1]
-    sign = -1 if last.direction & 1 else 1
-    away = vector(tuple(sign * v for v in directions[last.direction >> 1]))
-    lines += state(last.offsets, frozenset(last.pieces), away)
-    for part, name in ((tree.removed, "removed"), (tree.left, "left")):
-        if part is not None:
-            lines += separation_lines(part, places, directions, vector, indent + "  ", name)
-    lines.append(f"{indent}</separation>")
-    return lines
-
-
 def xmpuzzle_bytes(board: Board, pieces, solutions=(), name: str | None = None, separations=()) -> bytes:
     """:func:`xmpuzzle_text`, gzip-compressed as BurrTools writes it."""
+    import gzip
+
     return gzip.compress(xmpuzzle_text(board, pieces, solutions, name, separations).encode("utf-8"), mtime=0)
 
 

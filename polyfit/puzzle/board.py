@@ -7,6 +7,7 @@ memory (the grammar is :mod:`polyfit.lattices.textart`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -103,6 +104,34 @@ class Board:
             dict(art.metadata_at),
             lattice,
         )
+
+
+class OnFirstUse(Mapping):
+    """A table of a board (``Board.allowed``, the numbers in ``Board.motion``) worked out (by
+    ``_make``) the first time something looks into it: what reading a file need not pay for
+    unless it is asked."""
+
+    _table: dict | None = None
+
+    def _make(self) -> dict:
+        raise NotImplementedError
+
+    def _work(self) -> dict:
+        if self._table is None:
+            self._table = self._make()
+        return self._table
+
+    def __getitem__(self, key):
+        return self._work()[key]
+
+    def __iter__(self):
+        return iter(self._work())
+
+    def __len__(self) -> int:
+        return len(self._work())
+
+    def __repr__(self) -> str:
+        return repr(self._work())
 
 
 def lattice_named(name: str, dim: int, path, where) -> lattices.Lattice:

@@ -19,8 +19,9 @@ its cells carry: :func:`polyfit.puzzle.orientations.painted_orientations`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
+
+from polyfit.puzzle.board import OnFirstUse
 
 
 @dataclass(frozen=True)
@@ -43,33 +44,6 @@ class Colours:
         cells = self.cells
         images = sym.images(cells)  # every cell's image at once (in the order of cells)
         return all([cells.get(image) == colour for image, colour in zip(images, cells.values())])
-
-
-class OnFirstUse(Mapping):
-    """A table worked out (by ``_make``) the first time something looks into it: what reading
-    a file need not pay for unless it is asked."""
-
-    _table: dict | None = None
-
-    def _make(self) -> dict:
-        raise NotImplementedError
-
-    def _work(self) -> dict:
-        if self._table is None:
-            self._table = self._make()
-        return self._table
-
-    def __getitem__(self, key):
-        return self._work()[key]
-
-    def __iter__(self):
-        return iter(self._work())
-
-    def __len__(self) -> int:
-        return len(self._work())
-
-    def __repr__(self) -> str:
-        return repr(self._work())
 
 
 class AllowedPlacements(OnFirstUse):
