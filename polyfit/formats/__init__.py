@@ -8,7 +8,9 @@ Readers turn files into boards and pieces; exporters write solutions
   the ``--pieces`` spec;
 - :mod:`polyfit.formats.magicavoxel`: binary MagicaVoxel ``.vox`` files;
 - :mod:`polyfit.formats.burrtools`: BurrTools ``.xmpuzzle`` puzzles (problems with their pieces),
-  read and written with assemblies;
+  read and written with assemblies (its XML read safely by ``burrtools_xml``; the sphere grid's
+  numbers in ``burrtools_spheres`` and the separation trees in ``burrtools_separations``, each
+  loaded when a file needs it);
 - :mod:`polyfit.formats.soma_notation`: Soma figures in Bundgaard's notation and yass's ``.soma``;
 - :mod:`polyfit.formats.interchange`: a board and its pieces written in each of those formats
   (``polyfit convert``);

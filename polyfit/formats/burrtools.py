@@ -43,29 +43,29 @@ that keep the colours count solutions as the same. :attr:`Board.colours` holds t
 :attr:`Board.allowed` tells, on first use, the placements the rule allows for each piece it
 restricts.
 
-The XML is read with expat, refusing any ``<!DOCTYPE`` (so no entity can expand), and gzip is
-decompressed only up to polyfit's ``file-bytes`` limit; a file that is not UTF-8 and names no
-encoding is latin-1, as BurrTools writes it. A shape's cells are counted against the ``cells``
-limit before any is made. Every problem is a
-:class:`~polyfit.errors.ParseError` naming the line and column (of the decompressed XML).
+The XML is read with expat (:mod:`polyfit.formats.burrtools_xml`), refusing any
+``<!DOCTYPE`` (so no entity can expand), and gzip is decompressed only up to polyfit's
+``file-bytes`` limit; a file that is not UTF-8 and names no encoding is latin-1, as BurrTools
+writes it. A shape's cells are counted against the ``cells`` limit before any is made. Every
+problem is a :class:`~polyfit.errors.ParseError` naming the line and column (of the
+decompressed XML).
 """
 
 from __future__ import annotations
 
 import math
 import re
-import zlib
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
-from xml.parsers import expat
 
 from polyfit.errors import ParseError, PolyfitError, UnknownNameError, plural
 from polyfit.files import read_bytes
+from polyfit.formats.burrtools_xml import Node, Record, int_attribute, xml_tree
 from polyfit.hookspecs import hookimpl
 from polyfit.lattices.grid import matrix_product
-from polyfit.limits import check, limit, number_problem
+from polyfit.limits import check
 from polyfit.puzzle.board import Board, OnFirstUse
 from polyfit.puzzle.orientations import normal
 from polyfit.puzzle.pieces import Piece
@@ -188,7 +188,7 @@ def prism_turn(t: int, voxel):
 
 # Counting a file needs neither the transformations' tables nor the separation trees (their
 # module, polyfit.formats.burrtools_separations): these names are made or loaded when asked for.
-_SEPARATION_NAMES = ("BurrSeparation", "read_separations", "separation_lines", "REMOVED_AT")
+_SEPARATION_NAMES = ("BurrSeparation", "separation_lines", "REMOVED_AT")
 
 
 def __getattr__(name: str):
@@ -203,135 +203,10 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-# -- XML, safely -------------------------------------------------------------------------------
-
-
-class _Record:
-    """What ``@dataclass`` would give the records below (a repr and ``==`` by their fields),
-    without its price at import: on Python 3.11 a dataclass compiles its methods when its
-    module loads, and six of them cost more than all the rest of this module."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
-        return f"{type(self).__name__}({fields})"
-
-    def __eq__(self, other):
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
-
-
-class Node(_Record):
-    __slots__ = ("tag", "attrs", "line", "column", "children", "parts")
-
-    def __init__(self, tag: str, attrs: dict, line: int, column: int):
-        self.tag, self.attrs, self.line, self.column = tag, attrs, line, column
-        self.children: list[Node] = []
-        self.parts: list[str] = []  # the text inside, in pieces
-
-    @property
-    def text(self) -> str:
-        return "".join(self.parts)
-
-    def find(self, tag):
-        return [c for c in self.children if c.tag == tag]
-
-
-def _decompress(data: bytes, path) -> bytes:
-    """The XML of a gzip file, refusing more than the ``file-bytes`` limit of output."""
-    most = limit("file-bytes")
-    out = bytearray()
-    rest = data
-    while rest:
-        inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        try:
-            chunk = inflater.decompress(rest, most + 1 - len(out))
-            while inflater.unconsumed_tail and len(out) + len(chunk) <= most:
-                chunk += inflater.decompress(inflater.unconsumed_tail, most + 1 - len(out) - len(chunk))
-        except zlib.error as exc:
-            raise ParseError(path, 1, 1, f"bad gzip data ({exc})") from None
-        out += chunk
-        if len(out) > most:
-            check("file-bytes", len(out), f"{path} (decompressed)")
-        if not inflater.eof:
-            raise ParseError(path, 1, 1, "the gzip data is truncated (the file ends before its end)")
-        rest = inflater.unused_data
-        if rest and not rest.startswith(b"\x1f\x8b"):
-            break  # trailing garbage after the member, as gzip itself tolerates
-    return bytes(out)
-
-
-# (compiled by re on first use: an ASCII file, most files, never asks)
-_DECLARED_ENCODING = rb"\A(?:\xef\xbb\xbf)?\s*<\?xml[^>]*\bencoding\s*="
-
-
-def _encoding(data: bytes) -> str | None:
-    """BurrTools writes its strings' bytes as they are, under a declaration that names no
-    encoding: on a Western machine a name with an umlaut is latin-1, which is not UTF-8. Such
-    a file is read as latin-1 (every byte a character), as BurrTools reads it; a file that
-    names its encoding, or is UTF-8, is read as it says."""
-    if data.isascii() or re.match(_DECLARED_ENCODING, data):
-        return None
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return "ISO-8859-1"
-    return None
-
-
-def _xml_tree(data: bytes, path) -> Node:
-    if data[:2] == b"\x1f\x8b":
-        data = _decompress(data, path)
-    parser = expat.ParserCreate(_encoding(data))
-    stack: list[Node] = []
-    root: list[Node] = []
-
-    def where():
-        return parser.CurrentLineNumber, parser.CurrentColumnNumber + 1
-
-    def refuse(*_):
-        line, column = where()
-        raise ParseError(path, line, column, "a DOCTYPE or entity declaration: .xmpuzzle files have none, and polyfit does not expand them")
-
-    def start(tag, attrs):
-        line, column = where()
-        node = Node(tag, attrs, line, column)
-        if stack:
-            stack[-1].children.append(node)
-        else:
-            root.append(node)
-        stack.append(node)
-        if len(stack) > 64:
-            raise ParseError(path, line, column, "the XML is nested too deeply")
-
-    def end(tag):
-        stack.pop()
-
-    def text(chars):
-        if stack:
-            stack[-1].parts.append(chars)
-
-    parser.StartDoctypeDeclHandler = refuse
-    parser.EntityDeclHandler = refuse
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    parser.CharacterDataHandler = text
-    try:
-        parser.Parse(data, True)
-    except expat.ExpatError as exc:
-        message = expat.ErrorString(exc.code)
-        raise ParseError(path, exc.lineno, exc.offset + 1, f"not well-formed XML: {message}") from None
-    except RecursionError:
-        raise ParseError(path, 1, 1, "the XML is nested too deeply") from None
-    return root[0]
-
-
 # -- the puzzle's parts --------------------------------------------------------------------------
 
 
-class Shape(_Record):
+class Shape(Record):
     __slots__ = ("size", "voxels", "name", "hotspot", "line", "column", "weight")
 
     def __init__(self, size: tuple, voxels: dict, name: str, hotspot: tuple, line: int, column: int, weight: int = 1):
@@ -344,7 +219,7 @@ class Shape(_Record):
         return sorted(v for v, (s, _) in self.voxels.items() if s == state)
 
 
-class Part(_Record):
+class Part(Record):
     __slots__ = ("shape", "count", "groups")
 
     def __init__(self, shape: int, count: tuple[int, int], groups: tuple = ()):
@@ -352,7 +227,7 @@ class Part(_Record):
         self.groups = groups  # (group, count) pairs: copies that may stay together when taken apart
 
 
-class Problem(_Record):
+class Problem(Record):
     __slots__ = ("name", "parts", "result", "pairs", "max_holes", "assemblies", "line", "column", "trees")
 
     def __init__(self, name: str, parts: list, result: int, pairs: set, max_holes: int | None, assemblies: list,
@@ -363,24 +238,12 @@ class Problem(_Record):
         self.trees = [] if trees is None else trees  # per assembly: its <separation> node, or None
 
 
-class XmPuzzle(_Record):
+class XmPuzzle(Record):
     __slots__ = ("shapes", "problems", "colours", "path", "grid")
 
     def __init__(self, shapes: list, problems: list, colours: int, path: str, grid: int = 0):
         self.shapes, self.problems, self.colours, self.path = shapes, problems, colours, path
         self.grid = grid  # BurrTools' gridType: 0 cubes, 1 triangular prisms, 2 spheres, 3 and 4 fine grids
-
-
-def _number(node: Node, key: str, path, low=0, high=None, default=None) -> int:
-    text = node.attrs.get(key)
-    if text is None:
-        if default is not None:
-            return default
-        raise ParseError(path, node.line, node.column, f"<{node.tag}> needs a '{key}' attribute")
-    problem = number_problem(text, low, high)
-    if problem is not None:
-        raise ParseError(path, node.line, node.column, f"<{node.tag}> {key}={text[:40]!r}: {problem}")
-    return int(text)
 
 
 _NOT_VOXEL = re.compile(r"[^_#+0-9]")
@@ -391,8 +254,8 @@ _NO_DIGITS = str.maketrans("", "", "0123456789")
 def _shape(node: Node, path, index: int) -> Shape:
     """A ``<voxel>`` shape. Its cells are counted, and checked against the ``cells`` limit,
     before any is made: a small gzip file can declare a box of millions of voxels."""
-    size = tuple(_number(node, axis, path, 1, 10_000) for axis in "xyz")
-    _number(node, "type", path, 0, 0)
+    size = tuple(int_attribute(node, axis, path, 1, 10_000) for axis in "xyz")
+    int_attribute(node, "type", path, 0, 0)
     volume = size[0] * size[1] * size[2]
     where = f"{path}:{node.line}:{node.column}: shape {index}"
     check("box", volume, where)
@@ -427,7 +290,7 @@ def _shape(node: Node, path, index: int) -> Shape:
             voxels[position % sx, position // sx % sy, position // sxy] = (state, colour_at[position]) if position in colour_at else plain
             position = states.find(state, position + 1)
     hotspot = tuple(int(node.attrs.get(k, "0")) if re.fullmatch(r"-?[0-9]{1,6}", node.attrs.get(k, "0")) else 0 for k in ("hx", "hy", "hz"))
-    weight = _number(node, "weight", path, 0, 2**31 - 1, default=1)
+    weight = int_attribute(node, "weight", path, 0, 2**31 - 1, default=1)
     return Shape(size, voxels, node.attrs.get("name", ""), hotspot, node.line, node.column, weight)
 
 
@@ -440,32 +303,32 @@ def _problem(node: Node, path, shapes: int, number: int) -> Problem:
     for child in node.children:
         if child.tag == "shapes":
             for part in child.find("shape"):
-                shape = _number(part, "id", path)
+                shape = int_attribute(part, "id", path)
                 if shape >= shapes:
                     raise ParseError(path, part.line, part.column, f"problem {number} uses shape {shape}, but the file has shapes 0 to {shapes - 1}")
                 if "count" in part.attrs:
-                    lo = hi = _number(part, "count", path)
+                    lo = hi = int_attribute(part, "count", path)
                 elif "min" in part.attrs or "max" in part.attrs:
-                    lo, hi = _number(part, "min", path), _number(part, "max", path)
+                    lo, hi = int_attribute(part, "min", path), int_attribute(part, "max", path)
                     if lo > hi:
                         raise ParseError(path, part.line, part.column, f"min {lo} is above max {hi}")
                 else:
                     lo = hi = 1
                 # group="g": every copy in group g; else <group group= count=> children
-                group = _number(part, "group", path, 0, 65535, default=0)
+                group = int_attribute(part, "group", path, 0, 65535, default=0)
                 if group:
                     groups = ((group, hi),)
                 else:
-                    groups = tuple((_number(g, "group", path, 0, 65535), _number(g, "count", path, 0, 65535))
+                    groups = tuple((int_attribute(g, "group", path, 0, 65535), int_attribute(g, "count", path, 0, 65535))
                                    for g in part.find("group"))
                 parts.append(Part(shape, (lo, hi), groups))
         elif child.tag == "result":
-            result = _number(child, "id", path)
+            result = int_attribute(child, "id", path)
             if result >= shapes:
                 raise ParseError(path, child.line, child.column, f"problem {number}'s result is shape {result}, but the file has shapes 0 to {shapes - 1}")
         elif child.tag == "bitmap":
             for pair in child.find("pair"):
-                pairs.add((_number(pair, "piece", path, 0, 62), _number(pair, "result", path, 0, 62)))
+                pairs.add((int_attribute(pair, "piece", path, 0, 62), int_attribute(pair, "result", path, 0, 62)))
         elif child.tag == "solutions":
             for solution in child.find("solution"):
                 for assembly in solution.find("assembly"):
@@ -476,13 +339,28 @@ def _problem(node: Node, path, shapes: int, number: int) -> Problem:
                         trees[-1] = tree  # read when asked for (read_separations)
     if result is None:
         raise ParseError(path, node.line, node.column, f"problem {number} has no <result id=...> (its goal shape)")
-    holes = _number(node, "maxHoles", path) if "maxHoles" in node.attrs else None
+    holes = int_attribute(node, "maxHoles", path) if "maxHoles" in node.attrs else None
     return Problem(node.attrs.get("name", ""), parts, result, pairs, holes, assemblies, node.line, node.column, trees)
+
+
+def read_separations(path, select: str | None = None) -> list:
+    """The saved solutions of a problem with their trees: ``(assembly text, BurrSeparation or
+    None)`` each, in the file's order."""
+    from polyfit.formats.burrtools_separations import separation_tree
+
+    puzzle = parse_puzzle(read_bytes(path), path)
+    problem = puzzle.problems[select_problem(puzzle, select) - 1]
+    found = []
+    for (text, _, _), node in zip(problem.assemblies, problem.trees):
+        tokens = text.split()
+        placed = (len(tokens) - tokens.count(UNPLACED)) // 4
+        found.append((" ".join(tokens), None if node is None else separation_tree(node, path, placed)))
+    return found
 
 
 def parse_puzzle(data: bytes, path="<bytes>") -> XmPuzzle:
     """The shapes and problems of an ``.xmpuzzle`` file's bytes (gzip or plain XML)."""
-    root = _xml_tree(data, path)
+    root = xml_tree(data, path)
     if root.tag != "puzzle":
         raise ParseError(path, root.line, root.column, f"not a BurrTools puzzle: the XML's root is <{root.tag}>, not <puzzle>")
     version = root.attrs.get("version", "")
@@ -490,7 +368,7 @@ def parse_puzzle(data: bytes, path="<bytes>") -> XmPuzzle:
         raise ParseError(path, root.line, root.column, f"BurrTools puzzle version {version[:20]!r}: polyfit reads versions 1 and 2")
     kind = 0
     for grid in root.find("gridType"):
-        kind = _number(grid, "type", path, 0, 1000)
+        kind = int_attribute(grid, "type", path, 0, 1000)
         if kind not in READ_GRIDS:
             name = GRIDS.get(kind, "an unknown grid")
             known = ", ".join(f"{GRIDS[k]} ({k})" for k in sorted(READ_GRIDS))
@@ -559,7 +437,7 @@ def _names(puzzle: XmPuzzle, problem: Problem) -> dict[int, str]:
     return names
 
 
-class Layout(_Record):
+class Layout(Record):
     """How a problem's shapes became a board: what to undo to read its assemblies."""
 
     __slots__ = ("flat", "offset", "pieces", "grid")

@@ -1,12 +1,9 @@
-"""BurrTools' ``<separation>`` trees: how a saved solution comes apart, read from an
-``.xmpuzzle`` file and written into one.
-
-A ``<separation>`` lists the pieces of a part (by BurrTools' numbers), then one ``<state>``
-per position of them (``<dx> <dy> <dz>``: each piece's place) from the start to the removal,
-where the removed pieces stand more than 10000 out along their way; then the trees of the part
-removed and of the part left (none for a part that is one piece or a group). Only reading the
-trees (:func:`read_separations`) or writing them (:func:`separation_lines`, for
-:func:`polyfit.formats.burrtools.xmpuzzle_text`) loads this module: counting does not.
+"""BurrTools' ``<separation>`` trees, how a saved solution comes apart: read from an
+``.xmpuzzle`` file (:func:`separation_tree`, for
+:func:`polyfit.formats.burrtools.read_separations`) and written into one
+(:func:`separation_lines`, for :func:`polyfit.formats.burrtools.xmpuzzle_text`). Only these
+load this module: a count does not. Its names are reachable from
+:mod:`polyfit.formats.burrtools` too.
 """
 
 from __future__ import annotations
@@ -15,8 +12,7 @@ import re
 from dataclasses import dataclass
 
 from polyfit.errors import ParseError
-from polyfit.files import read_bytes
-from polyfit.formats.burrtools import UNPLACED, Node, _number, parse_puzzle, select_problem
+from polyfit.formats.burrtools_xml import Node, int_attribute
 
 
 @dataclass(frozen=True)
@@ -59,14 +55,14 @@ def _numbers(node: Node, path, count: int, negative: bool) -> tuple:
     return tuple(int(t) for t in tokens)
 
 
-def _separation(node: Node, path, count: int, depth: int = 0) -> BurrSeparation:
+def separation_tree(node: Node, path, count: int, depth: int = 0) -> BurrSeparation:
     """A ``<separation>`` of ``count`` pieces, checked as BurrTools checks it when it loads one."""
     if depth > 60:
         raise ParseError(path, node.line, node.column, "the <separation> tree is nested too deeply")
     lists = node.find("pieces")
     if len(lists) != 1:
         raise ParseError(path, node.line, node.column, "a <separation> needs one <pieces count=...> list")
-    given = _number(lists[0], "count", path, 0, 10_000)
+    given = int_attribute(lists[0], "count", path, 0, 10_000)
     if given != count:
         raise ParseError(path, lists[0].line, lists[0].column, f"<pieces count=\"{given}\">: this part has {count} pieces")
     pieces = _numbers(lists[0], path, count, False)
@@ -92,21 +88,8 @@ def _separation(node: Node, path, count: int, depth: int = 0) -> BurrSeparation:
         size = sum(out) if kind == "removed" else count - sum(out)
         if sum(out) == 0 or sum(out) == count:
             raise ParseError(path, sub.line, sub.column, "the last state before a part's tree must remove some pieces and leave others")
-        parts[kind] = _separation(sub, path, size, depth + 1)
+        parts[kind] = separation_tree(sub, path, size, depth + 1)
     return BurrSeparation(pieces, tuple(states), parts["left"], parts["removed"])
-
-
-def read_separations(path, select: str | None = None) -> list:
-    """The saved solutions of a problem with their trees: ``(assembly text, BurrSeparation or
-    None)`` each, in the file's order."""
-    puzzle = parse_puzzle(read_bytes(path), path)
-    problem = puzzle.problems[select_problem(puzzle, select) - 1]
-    found = []
-    for (text, _, _), node in zip(problem.assemblies, problem.trees):
-        tokens = text.split()
-        placed = (len(tokens) - tokens.count(UNPLACED)) // 4
-        found.append((" ".join(tokens), None if node is None else _separation(node, path, placed)))
-    return found
 
 
 # BurrTools writes a removed piece this far out along the way it left (|coordinate| > 10000
