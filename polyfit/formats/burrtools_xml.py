@@ -92,6 +92,7 @@ def _encoding(data: bytes) -> str | None:
 
 
 def xml_tree(data: bytes, path) -> Node:
+    """The root element of a file's bytes (gzip or plain XML), with its elements below it."""
     if data[:2] == b"\x1f\x8b":
         data = _decompress(data, path)
     parser = expat.ParserCreate(_encoding(data))
@@ -139,6 +140,8 @@ def xml_tree(data: bytes, path) -> Node:
 
 
 def int_attribute(node: Node, key: str, path, low=0, high=None, default=None) -> int:
+    """The whole number of attribute ``key`` (from ``low`` to ``high``; ``default`` when it is
+    missing, an error when there is no default)."""
     text = node.attrs.get(key)
     if text is None:
         if default is not None:
