@@ -12,7 +12,9 @@ look-up per orientation, not per placement) and its corner: no cell is touched.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
+from itertools import product
+from operator import add
 
 from polyfit.lattices.grid import lattice_group
 
@@ -60,6 +62,10 @@ class Oriented:
     # reflection of a piece that may not be turned over).
     source: tuple = field(default=(), compare=False)
     by_turn: tuple = field(default=(), compare=False)
+    # The base its cells are numbered in, and (numbers, colouring) -> orientation number: the
+    # keys :func:`_images` makes (see there).
+    radix: int = field(default=0, compare=False)
+    by_number: dict = field(default_factory=dict, compare=False)
 
 
 def moved(cells, g, offset=None) -> list:
@@ -107,6 +113,63 @@ def turn(cells, colours, g, high=None) -> tuple[tuple, tuple]:
     return sorted_with(moved(cells, g, offset), colours)
 
 
+def _images(cells: tuple, colours: tuple, transforms, radix: int) -> list:
+    """For each transform, the key of the image of normalized ``cells`` (with ``colours``):
+    the image's cells as numbers, their coordinates the digits in base ``radix`` (more than any
+    coordinate), sorted, and the colours in their order. The numbers sort as the cells do, so
+    an image is sorted and compared as ints, without a tuple per cell: a coordinate of an image
+    is a coordinate of the piece or its greatest value less it, and its digit's terms for every
+    cell are one list made once, so an image is one sum of lists."""
+    dim = len(cells[0])
+    high = highest(cells)
+    terms: dict = {}  # (axis, place, sign) -> each cell's term of that digit
+    keys = []
+    for g in transforms:
+        digits = []
+        for place, (p, s) in enumerate(zip(g.perm, g.signs)):
+            term = terms.get((p, place, s))
+            if term is None:
+                weight, top = radix ** (dim - 1 - place), high[p]
+                if s > 0:
+                    term = [c[p] * weight for c in cells]
+                else:
+                    term = [(top - c[p]) * weight for c in cells]
+                terms[p, place, s] = term
+            digits.append(term)
+        numbers = list(map(add, digits[0], digits[1]))
+        if dim == 3:
+            numbers = list(map(add, numbers, digits[2]))
+        if colours:
+            pairs = sorted(zip(numbers, colours))
+            keys.append((tuple([n for n, _ in pairs]), tuple([k for _, k in pairs])))
+        else:
+            numbers.sort()
+            keys.append((tuple(numbers), ()))
+    return keys
+
+
+def _radix(cells) -> int:
+    """The base the cells of a piece's images are numbered in: more than any coordinate of any
+    image (the greatest extent is the same in every orientation)."""
+    return max(highest(cells)) + 1
+
+
+@lru_cache(maxsize=16)
+def _cells_table(dim: int, radix: int) -> tuple:
+    """Every cell with coordinates below ``radix``, by its number (coordinates as digits)."""
+    return tuple(product(range(radix), repeat=dim))
+
+
+def _cells_of(numbers: tuple, dim: int, radix: int, table: tuple | None) -> tuple:
+    """The cells of numbers (see :func:`_images`), from ``table`` when given."""
+    if table is not None:
+        return tuple(map(table.__getitem__, numbers))
+    if dim == 3:
+        square = radix * radix
+        return tuple([(n // square, n // radix % radix, n % radix) for n in numbers])
+    return tuple([(n // radix, n % radix) for n in numbers])
+
+
 @cache
 def oriented(cells: tuple, mirror: bool, colours: tuple = ()) -> Oriented:
     """The orientations of a piece (normalized ``cells``, ``colours`` aligned with them or ())
@@ -114,16 +177,21 @@ def oriented(cells: tuple, mirror: bool, colours: tuple = ()) -> Oriented:
     dim = len(cells[0])
     transforms, number, _ = group(dim)
     high = highest(cells)
+    radix = max(high) + 1
+    tried = lattice_group(dim, mirror)
     found: dict = {}
     image: dict = {}  # transform number -> the key of its image
-    for g in lattice_group(dim, mirror):
-        key = turn(cells, colours, g, high)
+    for g, key in zip(tried, _images(cells, colours, tried, radix)):
         if key not in found:
             found[key] = number[g]
         image[number[g]] = key
-    keys = sorted(found)
-    turns = tuple(found[k] for k in keys)
+    numbered = sorted(found)  # as the shapes sort
+    turns = tuple(found[k] for k in numbered)
+    # The distinct orientations' cells, from one table of cells when it is no bigger than them.
+    table = _cells_table(dim, radix) if radix ** dim <= len(numbered) * len(cells) * 2 else None
+    keys = [(_cells_of(n, dim, radix, table), colouring) for n, colouring in numbered]
     index = {key: k for k, key in enumerate(keys)}
+    by_number = {key: k for k, key in enumerate(numbered)}
     return Oriented(
         tuple(shape for shape, _ in keys),
         tuple(colouring for _, colouring in keys),
@@ -132,7 +200,9 @@ def oriented(cells: tuple, mirror: bool, colours: tuple = ()) -> Oriented:
         tuple(tuple(high[p] + 1 for p in transforms[t].perm) for t in turns),
         index,
         (cells, colours),
-        tuple(index[image[t]] if t in image else -2 for t in range(len(transforms))),
+        tuple(by_number[image[t]] if t in image else -2 for t in range(len(transforms))),
+        radix,
+        by_number,
     )
 
 
@@ -141,11 +211,13 @@ def turned(cells: tuple, colours: tuple, target: Oriented) -> tuple:
     """For each transform of the whole group (by number): which orientation of ``target`` (the
     orientations of a piece) it turns this piece into, or -1."""
     transforms = group(len(cells[0]))[0]
-    high = highest(cells)
     if target.source == (cells, colours):  # the piece's own orientations: most turns are known
-        return tuple([k if k != -2 else target.index.get(turn(cells, colours, g, high), -1)
-                      for k, g in zip(target.by_turn, transforms)])
-    return tuple([target.index.get(turn(cells, colours, g, high), -1) for g in transforms])
+        missing = [g for k, g in zip(target.by_turn, transforms) if k == -2]
+        images = iter(_images(cells, colours, missing, target.radix))
+        return tuple([k if k != -2 else target.by_number.get(next(images), -1) for k in target.by_turn])
+    if len(cells) != len(target.shapes[0]) or _radix(cells) != target.radix:
+        return (-1,) * len(transforms)  # images of another size never match
+    return tuple([target.by_number.get(key, -1) for key in _images(cells, colours, transforms, target.radix)])
 
 
 def painted_image(lattice, cells, colouring: tuple) -> tuple[tuple, tuple]:

@@ -1,0 +1,52 @@
+"""A piece's orientations on squares and cubes, numbered once (polyfit.puzzle.orientations), are
+the ones made cell by cell: every image of the piece under the lattice's group, normalized and
+sorted, with its colours, found in the same order, with the same turns."""
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from polyfit.lattices.grid import lattice_group
+from polyfit.puzzle.orientations import group, normal, oriented, turned
+
+
+@st.composite
+def pieces(draw):
+    """Normalized cells (2D or 3D, spanning up to 6 along an axis), maybe with colours."""
+    dim = draw(st.sampled_from([2, 3]))
+    cells = draw(st.sets(st.tuples(*[st.integers(0, 5)] * dim), min_size=1, max_size=14))
+    cells = sorted(cells)
+    coloured = draw(st.booleans())
+    colours = tuple(draw(st.integers(1, 2)) for _ in cells) if coloured else ()
+    return normal(cells, colours)
+
+
+def plain(cells, colours, mirror):
+    """The orientations made cell by cell: {(shape, colouring): first transform number}."""
+    transforms, number, _ = group(len(cells[0]))
+    found = {}
+    for g in lattice_group(len(cells[0]), mirror):
+        key = normal(g.apply(cells), colours)
+        found.setdefault(key, number[g])
+    return found
+
+
+@settings(max_examples=200, deadline=None)
+@given(pieces(), st.booleans(), pieces())
+@example((((0, 0), (1, 0)), ()), False, (((0, 0), (0, 2)), ()))  # numbered in the domino's base, (0, 2) is (1, 0)
+def test_orientations_numbered_are_the_orientations_made_cell_by_cell(piece, mirror, other):
+    cells, colours = piece
+    form = oriented(cells, mirror, colours)
+    found = plain(cells, colours, mirror)
+    keys = sorted(found)
+    assert list(zip(form.shapes, form.colourings)) == keys
+    assert form.turns == tuple(found[k] for k in keys)
+    assert form.index == {k: i for i, k in enumerate(keys)}
+    assert form.extents == tuple(tuple(max(c[i] for c in shape) + 1 for i in range(len(cells[0])))
+                                 for shape in form.shapes)
+    transforms = group(len(cells[0]))[0]
+    # Where each transform of the whole group turns this piece, and another one, among these.
+    for source in (piece, other):
+        if len(source[0][0]) != len(cells[0]):
+            continue
+        expected = tuple(form.index.get(normal(g.apply(source[0]), source[1]), -1) for g in transforms)
+        assert turned(source[0], source[1], form) == expected
