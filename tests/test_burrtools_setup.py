@@ -220,6 +220,40 @@ def test_placements_from_bits_are_every_placement(puzzle):
     made = generate(cells, pieces)
     assert {(p.piece, p.cells) for p in made} == plain_generate(cells, pieces)
     assert len(made) == len({(p.piece, p.cells) for p in made})
+    saved = placement_module._regions
+    try:  # the Python twin of the C search for corners makes the same placements in the same order
+        placement_module._regions = None
+        assert [(p.piece, p.cells) for p in generate(cells, pieces)] == [(p.piece, p.cells) for p in made]
+    finally:
+        placement_module._regions = saved
+
+
+def differences_by_cells_and_by_orientation(cells, pieces, colours=None) -> tuple[list, list]:
+    from polyfit.lattices import base as lattices
+
+    made = generate(cells, pieces, [p.count for p in pieces], colours)
+    by_cells = [placement_module._checkerboard(p.cells) for p in made]
+    forms = placement_module._Forms(pieces, colours)
+    return by_cells, placement_module._differences(made, lattices.of(pieces[0]), forms)
+
+
+@settings(max_examples=60, deadline=None)
+@given(puzzles())
+def test_colour_differences_by_orientation_are_the_differences_counted_cell_by_cell(puzzle):
+    cells, pieces = puzzle
+    if not cells or not pieces:
+        return
+    by_cells, by_orientation = differences_by_cells_and_by_orientation(cells, pieces)
+    assert by_orientation == by_cells
+
+
+@pytest.mark.parametrize("name", ["colour-cube", "soma-two-coloured-t", "soma-coloured-mirror-pair", "cube-9"])
+def test_colour_differences_by_orientation_on_coloured_pieces(name):
+    """Coloured pieces (BurrTools colours) have more orientations than shapes: each one's
+    difference is still its piece's, turned."""
+    board = polyfit.read_board(FILES / f"{name}.xmpuzzle")
+    by_cells, by_orientation = differences_by_cells_and_by_orientation(board.cells, board.pieces, board.colours)
+    assert by_orientation == by_cells and any(d != 0 for d in by_cells)
 
 
 @settings(max_examples=40, deadline=None)
@@ -445,8 +479,13 @@ def test_the_batched_c_flood_fill_answers_each_placement_as_the_python_one(case)
         shape_of.append(shape), shift_of.append(shift), ok_of.append(ok)
     found = regions.fits_many(everything.to_bytes(size, "little"), must.to_bytes(size, "little"), tuple(grid.strides),
                               tuple(ok.to_bytes((ok.bit_length() + 7) // 8, "little") for ok in oks),
-                              tuple(s.to_bytes(size, "little") for s in shapes), shape_of, shift_of, ok_of)
+                              tuple(array("i", places(s)) for s in shapes), shape_of, shift_of, ok_of)
     assert [bool(a) for a in found] == expected
+
+
+def places(bits: int) -> list[int]:
+    """The numbers of the set bits."""
+    return [k for k in range(bits.bit_length()) if bits >> k & 1]
 
 
 def test_the_batched_c_flood_fill_follows_a_long_winding_region_to_its_end():
@@ -467,9 +506,59 @@ def test_the_batched_c_flood_fill_follows_a_long_winding_region_to_its_end():
         shift_of.append(grid.bit[cell].bit_length() - 1)
     assert not all(expected) and any(expected)
     found = regions.fits_many(everything.to_bytes(size, "little"), everything.to_bytes(size, "little"),
-                              tuple(grid.strides), (ok.to_bytes(25, "little"),), (b"\x01",),
+                              tuple(grid.strides), (ok.to_bytes(25, "little"),), (array("i", [0]),),
                               array("i", [0] * len(path)), shift_of, array("i", [0] * len(path)))
     assert [bool(a) for a in found] == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 3).flatmap(lambda dim: st.tuples(
+    st.lists(st.integers(1, 7), min_size=dim, max_size=dim),
+    st.randoms(use_true_random=False),
+    st.integers(1, 3),
+)))
+def test_the_corners_found_in_c_are_the_corners_found_in_python(case):
+    """Where a shape lies on a board, its cells on the board cells of their colours: C and its
+    Python twin find the same corners in the same order, and they are the corners where every
+    cell of the shape, moved there, is on a cell its colour may cover."""
+    regions = regions_module()
+    sizes, rng, colours = case
+    box = list(itertools.product(*(range(n) for n in sizes)))
+    low = tuple(rng.randrange(-3, 4) for _ in sizes)
+    grid = placement_module.BitGrid([tuple(a + b for a, b in zip(c, low)) for c in box])
+    board = [c for c in box if rng.random() < 0.85]
+    allowed = [board] + [[c for c in board if rng.random() < 0.7] for _ in range(colours - 1)]
+    size = grid.length // 8 + 1
+    masks = tuple(grid.mask([tuple(a + b for a, b in zip(c, low)) for c in cells]).to_bytes(size, "little")
+                  for cells in allowed)
+    shape = sorted(c for c in box if rng.random() < 0.3) or [box[0]]
+    shape = [tuple(a - b for a, b in zip(c, shape[0])) for c in shape]
+    shape = [tuple(a - m for a, m in zip(c, map(min, zip(*shape)))) for c in shape]  # normalized
+    painted = array("i", [rng.randrange(colours) for _ in shape]) if colours > 1 else array("i")
+    extent = [max(c[i] for c in shape) + 1 for i in range(len(sizes))]
+    limits = tuple(n - e for n, e in zip(sizes, extent))
+    places = array("i", grid.numbers(shape, grid.low))
+    strides = tuple(grid.strides)
+    found = regions.corners(masks, places, painted, strides, limits, tuple(grid.low))
+    assert found == placement_module._corners(masks, places, painted, strides, limits, tuple(grid.low))
+    on = [set(cells) for cells in allowed]
+    expected = [tuple(a + b for a, b in zip(corner, low)) for corner in box
+                if all(tuple(a + b for a, b in zip(corner, c)) in on[painted[k] if painted else 0]
+                       for k, c in enumerate(shape))]
+    assert found == expected
+
+
+def test_the_corners_in_c_refuse_bad_places_and_colours():
+    regions = regions_module()
+    masks = (b"\xff", b"\x0f")
+    with pytest.raises(ValueError, match="off the board"):
+        regions.corners(masks, array("i", [64]), b"", (1,), (7,), (0,))
+    with pytest.raises(ValueError, match="colour"):
+        regions.corners(masks, array("i", [0]), array("i", [2]), (1,), (7,), (0,))
+    with pytest.raises(ValueError, match="per place"):
+        regions.corners(masks, array("i", [0, 1]), array("i", [1]), (1,), (7,), (0,))
+    found = regions.corners(masks, array("i", [0, 1]), array("i", [1, 0]), (1,), (6,), (10,))
+    assert found == [(10,), (11,), (12,), (13,)]
 
 
 def test_the_c_flood_fill_refuses_bad_strides():
@@ -478,6 +567,16 @@ def test_the_c_flood_fill_refuses_bad_strides():
         regions.fits(b"\x01", b"", (0,), b"\x02")
     with pytest.raises(ValueError, match="strides"):
         regions.fits(b"\x01", b"", (), b"\x02")
+
+
+def test_the_batched_c_flood_fill_refuses_a_shape_off_the_board():
+    regions = regions_module()
+    one = (array("i", [0]), array("i", [0]), array("i", [0]))
+    for shape in (array("i", [64]), array("i", [-1]), array("h", [0])):
+        with pytest.raises(ValueError, match="place|int32"):
+            regions.fits_many(b"\xff", b"\xff", (1,), (b"\xff",), (shape,), one[0], array("q", [0]), one[2])
+    assert list(regions.fits_many(b"\xff", b"\xff", (1,), (b"\xff",), (array("i", [7]),), one[0], array("q", [0]),
+                                  one[2])) == [1]
 
 
 @settings(max_examples=60, deadline=None)

@@ -1,5 +1,6 @@
 /* Area pruning's region test in C: the twin of the Python flood fill in
- * polyfit/puzzle/placements.py (_whole_board_regions gives the same answer either way).
+ * polyfit/puzzle/placements.py (_whole_board_regions gives the same answer either way); and
+ * where a shape fits on a board, the twin of placements.py's _corners.
  *
  * fits(free, must, strides, ok) -> bool
  *   free: the cells a placement leaves empty, as the bits of a little-endian byte string laid
@@ -13,13 +14,25 @@
  *
  * fits_many(board, must, strides, oks, shapes, shape_of, shift_of, ok_of) -> bytearray
  *   The same test for many placements in one call: placement k leaves free the cells of
- *   board (bytes, as free above) less shapes[shape_of[k]] (bytes) moved up by shift_of[k] bits;
- *   its areas are oks[ok_of[k]]. shape_of and ok_of are arrays of 'i', shift_of of 'q'.
+ *   board (bytes, as free above) less the cells of shapes[shape_of[k]] (the numbers of its
+ *   places in the board's layout, an int32 buffer) moved up by shift_of[k] places; its areas
+ *   are oks[ok_of[k]]. shape_of and ok_of are arrays of 'i', shift_of of 'q'. A place outside
+ *   the board's words is a ValueError.
  *   Byte k of the answer is 1 when placement k fits. Each region is grown a whole word (64
  *   places of the box) at a time by shifts along the strides, for at most as many rounds as
  *   the board has cells per word of its box (and 48); a region still growing then (a long
  *   winding one, or any on a board that fills little of its box) is finished cell by cell, so
  *   no fill costs more than about twice the cell-by-cell one.
+ *
+ * corners(masks, places, colours, strides, limits, low) -> list
+ *   The corners where a shape lies on a board, in increasing order of their places. places:
+ *   the places of the shape's cells at corner 0 (an int32 buffer, in the layout of free
+ *   above); colours: empty, or one int32 per place: the number of the mask its cell must lie
+ *   on (masks: a tuple of bytes, the board cells each colour of the shape may cover; without
+ *   colours, masks[0]). A corner fits when every cell moved up by the corner's place is on its
+ *   mask, and its coordinates (its place in strides) are at most limits (the box's size less
+ *   the shape's along each axis, so that no cell of the shape wraps into the next row); each
+ *   is returned as the tuple of its coordinates plus low.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -150,6 +163,33 @@ static void load_words(uint64_t *w, Py_ssize_t n, const uint8_t *bytes, Py_ssize
         w[i >> 3] |= (uint64_t)bytes[i] << (8 * (i & 7));
 }
 
+/* The places in an int32 buffer (each in 0 .. n * 64 - 1) as the bits of n words: 0, or -1 with
+ * an error. */
+static int load_places(uint64_t *w, Py_ssize_t n, PyObject *places)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(places, &view, PyBUF_SIMPLE) < 0)
+        return -1;
+    int status = 0;
+    if (view.len % 4 != 0) {
+        PyErr_SetString(PyExc_ValueError, "a shape must be an int32 buffer of places");
+        status = -1;
+    } else {
+        memset(w, 0, (size_t)n * sizeof(uint64_t));
+        const int32_t *place = view.buf;
+        for (Py_ssize_t i = 0; i < view.len / 4; i++) {
+            if (place[i] < 0 || place[i] >= n * 64) {
+                PyErr_Format(PyExc_ValueError, "a shape's place %d is off the board's %zd places", place[i], n * 64);
+                status = -1;
+                break;
+            }
+            w[place[i] >> 6] |= (uint64_t)1 << (place[i] & 63);
+        }
+    }
+    PyBuffer_Release(&view);
+    return status;
+}
+
 /* out |= (in << s) | (in >> s), over n words */
 static void spread(uint64_t *out, const uint64_t *in, Py_ssize_t n, Py_ssize_t s)
 {
@@ -262,11 +302,6 @@ static PyObject *fits_many(PyObject *self, PyObject *args)
             goto done;
         }
     }
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(shapes); i++)
-        if (!PyBytes_Check(PyTuple_GET_ITEM(shapes, i))) {
-            PyErr_SetString(PyExc_TypeError, "shapes must be bytes");
-            goto done;
-        }
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(oks); i++)
         if (!PyBytes_Check(PyTuple_GET_ITEM(oks, i))) {
             PyErr_SetString(PyExc_TypeError, "oks must be bytes");
@@ -291,8 +326,10 @@ static PyObject *fits_many(PyObject *self, PyObject *args)
     int last_shape = -1;
     for (Py_ssize_t k = 0; k < count; k++) {
         if (shape_of[k] != last_shape) {
-            PyObject *bytes = PyTuple_GET_ITEM(shapes, shape_of[k]);
-            load_words(shape, n, (const uint8_t *)PyBytes_AS_STRING(bytes), PyBytes_GET_SIZE(bytes));
+            if (load_places(shape, n, PyTuple_GET_ITEM(shapes, shape_of[k])) < 0) {
+                Py_CLEAR(result);
+                goto done;
+            }
             last_shape = shape_of[k];
         }
         /* left = board & ~(shape << shift) */
@@ -322,10 +359,125 @@ done:
     return result;
 }
 
+/* -- corners: where a shape fits ----------------------------------------------------------- */
+
+static PyObject *corners(PyObject *self, PyObject *args)
+{
+    PyObject *masks_obj, *strides_obj, *limits_obj, *low_obj;
+    Py_buffer places_view, colours_view;
+    if (!PyArg_ParseTuple(args, "O!y*y*O!O!O!", &PyTuple_Type, &masks_obj, &places_view, &colours_view,
+                          &PyTuple_Type, &strides_obj, &PyTuple_Type, &limits_obj, &PyTuple_Type, &low_obj))
+        return NULL;
+    PyObject *result = NULL;
+    uint64_t *words = NULL;
+    Py_ssize_t strides[MAX_AXES], limits[MAX_AXES], low[MAX_AXES];
+    Py_ssize_t axes = PyTuple_GET_SIZE(strides_obj), m = PyTuple_GET_SIZE(masks_obj);
+    Py_ssize_t count = places_view.len / 4;
+    const int32_t *place = places_view.buf, *colour = colours_view.buf;
+    if (read_strides(strides_obj, strides, axes) < 0)
+        goto done;
+    if (PyTuple_GET_SIZE(limits_obj) != axes || PyTuple_GET_SIZE(low_obj) != axes) {
+        PyErr_SetString(PyExc_ValueError, "corners: one limit and one low coordinate per stride");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < axes; i++) {
+        limits[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(limits_obj, i));
+        low[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(low_obj, i));
+        if ((limits[i] == -1 || low[i] == -1) && PyErr_Occurred())
+            goto done;
+    }
+    if (places_view.len % 4 != 0 || (colours_view.len != 0 && colours_view.len != places_view.len)) {
+        PyErr_SetString(PyExc_ValueError, "corners: places are int32, and colours none or one int32 per place");
+        goto done;
+    }
+    Py_ssize_t n = 1;
+    for (Py_ssize_t k = 0; k < m; k++) {
+        PyObject *mask = PyTuple_GET_ITEM(masks_obj, k);
+        if (!PyBytes_Check(mask)) {
+            PyErr_SetString(PyExc_TypeError, "corners: masks must be bytes");
+            goto done;
+        }
+        if ((PyBytes_GET_SIZE(mask) + 7) / 8 > n)
+            n = (PyBytes_GET_SIZE(mask) + 7) / 8;
+    }
+    if (m < 1 || n > PY_SSIZE_T_MAX / 64 / (m + 1)) {
+        PyErr_SetString(PyExc_ValueError, "corners: one mask or more, of a sensible size");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < count; i++)
+        if (place[i] < 0 || place[i] >= n * 64 || (colours_view.len && (colour[i] < 0 || colour[i] >= m))) {
+            PyErr_SetString(PyExc_ValueError, "corners: a place off the board, or a colour with no mask");
+            goto done;
+        }
+    /* found, then each mask */
+    words = malloc((size_t)n * (size_t)(m + 1) * sizeof(uint64_t));
+    if (words == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    uint64_t *found = words;
+    memset(found, 0xff, (size_t)n * sizeof(uint64_t));
+    for (Py_ssize_t k = 0; k < m; k++) {
+        PyObject *mask = PyTuple_GET_ITEM(masks_obj, k);
+        load_words(words + n * (k + 1), n, (const uint8_t *)PyBytes_AS_STRING(mask), PyBytes_GET_SIZE(mask));
+    }
+    /* found &= mask >> p for each place p of the shape, with the mask of its colour */
+    int any = 1;
+    for (Py_ssize_t c = 0; c < count && any; c++) {
+        const uint64_t *mask = words + n * (1 + (colours_view.len ? colour[c] : 0));
+        Py_ssize_t q = place[c] >> 6;
+        int r = place[c] & 63;
+        any = 0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            uint64_t moved = 0;
+            if (i + q < n) {
+                moved = mask[i + q] >> r;
+                if (r && i + q + 1 < n)
+                    moved |= mask[i + q + 1] << (64 - r);
+            }
+            found[i] &= moved;
+            any |= found[i] != 0;
+        }
+    }
+    result = PyList_New(0);
+    for (Py_ssize_t w = 0; w < n && any && result != NULL; w++)
+        for (uint64_t bits = found[w]; bits; bits &= bits - 1) {
+            Py_ssize_t rest = w * 64 + __builtin_ctzll(bits), coordinate[MAX_AXES];
+            int inside = 1;
+            for (Py_ssize_t i = 0; i < axes; i++) {
+                coordinate[i] = rest / strides[i];
+                rest %= strides[i];
+                inside &= coordinate[i] <= limits[i];
+            }
+            if (!inside)
+                continue;
+            PyObject *corner = PyTuple_New(axes);
+            for (Py_ssize_t i = 0; i < axes && corner != NULL; i++) {
+                PyObject *value = PyLong_FromSsize_t(coordinate[i] + low[i]);
+                if (value == NULL)
+                    Py_CLEAR(corner);
+                else
+                    PyTuple_SET_ITEM(corner, i, value);
+            }
+            if (corner == NULL || PyList_Append(result, corner) < 0) {
+                Py_XDECREF(corner);
+                Py_CLEAR(result);
+                break;
+            }
+            Py_DECREF(corner);
+        }
+done:
+    free(words);
+    PyBuffer_Release(&places_view);
+    PyBuffer_Release(&colours_view);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"fits", fits, METH_VARARGS, "fits(free, must, strides, ok) -> bool"},
     {"fits_many", fits_many, METH_VARARGS,
-     "fits_many(board, must, strides, oks, shapes, shape_of, shift_of, ok_of) -> bytearray"},
+     "fits_many(board, must, strides, oks, shapes, shape_of, shift_of, ok_of) -> bytearray (shapes: int32 places)"},
+    {"corners", corners, METH_VARARGS, "corners(masks, places, colours, strides, limits, low) -> list of corners"},
     {NULL, NULL, 0, NULL},
 };
 

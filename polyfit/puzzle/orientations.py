@@ -11,6 +11,7 @@ look-up per orientation, not per placement) and its corner: no cell is touched.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import product
@@ -66,6 +67,31 @@ class Oriented:
     # keys :func:`_images` makes (see there).
     radix: int = field(default=0, compare=False)
     by_number: dict = field(default_factory=dict, compare=False)
+    # strides -> per orientation its cells' places in a grid of those strides (see places)
+    grid_places: dict = field(default_factory=dict, compare=False)
+
+
+def places(form: Oriented, number: int, strides) -> array:
+    """The places of orientation ``number``'s cells in a grid of ``strides`` (a cell's place is
+    its coordinates times the strides, added up), as int32: made once per orientation and grid,
+    for placement generation, area pruning and the cover alike (they lay the board out the same
+    way). The places of the last grid asked for are kept."""
+    strides = tuple(strides)
+    made = form.grid_places.get(strides)
+    if made is None:
+        form.grid_places.clear()
+        made = form.grid_places[strides] = [None] * len(form.shapes)
+    found = made[number]
+    if found is None:
+        shape = form.shapes[number]
+        if len(strides) == 3:
+            s0, s1, s2 = strides
+            found = array("i", [z * s0 + y * s1 + x * s2 for z, y, x in shape])
+        else:
+            s0, s1 = strides
+            found = array("i", [y * s0 + x * s1 for y, x in shape])
+        made[number] = found
+    return found
 
 
 def moved(cells, g, offset=None) -> list:
