@@ -27,6 +27,7 @@ from polyfit.formats import burrtools
 from polyfit.limits import LimitError
 from polyfit.puzzle import placements as placement_module
 from polyfit.puzzle.cover import PlacementKeys
+from polyfit.puzzle.orientations import PieceForms
 from polyfit.puzzle.placements import Placement, generate
 
 FILES = ROOT / "benchmarks" / "data" / "burrtools"
@@ -233,7 +234,7 @@ def differences_by_cells_and_by_orientation(cells, pieces, colours=None) -> tupl
 
     made = generate(cells, pieces, [p.count for p in pieces], colours)
     by_cells = [placement_module._checkerboard(p.cells) for p in made]
-    forms = placement_module._Forms(pieces, colours)
+    forms = placement_module._forms(pieces, colours)
     return by_cells, placement_module._differences(made, lattices.of(pieces[0]), forms)
 
 
@@ -302,7 +303,9 @@ def test_the_options_gathered_in_c_are_the_options_made_one_by_one(puzzle, data)
     # some placements as the generator makes them, some rebuilt from their cells alone
     placements = [p if data.draw(st.booleans()) else Placement(p.piece, p.cells) for p in made]
     indices = sorted(data.draw(st.sets(st.integers(0, len(placements) - 1))))
-    items = cover_module._CellItems({c: 3 + k for k, c in enumerate(sorted(cells))})
+    # the shapes' places made here, or those the generator made (and keeps for the cover)
+    forms = PieceForms(pieces) if data.draw(st.booleans()) else None
+    items = cover_module._CellItems({c: 3 + k for k, c in enumerate(sorted(cells))}, forms)
     piece_item = {i: i for i in range(len(pieces))}
     gathered = items.options(placements, indices, piece_item, native=True)
     assert gathered == items.options(placements, indices, piece_item, native=False)

@@ -44,8 +44,9 @@ def test_orientations_numbered_are_the_orientations_made_cell_by_cell(piece, mir
     assert form.extents == tuple(tuple(max(c[i] for c in shape) + 1 for i in range(len(cells[0])))
                                  for shape in form.shapes)
     transforms = group(len(cells[0]))[0]
-    # Where each transform of the whole group turns this piece, and another one, among these.
-    for source in (piece, other):
+    # Where each transform of the whole group turns this piece, another one, and images of it.
+    images = [normal(g.apply(cells), colours) for g in transforms[::7]]
+    for source in [piece, other] + images:
         if len(source[0][0]) != len(cells[0]):
             continue
         expected = tuple(form.index.get(normal(g.apply(source[0]), source[1]), -1) for g in transforms)

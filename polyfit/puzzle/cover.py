@@ -43,7 +43,8 @@ try:
     from polyfit.puzzle import _cover
 except ImportError:  # the C extension did not build: _CellItems' Python loop does the work
     _cover = None
-from polyfit.puzzle.placements import Placement
+from polyfit.puzzle.orientations import PieceForms, places
+from polyfit.puzzle.placements import BitGrid, Placement
 from polyfit.puzzle.symmetry import Symmetry
 
 
@@ -109,7 +110,7 @@ class PlacementKeys:
 
     def __init__(self, placements: list[Placement], pieces=None, painted=None):
         self.pieces, self.painted = pieces, painted
-        self._forms: dict = {}  # piece -> its orientations (see _form)
+        self.forms = PieceForms(pieces, painted) if pieces else None
         self._turns: dict = {}  # (piece, its image) -> orientations.turned of them
         grid = pieces is not None and pieces and lattices.of(pieces[0]).name in ("square", "cubic")
         self.placements = placements
@@ -118,23 +119,31 @@ class PlacementKeys:
         self.groups: dict = {}
         self.orientations: dict = {}  # piece -> the (piece, orientation) keys of its groups
         others = []
-        for k, p in enumerate(placements):
-            if grid and p.orientation >= 0:
-                group = self.groups.get((p.piece, p.orientation))
-                if group is None:
-                    group = self.groups[p.piece, p.orientation] = ([], [])
-                    self.orientations.setdefault(p.piece, []).append((p.piece, p.orientation))
-                group[0].append(k)
-                group[1].append(p.corner)
-            else:
+        k, end = 0, len(placements)
+        while k < end:  # a run of placements of one orientation at a time
+            p = placements[k]
+            piece, orientation = p.piece, p.orientation
+            if not grid or orientation < 0:
                 others.append(k)
+                k += 1
+                continue
+            run = k + 1
+            while run < end and placements[run].orientation == orientation and placements[run].piece == piece:
+                run += 1
+            group = self.groups.get((piece, orientation))
+            if group is None:
+                group = self.groups[piece, orientation] = ([], [])
+                self.orientations.setdefault(piece, []).append((piece, orientation))
+            group[0].extend(range(k, run))
+            group[1].extend([q.corner for q in placements[k:run]])
+            k = run
         self.numbered: dict = {}
         if self.groups:
-            corners = [c for _, group in self.groups.values() for c in group]
-            dim = len(corners[0])
-            axes = list(zip(*corners))  # each coordinate of every corner
-            self.low = [min(axis) for axis in axes]
-            sizes = [max(axis) - low + 1 for axis, low in zip(axes, self.low)]
+            # the box of the corners (a symmetry maps a corner to a corner)
+            bounds = [(min(axis), max(axis)) for _, corners in self.groups.values() for axis in zip(*corners)]
+            dim = len(bounds) // len(self.groups)
+            self.low = [min(b[0] for b in bounds[i::dim]) for i in range(dim)]
+            sizes = [max(b[1] for b in bounds[i::dim]) - low + 1 for i, low in enumerate(self.low)]
             self.strides = [1] * dim
             for i in range(dim - 2, -1, -1):
                 self.strides[i] = self.strides[i + 1] * sizes[i + 1]
@@ -162,17 +171,6 @@ class PlacementKeys:
             indices, group = self.groups[key]
             numbered = self.numbered[key] = {self._number(c): k for c, k in zip(group, indices)}
         return numbered
-
-    def _form(self, piece: int):
-        """A piece's orientations (:func:`polyfit.puzzle.orientations.oriented`), made once and
-        only for the pieces a symmetry maps (a piece's cells are the key of each)."""
-        form = self._forms.get(piece)
-        if form is None:
-            from polyfit.puzzle.orientations import oriented
-
-            p = self.pieces[piece]
-            form = self._forms[piece] = oriented(p.cells, p.mirror, self.painted[piece])
-        return form
 
     def image(self, sym: Symmetry, only: int | None = None) -> list[int]:
         """Where ``sym`` sends each placement; with ``only`` (a piece index), only the
@@ -225,8 +223,8 @@ class PlacementKeys:
             j = piece_map[i]
             turn = turns.get((i, j))
             if turn is None:
-                turn = turns[i, j] = turned(pieces[i].cells, painted[i], self._form(j))
-            form = self._form(i)
+                turn = turns[i, j] = turned(pieces[i].cells, painted[i], self.forms.of(j))
+            form = self.forms.of(i)
             target = self._numbered((j, turn[row[form.turns[o]]]))
             extent = form.extents[o]
             start = constant
@@ -483,7 +481,7 @@ def build_cover(
     if break_symmetry:
         choose_breaker(cover, pieces, counts)
     first_point = len(used) + len(cell_item)
-    items_of = _CellItems(cell_item)
+    items_of = _CellItems(cell_item, PieceForms(pieces, painted))
     breaker, representatives = cover.breaker, cover.orbit_sizes
     searched = [index for index, placement in enumerate(placements)
                 if placement.piece != breaker or index in representatives]
@@ -504,37 +502,29 @@ def build_cover(
 
 class _CellItems:
     """The items of a placement's cells, in the order of its cells. A placement that knows its
-    shape and corner gets them by adding its corner's number (in the box of the cells) to its
-    shape's, with no cell made or hashed."""
+    shape and corner gets them by adding its corner's place to its shape's cells' places (in
+    the bit grid of the cells, :class:`polyfit.puzzle.placements.BitGrid`, where placement
+    generation made them: :func:`polyfit.puzzle.orientations.places`), with no cell made or
+    hashed."""
 
-    def __init__(self, cell_item: dict):
+    def __init__(self, cell_item: dict, forms: PieceForms | None = None):
         self.cell_item = cell_item
+        self.forms = forms
         cells = list(cell_item)
-        dim = len(cells[0]) if cells else 0
-        self.low = [min(c[i] for c in cells) for i in range(dim)]
-        size = [max(c[i] for c in cells) - self.low[i] + 1 for i in range(dim)]
-        self.strides = [1] * dim
-        for i in range(dim - 2, -1, -1):
-            self.strides[i] = self.strides[i + 1] * size[i + 1]
-        self.table = [-1] * (self.strides[0] * size[0] if dim else 0)
-        for c, item in cell_item.items():
-            self.table[self._number(c)] = item
+        self.grid = grid = BitGrid(cells) if cells else None
+        self.strides = tuple(grid.strides) if cells else ()
+        self.table = [-1] * (grid.length if cells else 0)
+        for k, item in zip(grid.numbers(cells) if cells else (), cell_item.values()):
+            self.table[k] = item
         self.offsets: dict = {}  # (piece, orientation) -> how to pick its items (see __call__)
-        self.numbers: dict = {}  # (piece, orientation) -> its shape's cells' numbers, for C
 
-    def _number(self, cell) -> int:
-        number = 0
-        for a, b, s in zip(cell, self.low, self.strides):
-            number += (a - b) * s
-        return number
-
-    def _shape_numbers(self, placement) -> list[int]:
-        """The numbers of a placement's shape's cells at corner 0 (its cells' numbers less its
+    def _shape_places(self, placement) -> array:
+        """The places of a placement's shape's cells at corner 0 (its cells' places less its
         corner's)."""
-        if len(self.strides) == 3:
-            s0, s1, s2 = self.strides
-            return [z * s0 + y * s1 + x * s2 for z, y, x in placement.shape]
-        return [sum(a * s for a, s in zip(c, self.strides)) for c in placement.shape]
+        form = self.forms.form(placement) if self.forms is not None else None
+        if form is not None:
+            return places(form, placement.orientation, self.strides)
+        return array("i", self.grid.numbers(placement.shape, self.grid.low))
 
     def options(self, placements, indices, piece_item: dict, native: bool | None = None) -> list[tuple]:
         """The options of the placements at ``indices``: each its piece's item, then its cells'
@@ -555,17 +545,8 @@ class _CellItems:
             while run < end and placements[indices[run]].orientation == orientation \
                     and placements[indices[run]].piece == piece and placements[indices[run]].shape is not None:
                 run += 1
-            key = piece, orientation
-            offsets = self.numbers.get(key)
-            if offsets is None:
-                offsets = self.numbers[key] = array("i", self._shape_numbers(placement))
-            corners = [placements[i].corner for i in indices[k:run]]
-            if len(self.strides) == 3:
-                (d, e, f), (s0, s1, _) = self.low, self.strides
-                bases = array("i", [(a - d) * s0 + (b - e) * s1 + (c - f) for a, b, c in corners])
-            else:
-                bases = array("i", [self._number(corner) for corner in corners])
-            result += _cover.options(piece_item[piece], self.table, offsets, bases)
+            bases = array("i", self.grid.numbers([placements[i].corner for i in indices[k:run]]))
+            result += _cover.options(piece_item[piece], self.table, self._shape_places(placement), bases)
             k = run
         return result
 
@@ -575,14 +556,10 @@ class _CellItems:
         key = placement.piece, placement.orientation
         gather = self.offsets.get(key)
         if gather is None:
-            offsets = self._shape_numbers(placement)
+            offsets = self._shape_places(placement)
             # One C call picks a shape's items out of the slice of the table it spans.
             pick = itemgetter(*offsets) if len(offsets) > 1 else (lambda window, k=offsets[0]: (window[k],))
             gather = self.offsets[key] = (pick, max(offsets) + 1)
         pick, span = gather
-        if len(self.strides) == 3:
-            (a, b, c), (d, e, f), (s0, s1, _) = placement.corner, self.low, self.strides
-            base = (a - d) * s0 + (b - e) * s1 + (c - f)
-        else:
-            base = self._number(placement.corner)
+        base = self.grid.numbers([placement.corner])[0]
         return pick(self.table[base:base + span])

@@ -17,7 +17,7 @@ from functools import cache, lru_cache
 from itertools import product
 from operator import add
 
-from polyfit.lattices.grid import lattice_group
+from polyfit.lattices.grid import Transform, lattice_group
 
 
 @cache
@@ -92,6 +92,38 @@ def places(form: Oriented, number: int, strides) -> array:
             found = array("i", [y * s0 + x * s1 for y, x in shape])
         made[number] = found
     return found
+
+
+class PieceForms:
+    """The orientations (:func:`oriented`) of a puzzle's pieces on squares and cubes, as
+    placement generation makes them (``painted``: each piece's colours, or None when none is
+    coloured), made when first asked for."""
+
+    def __init__(self, pieces, painted=None):
+        self.pieces, self.painted = pieces, painted
+        self._forms: dict = {}
+        self._high: dict = {}
+
+    def of(self, piece: int) -> Oriented:
+        form = self._forms.get(piece)
+        if form is None:
+            p = self.pieces[piece]
+            form = self._forms[piece] = oriented(p.cells, p.mirror, self.painted[piece] if self.painted else ())
+        return form
+
+    def form(self, placement) -> Oriented | None:
+        """The orientations a placement's orientation number refers to, or None when its shape
+        is not theirs (a placement made otherwise)."""
+        form = self.of(placement.piece)
+        number, shapes = placement.orientation, form.shapes
+        return form if 0 <= number < len(shapes) and shapes[number] is placement.shape else None
+
+    def high(self, piece: int) -> list[int]:
+        """The piece's greatest coordinates."""
+        high = self._high.get(piece)
+        if high is None:
+            high = self._high[piece] = highest(self.pieces[piece].cells)
+        return high
 
 
 def moved(cells, g, offset=None) -> list:
@@ -235,15 +267,58 @@ def oriented(cells: tuple, mirror: bool, colours: tuple = ()) -> Oriented:
 @cache
 def turned(cells: tuple, colours: tuple, target: Oriented) -> tuple:
     """For each transform of the whole group (by number): which orientation of ``target`` (the
-    orientations of a piece) it turns this piece into, or -1."""
-    transforms = group(len(cells[0]))[0]
-    if target.source == (cells, colours):  # the piece's own orientations: most turns are known
-        missing = [g for k, g in zip(target.by_turn, transforms) if k == -2]
-        images = iter(_images(cells, colours, missing, target.radix))
-        return tuple([k if k != -2 else target.by_number.get(next(images), -1) for k in target.by_turn])
+    orientations of a piece) it turns this piece into, or -1.
+
+    One image is made, not one per transform: once some transform ``u`` turns this piece into
+    an orientation of ``target`` (made from target's piece by its turn ``t_o``), transform
+    ``t`` turns it into what ``t_o``, then the inverse of ``u``, then ``t`` turn target's
+    piece into (:func:`_whole_turns`). The identity or one reflection is such a ``u`` when any
+    transform is: any two transforms of the same kind differ by a rotation."""
+    dim = len(cells[0])
+    transforms, number, products = group(dim)
+    whole = _whole_turns(target)
+    if target.source == (cells, colours):
+        return whole
     if len(cells) != len(target.shapes[0]) or _radix(cells) != target.radix:
         return (-1,) * len(transforms)  # images of another size never match
-    return tuple([target.by_number.get(key, -1) for key in _images(cells, colours, transforms, target.radix)])
+    inverse = _inverses(dim)
+    identity = number[Transform.identity(dim)]
+    reflection = next(k for k, g in enumerate(transforms) if not g.is_proper)
+    for u in (identity, reflection):
+        o = target.by_number.get(_images(cells, colours, [transforms[u]], target.radix)[0], -1)
+        if o >= 0:
+            first = products[target.turns[o]][inverse[u]]
+            return tuple([whole[products[first][t]] for t in range(len(transforms))])
+    return (-1,) * len(transforms)
+
+
+@cache
+def _whole_turns(form: Oriented) -> tuple:
+    """For each transform of the whole group (by number): the orientation of ``form`` it turns
+    the form's piece into, or -1. The reflections of a piece that may not be turned over were
+    not tried; one of them, ``m``, decides for all: ``t`` turns the piece into what ``m``'s
+    orientation's turn, then the rotation from ``m`` to ``t``, turns it into."""
+    missing = [t for t, k in enumerate(form.by_turn) if k == -2]
+    if not missing:
+        return form.by_turn
+    cells, colours = form.source
+    dim = len(cells[0])
+    transforms, _, products = group(dim)
+    m = missing[0]
+    o = form.by_number.get(_images(cells, colours, [transforms[m]], form.radix)[0], -1)
+    result = list(form.by_turn)
+    inverse = _inverses(dim)
+    for t in missing:
+        result[t] = -1 if o < 0 else form.by_turn[products[form.turns[o]][products[inverse[m]][t]]]
+    return tuple(result)
+
+
+@cache
+def _inverses(dim: int) -> tuple:
+    """Each transform's inverse (by number in :func:`group`)."""
+    transforms, number, products = group(dim)
+    identity = number[Transform.identity(dim)]
+    return tuple(row.index(identity) for row in products)
 
 
 def painted_image(lattice, cells, colouring: tuple) -> tuple[tuple, tuple]:

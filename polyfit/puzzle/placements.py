@@ -28,7 +28,7 @@ from polyfit.errors import plural
 from polyfit.lattices import base as lattices
 from polyfit.lattices.grid import Cell
 from polyfit.limits import check, limit
-from polyfit.puzzle.orientations import group, highest, oriented, painted_orientations, places
+from polyfit.puzzle.orientations import PieceForms, group, oriented, painted_orientations, places
 
 try:
     from polyfit.puzzle import _regions
@@ -467,7 +467,7 @@ def prune_area(board_cells, pieces, placements, stats: PlacementStats, counts, o
     lattice = lattices.of(pieces[0])
     bits = BitGrid.size(board_cells, lattice)
     if native_regions(lattice, (bits // 64 + len(board_cells)) * len(placements)):
-        forms = _Forms(pieces, colours)
+        forms = _forms(pieces, colours)
         fits = _whole_board_regions(board_cells, optional, makeable, lattice, native=True, forms=forms)
     elif bits <= WHOLE_BOARD_BITS:
         fits = _whole_board_regions(board_cells, optional, makeable, lattice)
@@ -501,7 +501,7 @@ def native_regions(lattice, steps: int) -> bool:
             and all(applies is None and sum(map(abs, offset)) == 1 for offset, applies in lattice.flood_steps()))
 
 
-def _whole_board_regions(board_cells, optional, makeable, lattice=None, native=False, forms: _Forms | None = None):
+def _whole_board_regions(board_cells, optional, makeable, lattice=None, native=False, forms: PieceForms | None = None):
     grid = BitGrid(board_cells, lattice)
     everything = grid.mask(board_cells)
     must = everything & ~grid.mask(c for c in optional if c in grid.bit)
@@ -691,7 +691,7 @@ def prune_parity(board_cells, pieces, placements, stats: PlacementStats, counts,
     puzzle's BurrTools colours, as the placements were generated with."""
     lattice = lattices.of(pieces[0])
     target = colour_difference(board_cells, lattice)
-    difference = _differences(placements, lattice, _Forms(pieces, colours))
+    difference = _differences(placements, lattice, _forms(pieces, colours))
     used = [i for i, (_, hi) in enumerate(counts) if hi > 0]
     indices = list(range(len(placements)))
     while True:
@@ -720,7 +720,7 @@ def prune_parity(board_cells, pieces, placements, stats: PlacementStats, counts,
         indices = kept
 
 
-def _differences(placements, lattice, forms: _Forms | None = None) -> list[int]:
+def _differences(placements, lattice, forms: PieceForms | None = None) -> list[int]:
     """Each placement's colour difference. On squares and cubes moving a shape by a corner
     whose coordinates add up to an odd number swaps the checkerboard's colours, so one sum per
     orientation does for all its placements; and turning a piece swaps them when the image is
@@ -730,6 +730,7 @@ def _differences(placements, lattice, forms: _Forms | None = None) -> list[int]:
     if lattice.name not in ("square", "cubic"):
         return [colour_difference(p.cells, lattice) for p in placements]
     known: dict = {}  # (piece, orientation) -> its difference at corner 0
+    of_piece: dict = {}  # piece -> its difference
     result = []
     for p in placements:
         if p.orientation < 0:
@@ -738,55 +739,29 @@ def _differences(placements, lattice, forms: _Forms | None = None) -> list[int]:
         key = (p.piece, p.orientation)
         base = known.get(key)
         if base is None:
-            base = known[key] = _shape_difference(p, forms)
+            base = known[key] = _shape_difference(p, forms, of_piece)
         result.append(-base if sum(p.corner) & 1 else base)
     return result
 
 
-def _shape_difference(placement: Placement, forms: _Forms | None) -> int:
-    """The colour difference of a generated placement's shape at corner 0 (its orientation's)."""
+def _shape_difference(placement: Placement, forms: PieceForms | None, of_piece: dict) -> int:
+    """The colour difference of a generated placement's shape at corner 0 (its orientation's);
+    ``of_piece``: the pieces' differences worked out so far."""
     form = forms.form(placement) if forms is not None else None
     if form is None:
         return _checkerboard(placement.shape)
     transform = group(len(placement.corner))[0][form.turns[placement.orientation]]
     high = forms.high(placement.piece)
     moved_back = sum(high[p] for p, s in zip(transform.perm, transform.signs) if s < 0)
-    return -forms.difference(placement.piece) if moved_back & 1 else forms.difference(placement.piece)
+    difference = of_piece.get(placement.piece)
+    if difference is None:
+        difference = of_piece[placement.piece] = _checkerboard(forms.pieces[placement.piece].cells)
+    return -difference if moved_back & 1 else difference
 
 
-class _Forms:
-    """The pieces' orientations (:func:`polyfit.puzzle.orientations.oriented`) as the generator
-    made them on squares and cubes (``colours``: the puzzle's BurrTools colours), made when
-    first asked for; and per piece its greatest coordinates and colour difference."""
-
-    def __init__(self, pieces, colours=None):
-        self.pieces, self.colours = pieces, colours
-        self._forms: dict = {}
-        self._high: dict = {}
-        self._difference: dict = {}
-
-    def form(self, placement: Placement):
-        """The orientations ``placement``'s orientation number refers to, or None when its shape
-        is not theirs (placements made otherwise)."""
-        piece = placement.piece
-        form = self._forms.get(piece)
-        if form is None:
-            p = self.pieces[piece]
-            form = self._forms[piece] = oriented(p.cells, p.mirror, self.colours.of(p) if self.colours else ())
-        number, shapes = placement.orientation, form.shapes
-        return form if number < len(shapes) and shapes[number] is placement.shape else None
-
-    def high(self, piece: int) -> list[int]:
-        high = self._high.get(piece)
-        if high is None:
-            high = self._high[piece] = highest(self.pieces[piece].cells)
-        return high
-
-    def difference(self, piece: int) -> int:
-        difference = self._difference.get(piece)
-        if difference is None:
-            difference = self._difference[piece] = _checkerboard(self.pieces[piece].cells)
-        return difference
+def _forms(pieces, colours) -> PieceForms:
+    """The pieces' orientations as the generator makes them (``colours``: the puzzle's)."""
+    return PieceForms(pieces, [colours.of(p) for p in pieces] if colours else None)
 
 
 def _checkerboard(cells) -> int:
