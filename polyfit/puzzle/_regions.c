@@ -19,10 +19,14 @@
  *   are oks[ok_of[k]]. shape_of and ok_of are arrays of 'i', shift_of of 'q'. A place outside
  *   the board's words is a ValueError.
  *   Byte k of the answer is 1 when placement k fits. Each region is grown a whole word (64
- *   places of the box) at a time by shifts along the strides, for at most as many rounds as
- *   the board has cells per word of its box (and 48); a region still growing then (a long
- *   winding one, or any on a board that fills little of its box) is finished cell by cell, so
- *   no fill costs more than about twice the cell-by-cell one.
+ *   places of the box) at a time by shifts along the strides: a round sweeps each axis up
+ *   the words and back down, in place, so that a region runs along a line of free cells to
+ *   its end in one sweep (words a stride apart have grown before they are read; within a word
+ *   the shift is repeated until it gains nothing), and a region is whole after about as many
+ *   rounds as its paths turn corners. After as many rounds as the board has cells per word of
+ *   its box (and at most 48), a region still growing (a long winding one, or any on a board
+ *   that fills little of its box) is finished cell by cell, so no fill costs much more than
+ *   the cell-by-cell one.
  *
  * corners(masks, places, colours, strides, limits, low) -> list
  *   The corners where a shape lies on a board, in increasing order of their places. places:
@@ -190,32 +194,65 @@ static int load_places(uint64_t *w, Py_ssize_t n, PyObject *places)
     return status;
 }
 
-/* out |= (in << s) | (in >> s), over n words */
-static void spread(uint64_t *out, const uint64_t *in, Py_ssize_t n, Py_ssize_t s)
+/* Grow region (taking the cells it gains out of left) one step along the stride s both ways,
+ * in place: a word moved up is read after the words below it have grown, so along a stride
+ * of a word or more a region runs through every free cell in line in one sweep. Did it grow? */
+static int sweep(uint64_t *region, uint64_t *left, Py_ssize_t n, Py_ssize_t s)
 {
     Py_ssize_t q = s >> 6;
     int r = (int)(s & 63);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        uint64_t up = 0, down = 0;
-        if (i - q >= 0) {
-            up = in[i - q] << r;
-            if (r && i - q - 1 >= 0)
-                up |= in[i - q - 1] >> (64 - r);
+    uint64_t grew = 0;
+    if (q == 0) {  /* within a word the step is taken again until nothing more is gained */
+        for (Py_ssize_t i = 0; i < n; i++) {  /* up */
+            uint64_t in = i > 0 ? region[i - 1] >> (64 - r) : 0, reg = region[i], lft = left[i], added;
+            while ((added = ((reg << r) | in) & lft) != 0) {
+                reg |= added;
+                lft &= ~added;
+                in = 0;
+            }
+            grew |= reg ^ region[i];
+            region[i] = reg;
+            left[i] = lft;
         }
-        if (i + q < n) {
-            down = in[i + q] >> r;
-            if (r && i + q + 1 < n)
-                down |= in[i + q + 1] << (64 - r);
+        for (Py_ssize_t i = n - 1; i >= 0; i--) {  /* down */
+            uint64_t in = i + 1 < n ? region[i + 1] << (64 - r) : 0, reg = region[i], lft = left[i], added;
+            while ((added = ((reg >> r) | in) & lft) != 0) {
+                reg |= added;
+                lft &= ~added;
+                in = 0;
+            }
+            grew |= reg ^ region[i];
+            region[i] = reg;
+            left[i] = lft;
         }
-        out[i] |= up | down;
+        return grew != 0;
     }
+    for (Py_ssize_t i = q; i < n; i++) {  /* up: the words below have grown already */
+        uint64_t moved = region[i - q] << r;
+        if (r && i > q)
+            moved |= region[i - q - 1] >> (64 - r);
+        uint64_t added = moved & left[i];
+        region[i] |= added;
+        left[i] &= ~added;
+        grew |= added;
+    }
+    for (Py_ssize_t i = n - 1 - q; i >= 0; i--) {  /* down */
+        uint64_t moved = region[i + q] >> r;
+        if (r && i + q + 1 < n)
+            moved |= region[i + q + 1] << (64 - r);
+        uint64_t added = moved & left[i];
+        region[i] |= added;
+        left[i] &= ~added;
+        grew |= added;
+    }
+    return grew != 0;
 }
 
-/* Every region of left (cleared on the way) has a makeable area? region, grown and stack are
- * scratch: n words, n words, and one index per cell of left. */
+/* Every region of left (cleared on the way) has a makeable area? region and stack are scratch:
+ * n words, and one index per cell of left. */
 static int regions_fit(uint64_t *left, const uint64_t *must, Py_ssize_t n, const Py_ssize_t *strides,
                        Py_ssize_t axes, const uint8_t *ok, Py_ssize_t ok_length, int rounds, uint64_t *region,
-                       uint64_t *grown, Py_ssize_t *stack)
+                       Py_ssize_t *stack)
 {
     for (Py_ssize_t w = 0; w < n; w++) {
         while (left[w]) {
@@ -224,18 +261,10 @@ static int regions_fit(uint64_t *left, const uint64_t *must, Py_ssize_t n, const
             left[w] &= left[w] - 1;
             int done = 0;
             for (int round = 0; round < rounds && !done; round++) {
-                memcpy(grown, region, (size_t)n * sizeof(uint64_t));
-                for (Py_ssize_t i = 0; i < axes; i++)
-                    spread(grown, region, n, strides[i]);
                 done = 1;
-                for (Py_ssize_t i = 0; i < n; i++) {
-                    uint64_t added = grown[i] & left[i];
-                    if (added) {
-                        region[i] |= added;
-                        left[i] &= ~added;
+                for (Py_ssize_t a = 0; a < axes; a++)
+                    if (sweep(region, left, n, strides[a]))
                         done = 0;
-                    }
-                }
             }
             if (!done) {  /* finish cell by cell from every cell found so far */
                 Py_ssize_t top = 0, total = n * 64;
@@ -307,8 +336,8 @@ static PyObject *fits_many(PyObject *self, PyObject *args)
             PyErr_SetString(PyExc_TypeError, "oks must be bytes");
             goto done;
         }
-    /* board, must, shape, left, region, grown */
-    scratch = malloc((size_t)n * 6 * sizeof(uint64_t));
+    /* board, must, shape, left, region */
+    scratch = malloc((size_t)n * 5 * sizeof(uint64_t));
     stack = malloc((size_t)n * 64 * sizeof(Py_ssize_t));
     result = PyByteArray_FromStringAndSize(NULL, count);
     if (scratch == NULL || stack == NULL || result == NULL) {
@@ -317,7 +346,7 @@ static PyObject *fits_many(PyObject *self, PyObject *args)
         goto done;
     }
     uint64_t *board = scratch, *must = scratch + n, *shape = scratch + 2 * n, *left = scratch + 3 * n;
-    uint64_t *region = scratch + 4 * n, *grown = scratch + 5 * n;
+    uint64_t *region = scratch + 4 * n;
     load_words(board, n, board_view.buf, board_view.len);
     load_words(must, n, must_view.buf, must_view.len);
     Py_ssize_t per_word = popcount_words(board, n) / n;
@@ -346,7 +375,7 @@ static PyObject *fits_many(PyObject *self, PyObject *args)
         }
         PyObject *ok = PyTuple_GET_ITEM(oks, ok_of[k]);
         answer[k] = (char)regions_fit(left, must, n, strides, axes, (const uint8_t *)PyBytes_AS_STRING(ok),
-                                      PyBytes_GET_SIZE(ok), rounds, region, grown, stack);
+                                      PyBytes_GET_SIZE(ok), rounds, region, stack);
     }
 done:
     free(scratch);
