@@ -320,7 +320,7 @@ def test_an_option_off_the_board_is_an_error_in_c_not_a_wrong_item():
     native("dlx-c")
     if cover_module._cover is None:
         pytest.skip("the C option gatherer did not build")
-    items = [5, 6, -1, 7]
+    items = [5, 6, None, 7]
     assert cover_module._cover.options(0, items, array("i", [0, 1]), array("i", [0])) == [(0, 5, 6)]
     for bases in ([1], [3], [-1]):
         with pytest.raises(ValueError):

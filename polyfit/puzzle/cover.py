@@ -513,7 +513,7 @@ class _CellItems:
         cells = list(cell_item)
         self.grid = grid = BitGrid(cells) if cells else None
         self.strides = tuple(grid.strides) if cells else ()
-        self.table = [-1] * (grid.length if cells else 0)
+        self.table = [None] * (grid.length if cells else 0)  # a cell's item by its place
         for k, item in zip(grid.numbers(cells) if cells else (), cell_item.values()):
             self.table[k] = item
         self.offsets: dict = {}  # (piece, orientation) -> how to pick its items (see __call__)

@@ -63,9 +63,10 @@ class Oriented:
     # reflection of a piece that may not be turned over).
     source: tuple = field(default=(), compare=False)
     by_turn: tuple = field(default=(), compare=False)
-    # The base its cells are numbered in, and (numbers, colouring) -> orientation number: the
-    # keys :func:`_images` makes (see there).
+    # The base its cells are numbered in, per orientation its cells' numbers (in order), and
+    # (numbers, colouring) -> orientation number: the keys :func:`_images` makes (see there).
     radix: int = field(default=0, compare=False)
+    numbers: tuple = field(default=(), compare=False)
     by_number: dict = field(default_factory=dict, compare=False)
     # strides -> per orientation its cells' places in a grid of those strides (see places)
     grid_places: dict = field(default_factory=dict, compare=False)
@@ -83,15 +84,28 @@ def places(form: Oriented, number: int, strides) -> array:
         made = form.grid_places[strides] = [None] * len(form.shapes)
     found = made[number]
     if found is None:
-        shape = form.shapes[number]
-        if len(strides) == 3:
+        numbers = form.numbers[number]
+        if form.radix ** len(strides) <= len(form.shapes) * len(numbers) * 2:  # a table of every number's place
+            found = array("i", map(_places_table(form.radix, strides).__getitem__, numbers))
+        elif len(strides) == 3:
             s0, s1, s2 = strides
-            found = array("i", [z * s0 + y * s1 + x * s2 for z, y, x in shape])
+            found = array("i", [z * s0 + y * s1 + x * s2 for z, y, x in form.shapes[number]])
         else:
             s0, s1 = strides
-            found = array("i", [y * s0 + x * s1 for y, x in shape])
+            found = array("i", [y * s0 + x * s1 for y, x in form.shapes[number]])
         made[number] = found
     return found
+
+
+@lru_cache(maxsize=16)
+def _places_table(radix: int, strides: tuple) -> tuple:
+    """The place in a grid of ``strides`` of every cell with coordinates below ``radix``, by its
+    number (coordinates as digits: see :func:`_images`)."""
+    if len(strides) == 3:
+        s0, s1, s2 = strides
+        return tuple([z * s0 + y * s1 + x * s2 for z, y, x in product(range(radix), repeat=3)])
+    s0, s1 = strides
+    return tuple([y * s0 + x * s1 for y, x in product(range(radix), repeat=2)])
 
 
 class PieceForms:
@@ -260,6 +274,7 @@ def oriented(cells: tuple, mirror: bool, colours: tuple = ()) -> Oriented:
         (cells, colours),
         tuple(by_number[image[t]] if t in image else -2 for t in range(len(transforms))),
         radix,
+        tuple(n for n, _ in numbered),
         by_number,
     )
 
