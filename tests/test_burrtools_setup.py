@@ -554,7 +554,7 @@ def test_the_corners_found_in_c_are_the_corners_found_in_python(case):
     assert found == expected
 
 
-def test_the_corners_in_c_refuse_bad_places_and_colours():
+def test_the_corners_and_places_in_c_refuse_bad_input():
     regions = regions_module()
     masks = (b"\xff", b"\x0f")
     with pytest.raises(ValueError, match="off the board"):
@@ -563,6 +563,11 @@ def test_the_corners_in_c_refuse_bad_places_and_colours():
         regions.corners(masks, array("i", [0]), array("i", [2]), (1,), (7,), (0,))
     with pytest.raises(ValueError, match="per place"):
         regions.corners(masks, array("i", [0, 1]), array("i", [1]), (1,), (7,), (0,))
+    with pytest.raises(ValueError, match="negative"):
+        regions.places((3, -1), 10, (11, 1))
+    with pytest.raises(OverflowError, match="int32"):
+        regions.places((99,), 10, (2**30, 1))
+    assert list(array("i", regions.places((0, 99, 100), 10, (11, 1)))) == [0, 108, 110]  # 100: (10, 0)
     found = regions.corners(masks, array("i", [0, 1]), array("i", [1, 0]), (1,), (6,), (10,))
     assert found == [(10,), (11,), (12,), (13,)]
 

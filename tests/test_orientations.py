@@ -51,3 +51,27 @@ def test_orientations_numbered_are_the_orientations_made_cell_by_cell(piece, mir
             continue
         expected = tuple(form.index.get(normal(g.apply(source[0]), source[1]), -1) for g in transforms)
         assert turned(source[0], source[1], form) == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(pieces(), st.booleans(), st.integers(1, 40), st.integers(1, 40))
+def test_an_orientations_places_are_its_cells_times_the_strides(piece, mirror, a, b):
+    """In C (from the cells' numbers) and in Python (a table of them, or cell by cell)."""
+    from array import array
+
+    from polyfit.puzzle import orientations
+
+    cells, colours = piece
+    form = oriented(cells, mirror, colours)
+    strides = (a * b + b + 1, b + 1, 1)[3 - len(cells[0]):]
+    for number, shape in enumerate(form.shapes):
+        expected = [sum(c * s for c, s in zip(cell, strides)) for cell in shape]
+        form.grid_places.clear()
+        assert list(array("i", bytes(orientations.places(form, number, strides)))) == expected
+        saved = orientations._regions
+        try:
+            orientations._regions = None
+            form.grid_places.clear()
+            assert list(orientations.places(form, number, strides)) == expected
+        finally:
+            orientations._regions = saved

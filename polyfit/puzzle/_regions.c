@@ -37,6 +37,11 @@
  *   mask, and its coordinates (its place in strides) are at most limits (the box's size less
  *   the shape's along each axis, so that no cell of the shape wraps into the next row); each
  *   is returned as the tuple of its coordinates plus low.
+ *
+ * places(numbers, radix, strides) -> bytes
+ *   The places of cells given by their numbers (a tuple of ints, each a cell's coordinates as
+ *   the digits of a number in base radix, the last coordinate the lowest digit): each the sum
+ *   of its coordinates times the strides, as int32 bytes (the twin of orientations.places).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -502,11 +507,57 @@ done:
     return result;
 }
 
+/* -- places: cells' numbers to their places ------------------------------------------------ */
+
+static PyObject *places(PyObject *self, PyObject *args)
+{
+    PyObject *numbers, *strides_obj;
+    Py_ssize_t radix, strides[MAX_AXES];
+    if (!PyArg_ParseTuple(args, "O!nO!", &PyTuple_Type, &numbers, &radix, &PyTuple_Type, &strides_obj))
+        return NULL;
+    Py_ssize_t axes = PyTuple_GET_SIZE(strides_obj), count = PyTuple_GET_SIZE(numbers);
+    if (read_strides(strides_obj, strides, axes) < 0)
+        return NULL;
+    if (radix < 1) {
+        PyErr_SetString(PyExc_ValueError, "places: the radix must be positive");
+        return NULL;
+    }
+    PyObject *result = PyBytes_FromStringAndSize(NULL, count * 4);
+    if (result == NULL)
+        return NULL;
+    int32_t *place = (int32_t *)PyBytes_AS_STRING(result);
+    for (Py_ssize_t k = 0; k < count; k++) {
+        Py_ssize_t n = PyLong_AsSsize_t(PyTuple_GET_ITEM(numbers, k)), total = 0;
+        if (n == -1 && PyErr_Occurred()) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        if (n < 0) {
+            Py_DECREF(result);
+            PyErr_SetString(PyExc_ValueError, "places: a cell's number is negative");
+            return NULL;
+        }
+        for (Py_ssize_t i = axes - 1; i >= 0; i--) {
+            Py_ssize_t digit = i > 0 ? n % radix : n;
+            n = i > 0 ? n / radix : 0;
+            if (digit > (INT32_MAX - total) / strides[i]) {
+                Py_DECREF(result);
+                PyErr_SetString(PyExc_OverflowError, "places: a place beyond int32");
+                return NULL;
+            }
+            total += digit * strides[i];
+        }
+        place[k] = (int32_t)total;
+    }
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"fits", fits, METH_VARARGS, "fits(free, must, strides, ok) -> bool"},
     {"fits_many", fits_many, METH_VARARGS,
      "fits_many(board, must, strides, oks, shapes, shape_of, shift_of, ok_of) -> bytearray (shapes: int32 places)"},
     {"corners", corners, METH_VARARGS, "corners(masks, places, colours, strides, limits, low) -> list of corners"},
+    {"places", places, METH_VARARGS, "places(numbers, radix, strides) -> int32 bytes"},
     {NULL, NULL, 0, NULL},
 };
 

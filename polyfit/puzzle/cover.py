@@ -518,7 +518,7 @@ class _CellItems:
             self.table[k] = item
         self.offsets: dict = {}  # (piece, orientation) -> how to pick its items (see __call__)
 
-    def _shape_places(self, placement) -> array:
+    def _shape_places(self, placement) -> array | bytes:
         """The places of a placement's shape's cells at corner 0 (its cells' places less its
         corner's)."""
         form = self.forms.form(placement) if self.forms is not None else None
@@ -556,7 +556,7 @@ class _CellItems:
         key = placement.piece, placement.orientation
         gather = self.offsets.get(key)
         if gather is None:
-            offsets = self._shape_places(placement)
+            offsets = array("i", bytes(self._shape_places(placement)))
             # One C call picks a shape's items out of the slice of the table it spans.
             pick = itemgetter(*offsets) if len(offsets) > 1 else (lambda window, k=offsets[0]: (window[k],))
             gather = self.offsets[key] = (pick, max(offsets) + 1)

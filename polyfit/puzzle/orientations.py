@@ -19,6 +19,11 @@ from operator import add
 
 from polyfit.lattices.grid import Transform, lattice_group
 
+try:
+    from polyfit.puzzle import _regions
+except ImportError:  # the C extension did not build: the places are made in Python
+    _regions = None
+
 
 @cache
 def group(dim: int) -> tuple:
@@ -72,9 +77,10 @@ class Oriented:
     grid_places: dict = field(default_factory=dict, compare=False)
 
 
-def places(form: Oriented, number: int, strides) -> array:
+def places(form: Oriented, number: int, strides) -> array | bytes:
     """The places of orientation ``number``'s cells in a grid of ``strides`` (a cell's place is
-    its coordinates times the strides, added up), as int32: made once per orientation and grid,
+    its coordinates times the strides, added up), as int32 (in C when it built: from the cells'
+    numbers, polyfit/puzzle/_regions.c's ``places``): made once per orientation and grid,
     for placement generation, area pruning and the cover alike (they lay the board out the same
     way). The places of the last grid asked for are kept."""
     strides = tuple(strides)
@@ -85,7 +91,9 @@ def places(form: Oriented, number: int, strides) -> array:
     found = made[number]
     if found is None:
         numbers = form.numbers[number]
-        if form.radix ** len(strides) <= len(form.shapes) * len(numbers) * 2:  # a table of every number's place
+        if _regions is not None:  # int32 bytes
+            found = _regions.places(numbers, form.radix, strides)
+        elif form.radix ** len(strides) <= len(form.shapes) * len(numbers) * 2:  # a table of every number's place
             found = array("i", map(_places_table(form.radix, strides).__getitem__, numbers))
         elif len(strides) == 3:
             s0, s1, s2 = strides

@@ -230,6 +230,7 @@ def _corners(masks, places, colours, strides, limits, low) -> list[tuple]:
     corner's place lies on the mask of its colour (``masks``, bytes; ``colours`` the number
     of each cell's mask, or empty: all on ``masks[0]``), and the corner's coordinates are at
     most ``limits``. In increasing order of places, each corner plus ``low``."""
+    places, colours = _int32s(places), _int32s(colours)
     if len(colours) not in (0, len(places)) or not masks:
         raise ValueError("corners: one mask or more, and colours none or one per place")
     masks = [int.from_bytes(mask, "little") for mask in masks]
@@ -250,6 +251,11 @@ def _corners(masks, places, colours, strides, limits, low) -> list[tuple]:
             if all(c <= m for c, m in zip(coordinates, limits)):
                 result.append(tuple(c + a for c, a in zip(coordinates, low)))
     return result
+
+
+def _int32s(buffer) -> memoryview:
+    """An int32 buffer (bytes, an array of 'i') as a sequence of ints."""
+    return memoryview(buffer).cast("B").cast("i")
 
 
 def reachable_areas(sizes, counts) -> int:
