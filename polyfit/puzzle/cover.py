@@ -44,7 +44,7 @@ try:
 except ImportError:  # the C extension did not build: _CellItems' Python loop does the work
     _cover = None
 from polyfit.puzzle.orientations import PieceForms, places
-from polyfit.puzzle.placements import BitGrid, Placement
+from polyfit.puzzle.placements import BitGrid, Placement, runs
 from polyfit.puzzle.symmetry import Symmetry
 
 
@@ -119,24 +119,18 @@ class PlacementKeys:
         self.groups: dict = {}
         self.orientations: dict = {}  # piece -> the (piece, orientation) keys of its groups
         others = []
-        k, end = 0, len(placements)
-        while k < end:  # a run of placements of one orientation at a time
+        for k, run in runs(placements):
             p = placements[k]
             piece, orientation = p.piece, p.orientation
             if not grid or orientation < 0:
-                others.append(k)
-                k += 1
+                others.extend(range(k, run))
                 continue
-            run = k + 1
-            while run < end and placements[run].orientation == orientation and placements[run].piece == piece:
-                run += 1
             group = self.groups.get((piece, orientation))
             if group is None:
                 group = self.groups[piece, orientation] = ([], [])
                 self.orientations.setdefault(piece, []).append((piece, orientation))
             group[0].extend(range(k, run))
             group[1].extend([q.corner for q in placements[k:run]])
-            k = run
         self.numbered: dict = {}
         if self.groups:
             # the box of the corners (a symmetry maps a corner to a corner)
@@ -533,21 +527,14 @@ class _CellItems:
         if not ((_cover is not None) if native is None else native):
             return [(piece_item[placements[i].piece],) + self(placements[i]) for i in indices]
         result = []
-        k, end = 0, len(indices)
-        while k < end:
-            placement = placements[indices[k]]
-            if placement.shape is None:
+        chosen = [placements[i] for i in indices]
+        for k, run in runs(chosen):
+            placement = chosen[k]
+            if placement.orientation < 0:
                 result.append((piece_item[placement.piece],) + self(placement))
-                k += 1
                 continue
-            piece, orientation = placement.piece, placement.orientation
-            run = k + 1
-            while run < end and placements[indices[run]].orientation == orientation \
-                    and placements[indices[run]].piece == piece and placements[indices[run]].shape is not None:
-                run += 1
-            bases = array("i", self.grid.numbers([placements[i].corner for i in indices[k:run]]))
-            result += _cover.options(piece_item[piece], self.table, self._shape_places(placement), bases)
-            k = run
+            bases = array("i", self.grid.numbers([p.corner for p in chosen[k:run]]))
+            result += _cover.options(piece_item[placement.piece], self.table, self._shape_places(placement), bases)
         return result
 
     def __call__(self, placement) -> tuple:

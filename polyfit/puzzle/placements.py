@@ -88,6 +88,25 @@ class Placement:
         return (Placement, (self.piece, self.cells, self.colours, self.orientation, self.corner, self.shape))
 
 
+def runs(placements) -> list[tuple[int, int]]:
+    """The placements (a list, in order) in runs ``(start, end)``: placements ``start`` to
+    ``end - 1`` are generated ones (which know their shape and corner) of one orientation of
+    one piece, or one placement made otherwise. Set-up works on a run at once: one shape, and
+    a list of corners."""
+    found = []
+    k, end = 0, len(placements)
+    while k < end:
+        p = placements[k]
+        piece, orientation = p.piece, p.orientation
+        run = k + 1
+        if orientation >= 0:
+            while run < end and placements[run].orientation == orientation and placements[run].piece == piece:
+                run += 1
+        found.append((k, run))
+        k = run
+    return found
+
+
 @dataclass
 class PlacementStats:
     generated: int = 0
@@ -547,8 +566,7 @@ def _whole_board_regions(board_cells, optional, makeable, lattice=None, native=F
         shapes, shape_of, shift_of, ok_of = [], array("i"), array("q"), array("i")
         pieces = sorted(ok_bytes)
         ok_number = {piece: k for k, piece in enumerate(pieces)}
-        k, end = 0, len(placements)
-        while k < end:
+        for k, run in runs(placements):
             placement = placements[k]
             piece, orientation = placement.piece, placement.orientation
             if orientation < 0:
@@ -556,11 +574,7 @@ def _whole_board_regions(board_cells, optional, makeable, lattice=None, native=F
                 shapes.append(array("i", grid.numbers(placement.cells)))
                 shift_of.append(0)
                 ok_of.append(ok_number[piece])
-                k += 1
                 continue
-            run = k + 1
-            while run < end and placements[run].orientation == orientation and placements[run].piece == piece:
-                run += 1
             number = shape_number.get((piece, orientation))
             if number is None:
                 number = shape_number[piece, orientation] = len(shapes)
@@ -572,7 +586,6 @@ def _whole_board_regions(board_cells, optional, makeable, lattice=None, native=F
             shape_of.extend([number] * (run - k))
             shift_of.extend(grid.numbers([p.corner for p in placements[k:run]]))
             ok_of.extend([ok_number[piece]] * (run - k))
-            k = run
         answers = _regions.fits_many(everything.to_bytes(size, "little"), must_bytes, strides,
                                      tuple(ok_bytes[p] for p in pieces), tuple(shapes), shape_of, shift_of, ok_of)
         return [bool(a) for a in answers]
@@ -699,11 +712,15 @@ def prune_parity(board_cells, pieces, placements, stats: PlacementStats, counts,
     target = colour_difference(board_cells, lattice)
     difference = _differences(placements, lattice, _forms(pieces, colours))
     used = [i for i, (_, hi) in enumerate(counts) if hi > 0]
-    indices = list(range(len(placements)))
+    # A placement as one number: its difference and its piece (the test is one per such pair).
+    size = len(pieces)
+    code = [d * size + p.piece for d, p in zip(difference, placements)]
+    indices = range(len(placements))
     while True:
+        present = set(code) if len(indices) == len(code) else {code[k] for k in indices}
         possible = [set() for _ in pieces]
-        for k in indices:
-            possible[placements[k].piece].add(difference[k])
+        for c in present:
+            possible[c % size].add(c // size)
         if any(not possible[i] for i in used):
             return [placements[k] for k in indices]  # a piece that fits nowhere is left for the search to report
         # For piece i: the totals of all the other copies, its own other copies included.
@@ -711,9 +728,10 @@ def prune_parity(board_cells, pieces, placements, stats: PlacementStats, counts,
         others_of = dict(zip(used, _totals_without_each([sets[i].times(counts[i][1]) for i in used])))
         for i in used:
             others_of[i] = others_of[i] + sets[i].times(counts[i][1] - 1)
-        kept = [k for k in indices if target - difference[k] in others_of[placements[k].piece]]
-        if len(kept) == len(indices):
+        allowed = {c for c in present if target - c // size in others_of[c % size]}
+        if len(allowed) == len(present):
             return [placements[k] for k in indices]
+        kept = [k for k in indices if code[k] in allowed]
         stats.pruned_parity += len(indices) - len(kept)
         if not kept:
             reachable = (sets[used[0]] + others_of[used[0]]).values()
@@ -738,7 +756,8 @@ def _differences(placements, lattice, forms: PieceForms | None = None) -> list[i
     known: dict = {}  # (piece, orientation) -> its difference at corner 0
     of_piece: dict = {}  # piece -> its difference
     result = []
-    for p in placements:
+    for k, run in runs(placements):
+        p = placements[k]
         if p.orientation < 0:
             result.append(_checkerboard(p.cells))
             continue
@@ -746,7 +765,7 @@ def _differences(placements, lattice, forms: PieceForms | None = None) -> list[i
         base = known.get(key)
         if base is None:
             base = known[key] = _shape_difference(p, forms, of_piece)
-        result.append(-base if sum(p.corner) & 1 else base)
+        result += [-base if sum(q.corner) & 1 else base for q in placements[k:run]]
     return result
 
 
