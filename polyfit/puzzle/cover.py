@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from polyfit.lattices import base as lattices
+from polyfit.lattices.grid import Transform
 from polyfit.xc.problem import ExactCoverProblem
 
 try:
@@ -43,7 +44,8 @@ try:
     from polyfit.puzzle import _cover
 except ImportError:  # the C extension did not build: _CellItems' Python loop does the work
     _cover = None
-from polyfit.puzzle.orientations import PieceForms, places
+from polyfit.puzzle.orientations import PieceForms, places, turned
+from polyfit.puzzle.orientations import group as whole_group
 from polyfit.puzzle.placements import BitGrid, Placement, runs
 from polyfit.puzzle.symmetry import Symmetry
 
@@ -190,40 +192,53 @@ class PlacementKeys:
             table[k] = lookup[piece_map[placements[k].piece], mask, colours]
         return table
 
-    def _map_oriented(self, sym: Symmetry, table: list[int], only: int | None = None) -> None:
-        """Each orientation's placements at once: the image of a corner is an affine function
-        of its coordinates, so its number is one sum per placement (those of piece ``only``
-        alone when it is given)."""
-        from polyfit.puzzle.orientations import group, turned
-
-        pieces, painted = self.pieces, self.painted
-        turns = self._turns
-        transform, offset, piece_map = sym.transform, sym.offset, sym.piece_map
+    def _affine(self, sym: Symmetry) -> tuple:
+        """What maps the corners of generated placements under ``sym``: per turn number the
+        number of it then this transform, and the factor of each coordinate of a corner, the
+        coordinates (with their strides) where the image's least value is the extent's last
+        (sign minus), and a constant: an image corner's number is the constant, less the extent
+        along those, plus each coordinate times its factor."""
+        transform, offset = sym.transform, sym.offset
         strides, low = self.strides, self.low
-        _, numbers, products = group(len(low))
+        _, numbers, products = whole_group(len(low))
         number = numbers[transform]
         row = [r[number] for r in products]  # turn number -> it, then this transform
         # Coordinate k of an image corner is signs[k] * corner[perm[k]] + offset[k], less the
         # extent's last coordinate along perm[k] where the sign is minus (the image's least
-        # value there): each placement's number is a constant plus one factor per coordinate.
+        # value there).
         factor = [0] * len(strides)
         for k, (p, s) in enumerate(zip(transform.perm, transform.signs)):
             factor[p] = strides[k] * s
         minus = [(p, strides[k]) for k, (p, s) in enumerate(zip(transform.perm, transform.signs)) if s < 0]
         constant = sum((a - b) * c for a, b, c in zip(offset, low, strides))
+        return row, factor, minus, constant
+
+    def _target(self, sym: Symmetry, affine: tuple, i: int, o: int) -> tuple[dict, int]:
+        """Where ``sym`` (its :meth:`_affine`) sends the placements of orientation ``o`` of
+        piece ``i``: {corner number: index} of the orientation they go to, and the constant
+        of their corners' numbers there."""
+        row, _, minus, constant = affine
+        j = sym.piece_map[i]
+        turn = self._turns.get((i, j))
+        if turn is None:
+            turn = self._turns[i, j] = turned(self.pieces[i].cells, self.painted[i], self.forms.of(j))
+        form = self.forms.of(i)
+        extent = form.extents[o]
+        start = constant
+        for p, stride in minus:
+            start += (1 - extent[p]) * stride
+        return self._numbered((j, turn[row[form.turns[o]]])), start
+
+    def _map_oriented(self, sym: Symmetry, table: list[int], only: int | None = None) -> None:
+        """Each orientation's placements at once: the image of a corner is an affine function
+        of its coordinates, so its number is one sum per placement (those of piece ``only``
+        alone when it is given)."""
+        affine = self._affine(sym)
+        factor = affine[1]
         keys = self.groups if only is None else self.orientations.get(only, ())
         for i, o in keys:
             indices, corners = self.groups[i, o]
-            j = piece_map[i]
-            turn = turns.get((i, j))
-            if turn is None:
-                turn = turns[i, j] = turned(pieces[i].cells, painted[i], self.forms.of(j))
-            form = self.forms.of(i)
-            target = self._numbered((j, turn[row[form.turns[o]]]))
-            extent = form.extents[o]
-            start = constant
-            for p, stride in minus:
-                start += (1 - extent[p]) * stride
+            target, start = self._target(sym, affine, i, o)
             if len(factor) == 3:
                 f0, f1, f2 = factor
                 images = [target[start + f0 * z + f1 * y + f2 * x] for z, y, x in corners]
@@ -232,6 +247,15 @@ class PlacementKeys:
                 images = [target[start + f0 * y + f1 * x] for y, x in corners]
             for k, image in zip(indices, images):
                 table[k] = image
+
+    def image_of(self, sym: Symmetry, k: int) -> int:
+        """Where ``sym`` sends placement ``k`` (alone)."""
+        p = self.placements[k]
+        if (p.piece, p.orientation) not in self.groups:
+            return self.image(sym, p.piece)[k]
+        affine = self._affine(sym)
+        target, start = self._target(sym, affine, p.piece, p.orientation)
+        return target[start + sum([f * c for f, c in zip(affine[1], p.corner)])]
 
 
 @dataclass
@@ -402,8 +426,64 @@ def _orbits(symmetries, indices, tables):
     return result
 
 
+def _generators(symmetries) -> list[int] | None:
+    """The positions of a few symmetries that generate the group, or None when the group is
+    not one of transforms of squares or cubes that it is closed under (then every symmetry is
+    used). Greedily, those of the highest order first (they make the most), each one not a
+    product of those before it: 3 for the cube's 48."""
+    transforms = [sym.transform for sym in symmetries]
+    if not all(type(t) is Transform and len(t.perm) in (2, 3) for t in transforms):
+        return None
+    dim = len(transforms[0].perm)
+    _, numbers, products = whole_group(dim)
+    identity = numbers[Transform.identity(dim)]
+    members = [numbers[t] for t in transforms]
+
+    def order(t: int) -> int:
+        power, k = t, 1
+        while power != identity:
+            power, k = products[power][t], k + 1
+        return k
+
+    reached, generators = {identity}, []
+    for k in sorted(range(len(members)), key=lambda k: (-order(members[k]), k)):
+        if members[k] in reached:
+            continue
+        generators.append(k)
+        frontier = list(reached)
+        while frontier:  # close under products with the generators so far
+            frontier = {products[a][members[g]] for a in frontier for g in generators} - reached
+            reached |= frontier
+        if len(reached) == len(members):
+            break
+    return generators if reached == set(members) else None
+
+
+def _orbit_sizes(indices, tables) -> dict[int, int]:
+    """{representative: orbit size} of placement indices, the orbits found by following the
+    images under generators of the group (``tables``: a table of images per generator); each
+    orbit is represented by its least index."""
+    seen: set = set()
+    result = {}
+    for i in sorted(indices):
+        if i in seen:
+            continue
+        orbit, frontier = {i}, [i]
+        while frontier:
+            frontier = [table[k] for k in frontier for table in tables]
+            frontier = [k for k in frontier if k not in orbit]
+            orbit.update(frontier)
+        seen |= orbit
+        result[i] = len(orbit)
+    return result
+
+
 def choose_breaker(cover: Cover, pieces, counts) -> None:
-    """Pick the invariant piece with the fewest orbit representatives and restrict it."""
+    """Pick the invariant piece with the fewest orbit representatives and restrict it.
+
+    A piece's orbits are followed under a few generators of the group, not every symmetry;
+    only its representatives that some symmetry other than the identity fixes (an orbit
+    smaller than the group) are mapped by every symmetry, to find their stabilizers."""
     group = cover.symmetries
     if len(group) <= 1:
         return
@@ -423,11 +503,15 @@ def choose_breaker(cover: Cover, pieces, counts) -> None:
         if mine:
             candidates.append((-(-len(mine) // len(group)), piece, mine))
     keys = cover._keys()
+    generators = _generators(group)
     for least, piece, mine in sorted(candidates, key=lambda c: c[:2]):
         if best is not None and (least, 0, piece) > best[0]:
             continue
-        tables = [cover._tables.get(sym) or keys.image(sym, piece) for sym in group]
-        orbits = _orbits(group, mine, tables)
+        if generators is None:
+            orbits = _orbits(group, mine, [cover._tables.get(sym) or keys.image(sym, piece) for sym in group])
+        else:
+            sizes = _orbit_sizes(mine, [cover._tables.get(group[g]) or keys.image(group[g], piece) for g in generators])
+            orbits = {i: (size, None) for i, size in sizes.items()}  # stabilizers: for the breaker alone
         fixed = sum(1 for size, _ in orbits.values() if size < len(group))
         key = (len(orbits), fixed, piece)
         if best is None or key < best[0]:
@@ -437,7 +521,12 @@ def choose_breaker(cover: Cover, pieces, counts) -> None:
     _, piece, orbits = best
     cover.breaker = piece
     cover.orbit_sizes = {i: size for i, (size, _) in orbits.items()}
-    cover.stabilizers = {i: stab for i, (_, stab) in orbits.items() if stab}
+    cover.stabilizers = {}
+    for i, (size, stabilizer) in orbits.items():
+        if stabilizer is None and size < len(group):
+            stabilizer = [sym for sym in group if not sym.is_identity and keys.image_of(sym, i) == i]
+        if stabilizer:
+            cover.stabilizers[i] = stabilizer
 
 
 def build_cover(
