@@ -388,11 +388,11 @@ class BitGrid:
     @staticmethod
     def size(cells, lattice=None) -> int:
         """How many bits the grid of these cells takes."""
-        cells = list(cells)
-        spare = BitGrid._spare(len(cells[0]), lattice)
+        axes = list(zip(*cells))  # each coordinate of every cell
+        spare = BitGrid._spare(len(axes), lattice)
         bits = 1
-        for i in range(len(cells[0])):
-            bits *= max(c[i] for c in cells) - min(c[i] for c in cells) + 1 + spare[i]
+        for axis, extra in zip(axes, spare):
+            bits *= max(axis) - min(axis) + 1 + extra
         return bits
 
     @staticmethod
@@ -406,8 +406,9 @@ class BitGrid:
         cells = list(cells)
         dim = len(cells[0])
         spare = self._spare(dim, lattice)
-        low = [min(c[i] for c in cells) for i in range(dim)]
-        size = [max(c[i] for c in cells) - low[i] + 1 + spare[i] for i in range(dim)]
+        axes = list(zip(*cells))  # each coordinate of every cell
+        low = [min(axis) for axis in axes]
+        size = [max(axis) - least + 1 + extra for axis, least, extra in zip(axes, low, spare)]
         strides = [1] * dim
         for i in range(dim - 2, -1, -1):
             strides[i] = strides[i + 1] * size[i + 1]

@@ -68,9 +68,8 @@ def _box_symmetries(cells, lattice) -> list[Symmetry]:
     """On squares and cubes a symmetry maps the cells' box onto itself: only the transforms
     that permute equal sides are tried, each moved back onto the box and its image checked
     against the cells (a set look-up per cell, no sorting)."""
-    dim = len(cells[0])
-    low = [min(c[i] for c in cells) for i in range(dim)]
-    high = [max(c[i] for c in cells) for i in range(dim)]
+    axes = list(zip(*cells))  # each coordinate of every cell
+    low, high = [min(axis) for axis in axes], [max(axis) for axis in axes]
     size = [h - l for l, h in zip(low, high)]
     board = set(cells)
     whole = len(board) == math.prod(n + 1 for n in size)  # the board fills its box
@@ -87,9 +86,12 @@ def _box_symmetries(cells, lattice) -> list[Symmetry]:
 
 
 def _shape_images(pieces, colours):
-    """The lattice, each piece's orientations and ``image_of(i, transform)``: the shape of
-    piece ``i`` turned by ``transform``, as its orientations hold it, or on squares and cubes
-    one shape of the same rotations (only ever looked up in sets of orientations)."""
+    """The lattice, each piece's orientations, ``image_of(i, transform)``: the shape of piece
+    ``i`` turned by ``transform``, as its orientations hold it, or on squares and cubes one
+    shape of the same rotations (only ever looked up in sets of orientations), and
+    ``kind(i, transform)``: transforms of the same kind turn piece ``i`` into the same
+    orientations (on squares and cubes: the rotations, or the reflections of a piece that may
+    not be turned over)."""
     lattice = lattices.of(pieces[0])
     if lattice.name in ("square", "cubic"):
 
@@ -109,6 +111,9 @@ def _shape_images(pieces, colours):
             if image is None:
                 image = mirrored[i] = turn(cells[i], painted[i], transform)
             return image
+
+        def kind(i, transform):
+            return i, transform.is_proper or pieces[i].mirror
     else:
         painted = [colours.of(p) if colours else () for p in pieces]
         shapes = [set(painted_orientations(lattice, p.cells, p.mirror, k)) if k else {(o, ()) for o in p.orientations()}
@@ -116,7 +121,10 @@ def _shape_images(pieces, colours):
 
         def image_of(i, transform):
             return painted_image(lattice, transform.apply(pieces[i].cells), painted[i])
-    return lattice, shapes, image_of
+
+        def kind(i, transform):
+            return i, transform
+    return lattice, shapes, image_of, kind
 
 
 def puzzle_symmetries(board_cells, pieces, colours=None) -> list[Symmetry]:
@@ -127,21 +135,22 @@ def puzzle_symmetries(board_cells, pieces, colours=None) -> list[Symmetry]:
     (:class:`polyfit.puzzle.colours.Colours`) a piece's colours are part of its shape.
     """
     counts = [getattr(p, "count", (1, 1)) for p in pieces]
-    lattice, shapes, image_of = _shape_images(pieces, colours)
+    lattice, shapes, image_of, kind = _shape_images(pieces, colours)
     result = []
+    found: dict = {}  # a kind of transform of a piece -> the piece it maps it to, or None
     for sym in board_symmetries(board_cells, lattice):
         mapping = []
         for i in range(len(pieces)):
-            image = image_of(i, sym.transform)
-            if image in shapes[i]:
-                mapping.append(i)
-                continue
-            targets = [
-                j for j, s in enumerate(shapes) if image in s and counts[j] == counts[i]
-            ]
-            if not targets:
+            key = kind(i, sym.transform)
+            if key not in found:  # (a shape of hundreds of voxels costs as much to hash)
+                image = image_of(i, sym.transform)
+                if image in shapes[i]:
+                    found[key] = i
+                else:
+                    found[key] = next((j for j, s in enumerate(shapes) if image in s and counts[j] == counts[i]), None)
+            if found[key] is None:
                 break
-            mapping.append(targets[0])
+            mapping.append(found[key])
         else:
             if len(set(mapping)) == len(mapping):
                 result.append(Symmetry(sym.transform, sym.offset, tuple(mapping)))
@@ -153,7 +162,7 @@ def mirror_partners(board_cells, pieces, colours=None) -> list | None:
     counts: itself when it is its own mirror image (or may be turned over), the first piece of
     its mirror shape otherwise, None when the set has no such piece. None when the board has
     no reflection."""
-    lattice, shapes, image_of = _shape_images(pieces, colours)
+    lattice, shapes, image_of, _ = _shape_images(pieces, colours)
     reflection = next((s for s in board_symmetries(board_cells, lattice) if not s.is_proper), None)
     if reflection is None:
         return None
