@@ -2,6 +2,7 @@
 the ones made cell by cell: every image of the piece under the lattice's group, normalized and
 sorted, with its colours, found in the same order, with the same turns."""
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -75,3 +76,34 @@ def test_an_orientations_places_are_its_cells_times_the_strides(piece, mirror, a
             assert list(orientations.places(form, number, strides)) == expected
         finally:
             orientations._regions = saved
+
+
+@settings(max_examples=200, deadline=None)
+@given(pieces(), st.booleans())
+def test_the_images_numbered_in_c_are_those_numbered_in_python(piece, mirror):
+    from polyfit.puzzle import orientations
+
+    if orientations._regions is None:
+        return  # (under POLYFIT_REQUIRE_C=1 the C flood fill's tests fail instead)
+    cells, colours = piece
+    transforms = lattice_group(len(cells[0]), mirror)
+    radix = max(max(c) for c in cells) + 1
+    for base in (radix, radix + 3):  # the piece's own base, or another's larger one
+        found = orientations.numbered_images(cells, colours, transforms, base, native=True)
+        assert found == orientations.numbered_images(cells, colours, transforms, base, native=False)
+
+
+def test_the_images_in_c_refuse_what_they_cannot_number():
+    from polyfit.puzzle import orientations
+
+    if orientations._regions is None:
+        return
+    images = orientations._regions.images
+    identity = (((0, 1), (1, 1)),)
+    assert images(((0, 0), (0, 2)), (), identity, 3) == [((0, 2), ())]
+    for cells, colours, transforms, radix in [(((0, 0), (0, 3)), (), identity, 3), (((0, -1),), (), identity, 3),
+                                             ((), (), identity, 3), (((0, 0),), (1, 2), identity, 3),
+                                             (((0, 0),), (), (((0, 0), (1, 1)),), 3), (((0, 0),), (), identity, 0),
+                                             (((0, 0),), (), (((0, 1), (1, 2)),), 3), (((0, 0, 0),), (), identity, 3)]:
+        with pytest.raises(ValueError):
+            images(cells, colours, transforms, radix)

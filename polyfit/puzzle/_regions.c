@@ -42,6 +42,15 @@
  *   The places of cells given by their numbers (a tuple of ints, each a cell's coordinates as
  *   the digits of a number in base radix, the last coordinate the lowest digit): each the sum
  *   of its coordinates times the strides, as int32 bytes (the twin of orientations.places).
+ *
+ * images(cells, colours, transforms, radix) -> list
+ *   For each transform (a pair (perm, signs): coordinate i of an image is signs[i] times
+ *   coordinate perm[i] of a cell), the key of the image of the normalized cells (a tuple of
+ *   tuples of ints, each coordinate at least 0 and below radix) moved back to the least
+ *   coordinate 0: the pair (numbers, colours) of its cells' numbers in base radix (the
+ *   coordinates as digits, the first the highest) in increasing order, and the colours
+ *   (a tuple with one per cell, or empty) in their order, () when there are none. The twin of
+ *   orientations.numbered_images.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -552,12 +561,139 @@ static PyObject *places(PyObject *self, PyObject *args)
     return result;
 }
 
+/* -- images: a piece's images under transforms, as sorted numbers --------------------------- */
+
+static int compare_int64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static PyObject *images(PyObject *self, PyObject *args)
+{
+    PyObject *cells, *colours, *transforms;
+    Py_ssize_t radix;
+    if (!PyArg_ParseTuple(args, "O!O!O!n", &PyTuple_Type, &cells, &PyTuple_Type, &colours, &PyTuple_Type, &transforms,
+                          &radix))
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(cells), dim = 0;
+    if (n < 1 || !PyTuple_Check(PyTuple_GET_ITEM(cells, 0)) ||
+        (dim = PyTuple_GET_SIZE(PyTuple_GET_ITEM(cells, 0))) < 1 || dim > MAX_AXES) {
+        PyErr_SetString(PyExc_ValueError, "images: cells must be a non-empty tuple of tuples of 1 to 8 ints");
+        return NULL;
+    }
+    if (PyTuple_GET_SIZE(colours) != 0 && PyTuple_GET_SIZE(colours) != n) {
+        PyErr_SetString(PyExc_ValueError, "images: one colour per cell, or none");
+        return NULL;
+    }
+    int64_t span = 1;  /* radix ** dim: every number is below it */
+    for (Py_ssize_t i = 0; i < dim; i++) {
+        if (radix < 1 || span > INT64_MAX / 4 / n / radix) {
+            PyErr_SetString(PyExc_ValueError, "images: the radix must be positive and radix ** dim not too large");
+            return NULL;
+        }
+        span *= radix;
+    }
+    PyObject *result = NULL;
+    int64_t *coordinate = malloc((size_t)(n * dim) * sizeof(int64_t));
+    int64_t *keys = malloc((size_t)n * sizeof(int64_t));  /* number * n + index of the cell */
+    int64_t high[MAX_AXES] = {0};
+    if (coordinate == NULL || keys == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *cell = PyTuple_GET_ITEM(cells, k);
+        if (!PyTuple_Check(cell) || PyTuple_GET_SIZE(cell) != dim) {
+            PyErr_SetString(PyExc_ValueError, "images: every cell must have the same number of coordinates");
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < dim; i++) {
+            long long c = PyLong_AsLongLong(PyTuple_GET_ITEM(cell, i));
+            if (c == -1 && PyErr_Occurred())
+                goto done;
+            if (c < 0 || c >= radix) {
+                PyErr_SetString(PyExc_ValueError, "images: a coordinate below 0 or not below the radix");
+                goto done;
+            }
+            coordinate[k * dim + i] = c;
+            if (c > high[i])
+                high[i] = c;
+        }
+    }
+    result = PyList_New(PyTuple_GET_SIZE(transforms));
+    if (result == NULL)
+        goto done;
+    for (Py_ssize_t t = 0; t < PyTuple_GET_SIZE(transforms); t++) {
+        PyObject *transform = PyTuple_GET_ITEM(transforms, t), *perm, *signs;
+        Py_ssize_t p[MAX_AXES];
+        int minus[MAX_AXES];
+        if (!PyTuple_Check(transform) || PyTuple_GET_SIZE(transform) != 2 ||
+            !PyTuple_Check(perm = PyTuple_GET_ITEM(transform, 0)) || !PyTuple_Check(signs = PyTuple_GET_ITEM(transform, 1)) ||
+            PyTuple_GET_SIZE(perm) != dim || PyTuple_GET_SIZE(signs) != dim) {
+            PyErr_SetString(PyExc_ValueError, "images: each transform is a pair (perm, signs) of one int per axis");
+            goto fail;
+        }
+        for (Py_ssize_t i = 0; i < dim; i++) {
+            p[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(perm, i));
+            long sign = PyLong_AsLong(PyTuple_GET_ITEM(signs, i));
+            if (PyErr_Occurred())
+                goto fail;
+            if (p[i] < 0 || p[i] >= dim || (sign != 1 && sign != -1)) {
+                PyErr_SetString(PyExc_ValueError, "images: a perm entry off the axes, or a sign not 1 or -1");
+                goto fail;
+            }
+            minus[i] = sign < 0;
+        }
+        for (Py_ssize_t i = 0; i < dim; i++)
+            for (Py_ssize_t j = 0; j < i; j++)
+                if (p[i] == p[j]) {
+                    PyErr_SetString(PyExc_ValueError, "images: a perm that names an axis twice");
+                    goto fail;
+                }
+        for (Py_ssize_t k = 0; k < n; k++) {
+            const int64_t *x = coordinate + k * dim;
+            int64_t number = 0;
+            for (Py_ssize_t i = 0; i < dim; i++)
+                number = number * radix + (minus[i] ? high[p[i]] - x[p[i]] : x[p[i]]);
+            keys[k] = number * n + k;
+        }
+        qsort(keys, (size_t)n, sizeof(int64_t), compare_int64);
+        PyObject *numbers = PyTuple_New(n), *painted = PyTuple_New(PyTuple_GET_SIZE(colours) ? n : 0);
+        PyObject *key = (numbers && painted) ? PyTuple_Pack(2, numbers, painted) : NULL;
+        Py_XDECREF(numbers);
+        Py_XDECREF(painted);
+        if (key == NULL)
+            goto fail;
+        PyList_SET_ITEM(result, t, key);
+        for (Py_ssize_t k = 0; k < n; k++) {
+            PyObject *value = PyLong_FromLongLong(keys[k] / n);
+            if (value == NULL)
+                goto fail;
+            PyTuple_SET_ITEM(numbers, k, value);
+            if (PyTuple_GET_SIZE(colours)) {
+                PyObject *colour = PyTuple_GET_ITEM(colours, keys[k] % n);
+                Py_INCREF(colour);
+                PyTuple_SET_ITEM(painted, k, colour);
+            }
+        }
+    }
+    goto done;
+fail:
+    Py_CLEAR(result);
+done:
+    free(coordinate);
+    free(keys);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"fits", fits, METH_VARARGS, "fits(free, must, strides, ok) -> bool"},
     {"fits_many", fits_many, METH_VARARGS,
      "fits_many(board, must, strides, oks, shapes, shape_of, shift_of, ok_of) -> bytearray (shapes: int32 places)"},
     {"corners", corners, METH_VARARGS, "corners(masks, places, colours, strides, limits, low) -> list of corners"},
     {"places", places, METH_VARARGS, "places(numbers, radix, strides) -> int32 bytes"},
+    {"images", images, METH_VARARGS, "images(cells, colours, transforms, radix) -> list of (numbers, colours)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from itertools import product
 from operator import add
 
@@ -62,19 +62,24 @@ class Oriented:
     colourings: tuple  # per orientation: the colours of those cells in order; () when uncoloured
     turns: tuple  # per orientation: the number (in group()) of a transform of the piece giving it
     extents: tuple  # per orientation: its size along each axis
-    index: dict = field(compare=False)  # (shape, colouring) -> orientation number
     # The piece it was made from (cells, colours), and per transform of the whole group (by
     # number) the orientation that transform turns it into, or -2 when it was not tried (a
     # reflection of a piece that may not be turned over).
     source: tuple = field(default=(), compare=False)
     by_turn: tuple = field(default=(), compare=False)
     # The base its cells are numbered in, per orientation its cells' numbers (in order), and
-    # (numbers, colouring) -> orientation number: the keys :func:`_images` makes (see there).
+    # (numbers, colouring) -> orientation number: the keys :func:`numbered_images` makes (see there).
     radix: int = field(default=0, compare=False)
     numbers: tuple = field(default=(), compare=False)
     by_number: dict = field(default_factory=dict, compare=False)
     # strides -> per orientation its cells' places in a grid of those strides (see places)
     grid_places: dict = field(default_factory=dict, compare=False)
+
+    @cached_property
+    def index(self) -> dict:
+        """(shape, colouring) -> orientation number (made when first asked for: hashing every
+        cell of every orientation cost a millisecond on a piece of 478 voxels)."""
+        return {key: k for k, key in enumerate(zip(self.shapes, self.colourings))}
 
 
 def places(form: Oriented, number: int, strides) -> array | bytes:
@@ -108,7 +113,7 @@ def places(form: Oriented, number: int, strides) -> array | bytes:
 @lru_cache(maxsize=16)
 def _places_table(radix: int, strides: tuple) -> tuple:
     """The place in a grid of ``strides`` of every cell with coordinates below ``radix``, by its
-    number (coordinates as digits: see :func:`_images`)."""
+    number (coordinates as digits: see :func:`numbered_images`)."""
     if len(strides) == 3:
         s0, s1, s2 = strides
         return tuple([z * s0 + y * s1 + x * s2 for z, y, x in product(range(radix), repeat=3)])
@@ -184,22 +189,21 @@ def highest(cells) -> list[int]:
     return [max([c[i] for c in cells]) for i in range(len(cells[0]))]
 
 
-def turn(cells, colours, g, high=None) -> tuple[tuple, tuple]:
-    """:func:`normal` of the transform ``g`` of normalized ``cells`` (whose greatest
-    coordinates are ``high``): the image's least coordinates are known from them (0 along a
-    plus sign, minus the greatest along a minus sign), so the image is made in place."""
-    high = high or highest(cells)
-    offset = [0 if s > 0 else high[p] for p, s in zip(g.perm, g.signs)]
-    return sorted_with(moved(cells, g, offset), colours)
-
-
-def _images(cells: tuple, colours: tuple, transforms, radix: int) -> list:
+def numbered_images(cells: tuple, colours: tuple, transforms, radix: int, native: bool | None = None) -> list:
     """For each transform, the key of the image of normalized ``cells`` (with ``colours``):
     the image's cells as numbers, their coordinates the digits in base ``radix`` (more than any
     coordinate), sorted, and the colours in their order. The numbers sort as the cells do, so
-    an image is sorted and compared as ints, without a tuple per cell: a coordinate of an image
-    is a coordinate of the piece or its greatest value less it, and its digit's terms for every
-    cell are one list made once, so an image is one sum of lists."""
+    an image is sorted and compared as ints, without a tuple per cell. In C when it built
+    (polyfit/puzzle/_regions.c's ``images``; ``native``: that or the Python twin below)."""
+    if (_regions is not None) if native is None else native:
+        return _regions.images(tuple(cells), tuple(colours), tuple([(g.perm, g.signs) for g in transforms]), radix)
+    return _numbered_images(cells, colours, transforms, radix)
+
+
+def _numbered_images(cells: tuple, colours: tuple, transforms, radix: int) -> list:
+    """:func:`numbered_images` in Python: a coordinate of an image is a coordinate of the
+    piece or its greatest value less it, and its digit's terms for every cell are one list made
+    once, so an image is one sum of lists."""
     dim = len(cells[0])
     high = highest(cells)
     terms: dict = {}  # (axis, place, sign) -> each cell's term of that digit
@@ -241,7 +245,7 @@ def _cells_table(dim: int, radix: int) -> tuple:
 
 
 def _cells_of(numbers: tuple, dim: int, radix: int, table: tuple | None) -> tuple:
-    """The cells of numbers (see :func:`_images`), from ``table`` when given."""
+    """The cells of numbers (see :func:`numbered_images`), from ``table`` when given."""
     if table is not None:
         return tuple(map(table.__getitem__, numbers))
     if dim == 3:
@@ -261,7 +265,7 @@ def oriented(cells: tuple, mirror: bool, colours: tuple = ()) -> Oriented:
     tried = lattice_group(dim, mirror)
     found: dict = {}
     image: dict = {}  # transform number -> the key of its image
-    for g, key in zip(tried, _images(cells, colours, tried, radix)):
+    for g, key in zip(tried, numbered_images(cells, colours, tried, radix)):
         if key not in found:
             found[key] = number[g]
         image[number[g]] = key
@@ -269,16 +273,13 @@ def oriented(cells: tuple, mirror: bool, colours: tuple = ()) -> Oriented:
     turns = tuple(found[k] for k in numbered)
     # The distinct orientations' cells, from one table of cells when it is no bigger than them.
     table = _cells_table(dim, radix) if radix ** dim <= len(numbered) * len(cells) * 2 else None
-    keys = [(_cells_of(n, dim, radix, table), colouring) for n, colouring in numbered]
-    index = {key: k for k, key in enumerate(keys)}
     by_number = {key: k for k, key in enumerate(numbered)}
     return Oriented(
-        tuple(shape for shape, _ in keys),
-        tuple(colouring for _, colouring in keys),
+        tuple([_cells_of(n, dim, radix, table) for n, _ in numbered]),
+        tuple([colouring for _, colouring in numbered]),
         turns,
         # axis i of the image is axis perm[i] of the piece: its size, without a look at a cell
         tuple(tuple(high[p] + 1 for p in transforms[t].perm) for t in turns),
-        index,
         (cells, colours),
         tuple(by_number[image[t]] if t in image else -2 for t in range(len(transforms))),
         radix,
@@ -308,7 +309,7 @@ def turned(cells: tuple, colours: tuple, target: Oriented) -> tuple:
     identity = number[Transform.identity(dim)]
     reflection = next(k for k, g in enumerate(transforms) if not g.is_proper)
     for u in (identity, reflection):
-        o = target.by_number.get(_images(cells, colours, [transforms[u]], target.radix)[0], -1)
+        o = target.by_number.get(numbered_images(cells, colours, [transforms[u]], target.radix)[0], -1)
         if o >= 0:
             first = products[target.turns[o]][inverse[u]]
             return tuple([whole[products[first][t]] for t in range(len(transforms))])
@@ -328,7 +329,7 @@ def _whole_turns(form: Oriented) -> tuple:
     dim = len(cells[0])
     transforms, _, products = group(dim)
     m = missing[0]
-    o = form.by_number.get(_images(cells, colours, [transforms[m]], form.radix)[0], -1)
+    o = form.by_number.get(numbered_images(cells, colours, [transforms[m]], form.radix)[0], -1)
     result = list(form.by_turn)
     inverse = _inverses(dim)
     for t in missing:

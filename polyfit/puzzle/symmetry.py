@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from polyfit.lattices import base as lattices
 from polyfit.lattices.grid import Cell, Transform
-from polyfit.puzzle.orientations import moved, normal, oriented, painted_image, painted_orientations, turn
+from polyfit.puzzle.orientations import moved, normal, numbered_images, oriented, painted_image, painted_orientations
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,10 @@ def _shape_images(pieces, colours):
         painted = [colours.of(p) if colours else () for p in pieces]
         # (A Piece's cells are normalized, and its colours in their order; other shapes' may not be.)
         cells = [tuple(p.cells) if k else normal(p.cells)[0] for p, k in zip(pieces, painted)]
-        shapes = [oriented(c, p.mirror, k).index for c, p, k in zip(cells, pieces, painted)]
+        forms = [oriented(c, p.mirror, k) for c, p, k in zip(cells, pieces, painted)]
+        # An orientation as the numbers of its cells (and its colours), with their base: ints
+        # to hash, not hundreds of cells.
+        shapes = [{(form.radix,) + key for key in form.by_number} for form in forms]
 
         mirrored: dict = {}  # piece -> its image under the first reflection asked for
 
@@ -109,7 +112,8 @@ def _shape_images(pieces, colours):
             # its rotations: one reflected image per piece stands for all (it is only looked up).
             image = mirrored.get(i)
             if image is None:
-                image = mirrored[i] = turn(cells[i], painted[i], transform)
+                radix = forms[i].radix
+                image = mirrored[i] = (radix,) + numbered_images(cells[i], painted[i], [transform], radix)[0]
             return image
 
         def kind(i, transform):
