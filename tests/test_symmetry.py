@@ -2,6 +2,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from polyfit.formats.textart import parse_board_text
 from polyfit.lattices.grid import lattice_group, normalize, orientations
@@ -137,3 +139,33 @@ def test_a_few_generators_make_the_whole_group(sizes):
             made |= more
     assert made == {sym.transform for sym in group}
     assert 2 ** len(chosen) <= len(group)  # each at least doubles what those before it make
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(2, 3).flatmap(lambda dim: st.tuples(
+    st.lists(st.integers(1, 4), min_size=dim, max_size=dim), st.randoms(use_true_random=False))))
+def test_cells_kept_by_a_symmetry_are_found_as_cell_by_cell(case):
+    """Coloured or optional cells a board symmetry keeps (every cell to a cell of its value):
+    found by turning their numbers in C as one checking each cell does, on patterns some
+    symmetry keeps (painted along its orbits) and others."""
+    import itertools
+
+    from polyfit.puzzle.symmetry import _keeps, board_symmetries
+
+    sizes, rng = case
+    low = [rng.randrange(-2, 3) for _ in sizes]
+    box = [tuple(a + b for a, b in zip(c, low)) for c in itertools.product(*(range(n) for n in sizes))]
+    group = board_symmetries(box)
+    chosen = rng.choice(group)
+    values = {}
+    for cell in box:  # one value along each orbit of the chosen symmetry, some cells left out
+        if cell in values or rng.random() < 0.3:
+            continue
+        value, image = rng.randrange(3), cell
+        while image not in values:
+            values[image] = value
+            image = chosen(image)
+    keeps = _keeps(values)
+    for sym in group:
+        assert keeps(sym) == all(values.get(sym(c)) == v for c, v in values.items())
+    assert keeps(chosen)

@@ -191,12 +191,14 @@ def configuration_symmetries(symmetries, board, pieces) -> list[Symmetry]:
         return list(symmetries)
     index = {p.name: i for i, p in enumerate(pieces)}
     fixed = {(name, frozenset(cells)) for name, cells, _ in board.fixed}
+    keeps_optional = _keeps(dict.fromkeys(board.optional, 0))
+    keeps_colours = _keeps(colours.cells) if colours is not None else None
     result = []
     for sym in symmetries:
-        if set(sym.images(board.optional)) != board.optional:
+        if not keeps_optional(sym):
             continue
         if colours is not None:
-            if not colours.keeps_board(sym):
+            if not keeps_colours(sym):
                 continue
         elif board.allowed and not _keeps_allowed(sym, board.allowed, pieces):
             continue
@@ -206,6 +208,32 @@ def configuration_symmetries(symmetries, board, pieces) -> list[Symmetry]:
         ):
             result.append(sym)
     return result
+
+
+def _keeps(values: dict):
+    """``keeps(sym)``: does a symmetry map every cell of ``values`` (cell -> value) to a cell
+    of the same value? On squares and cubes the cells are turned in C, as a piece's are
+    (:func:`polyfit.puzzle.orientations.numbered_images`): they are kept when their box is
+    (its least corner goes to itself) and their image moved back to that corner is them."""
+    cells, painted = list(values), tuple(values.values())
+    if not cells:
+        return lambda sym: True
+    dim = len(cells[0])
+    axes = list(zip(*cells))
+    low, high = [min(axis) for axis in axes], [max(axis) for axis in axes]
+    normalized = tuple(moved(cells, Transform.identity(dim), tuple(-a for a in low))) if dim in (2, 3) else ()
+    radix = max(h - a for a, h in zip(low, high)) + 1
+    small = normalized and radix ** dim * len(cells) < 2**58  # (numbers that fit a machine word)
+    own = numbered_images(normalized, painted, [Transform.identity(dim)], radix)[0] if small else None
+
+    def keeps(sym) -> bool:
+        transform = sym.transform
+        if own is None or type(transform) is not Transform:
+            return all([values.get(image) == value for image, value in zip(sym.images(cells), painted)])
+        least = [(low[p] if s > 0 else -high[p]) + o for p, s, o in zip(transform.perm, transform.signs, sym.offset)]
+        return least == low and numbered_images(normalized, painted, [transform], radix)[0] == own
+
+    return keeps
 
 
 def _keeps_allowed(sym, allowed, pieces) -> bool:
