@@ -104,6 +104,7 @@ def test_the_images_in_c_refuse_what_they_cannot_number():
     for cells, colours, transforms, radix in [(((0, 0), (0, 3)), (), identity, 3), (((0, -1),), (), identity, 3),
                                              ((), (), identity, 3), (((0, 0),), (1, 2), identity, 3),
                                              (((0, 0),), (), (((0, 0), (1, 1)),), 3), (((0, 0),), (), identity, 0),
-                                             (((0, 0),), (), (((0, 1), (1, 2)),), 3), (((0, 0, 0),), (), identity, 3)]:
+                                             (((0, 0),), (), (((0, 1), (1, 2)),), 3), (((0, 0, 0),), (), identity, 3),
+                                             (((0, 1), (0, 1)), (), identity, 3), (((0, 1), (0, 1)), (), identity, 99)]:
         with pytest.raises(ValueError):
             images(cells, colours, transforms, radix)

@@ -50,7 +50,7 @@
  *   coordinate 0: the pair (numbers, colours) of its cells' numbers in base radix (the
  *   coordinates as digits, the first the highest) in increasing order, and the colours
  *   (a tuple with one per cell, or empty) in their order, () when there are none. The twin of
- *   orientations.numbered_images.
+ *   orientations.numbered_images. A cell given twice is a ValueError.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -598,7 +598,10 @@ static PyObject *images(PyObject *self, PyObject *args)
     int64_t *coordinate = malloc((size_t)(n * dim) * sizeof(int64_t));
     int64_t *keys = malloc((size_t)n * sizeof(int64_t));  /* number * n + index of the cell */
     int64_t high[MAX_AXES] = {0};
-    if (coordinate == NULL || keys == NULL) {
+    /* When the numbers span little more than the cells, they are sorted by a table of every
+     * number (the cell at it, plus 1), not compared. */
+    int32_t *slot = span <= 16 * (int64_t)n ? calloc((size_t)span, sizeof(int32_t)) : NULL;
+    if (coordinate == NULL || keys == NULL || (span <= 16 * (int64_t)n && slot == NULL)) {
         PyErr_NoMemory();
         goto done;
     }
@@ -658,7 +661,27 @@ static PyObject *images(PyObject *self, PyObject *args)
                 number = number * radix + (minus[i] ? high[p[i]] - x[p[i]] : x[p[i]]);
             keys[k] = number * n + k;
         }
-        qsort(keys, (size_t)n, sizeof(int64_t), compare_int64);
+        if (slot != NULL) {
+            for (Py_ssize_t k = 0; k < n; k++)
+                slot[keys[k] / n] = (int32_t)k + 1;
+            Py_ssize_t m = 0;
+            for (int64_t number = 0; number < span && m < n; number++)
+                if (slot[number]) {
+                    keys[m++] = number * n + slot[number] - 1;
+                    slot[number] = 0;
+                }
+            if (m != n) {  /* two cells with one number: the same cell twice */
+                PyErr_SetString(PyExc_ValueError, "images: a cell given twice");
+                goto fail;
+            }
+        } else {
+            qsort(keys, (size_t)n, sizeof(int64_t), compare_int64);
+            for (Py_ssize_t k = 1; k < n; k++)
+                if (keys[k] / n == keys[k - 1] / n) {
+                    PyErr_SetString(PyExc_ValueError, "images: a cell given twice");
+                    goto fail;
+                }
+        }
         PyObject *numbers = PyTuple_New(n), *painted = PyTuple_New(PyTuple_GET_SIZE(colours) ? n : 0);
         PyObject *key = (numbers && painted) ? PyTuple_Pack(2, numbers, painted) : NULL;
         Py_XDECREF(numbers);
@@ -684,6 +707,7 @@ fail:
 done:
     free(coordinate);
     free(keys);
+    free(slot);
     return result;
 }
 
