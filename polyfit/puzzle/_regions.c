@@ -459,19 +459,42 @@ static PyObject *corners(PyObject *self, PyObject *args)
         goto done;
     }
     uint64_t *found = words;
-    memset(found, 0xff, (size_t)n * sizeof(uint64_t));
     for (Py_ssize_t k = 0; k < m; k++) {
         PyObject *mask = PyTuple_GET_ITEM(masks_obj, k);
         load_words(words + n * (k + 1), n, (const uint8_t *)PyBytes_AS_STRING(mask), PyBytes_GET_SIZE(mask));
     }
-    /* found &= mask >> p for each place p of the shape, with the mask of its colour */
+    /* The corners within limits to start from: a run of places along the last axis for each
+     * choice of the other coordinates (an odometer over them). */
+    memset(found, 0, (size_t)n * sizeof(uint64_t));
     int any = 1;
+    for (Py_ssize_t i = 0; i < axes; i++)
+        any &= limits[i] >= 0;
+    Py_ssize_t at[MAX_AXES] = {0};
+    while (any) {
+        Py_ssize_t start = 0;
+        for (Py_ssize_t i = 0; i + 1 < axes; i++)
+            start += at[i] * strides[i];
+        for (Py_ssize_t k = 0; k <= limits[axes - 1]; k++) {
+            Py_ssize_t bit = start + k * strides[axes - 1];
+            if (bit >= n * 64)
+                break;
+            found[bit >> 6] |= (uint64_t)1 << (bit & 63);
+        }
+        Py_ssize_t i = axes - 2;
+        while (i >= 0 && at[i] == limits[i])
+            at[i--] = 0;
+        if (i < 0)
+            break;
+        at[i]++;
+    }
+    /* found &= mask >> p for each place p of the shape, with the mask of its colour, over the
+     * words that still hold a corner (lo to hi) */
+    Py_ssize_t lo = 0, hi = n - 1;
     for (Py_ssize_t c = 0; c < count && any; c++) {
         const uint64_t *mask = words + n * (1 + (colours_view.len ? colour[c] : 0));
         Py_ssize_t q = place[c] >> 6;
         int r = place[c] & 63;
-        any = 0;
-        for (Py_ssize_t i = 0; i < n; i++) {
+        for (Py_ssize_t i = lo; i <= hi; i++) {
             uint64_t moved = 0;
             if (i + q < n) {
                 moved = mask[i + q] >> r;
@@ -479,8 +502,12 @@ static PyObject *corners(PyObject *self, PyObject *args)
                     moved |= mask[i + q + 1] << (64 - r);
             }
             found[i] &= moved;
-            any |= found[i] != 0;
         }
+        while (lo <= hi && found[lo] == 0)
+            lo++;
+        while (hi >= lo && found[hi] == 0)
+            hi--;
+        any = lo <= hi;
     }
     result = PyList_New(0);
     for (Py_ssize_t w = 0; w < n && any && result != NULL; w++)
