@@ -27,6 +27,7 @@ from polyfit.formats import burrtools
 from polyfit.limits import LimitError
 from polyfit.puzzle import placements as placement_module
 from polyfit.puzzle.cover import PlacementKeys
+from polyfit.puzzle.orientations import PieceForms
 from polyfit.puzzle.placements import Placement, generate
 
 FILES = ROOT / "benchmarks" / "data" / "burrtools"
@@ -220,6 +221,40 @@ def test_placements_from_bits_are_every_placement(puzzle):
     made = generate(cells, pieces)
     assert {(p.piece, p.cells) for p in made} == plain_generate(cells, pieces)
     assert len(made) == len({(p.piece, p.cells) for p in made})
+    saved = placement_module._regions
+    try:  # the Python twin of the C search for corners makes the same placements in the same order
+        placement_module._regions = None
+        assert [(p.piece, p.cells) for p in generate(cells, pieces)] == [(p.piece, p.cells) for p in made]
+    finally:
+        placement_module._regions = saved
+
+
+def differences_by_cells_and_by_orientation(cells, pieces, colours=None) -> tuple[list, list]:
+    from polyfit.lattices import base as lattices
+
+    made = generate(cells, pieces, [p.count for p in pieces], colours)
+    by_cells = [placement_module._checkerboard(p.cells) for p in made]
+    forms = placement_module._forms(pieces, colours)
+    return by_cells, placement_module._differences(made, lattices.of(pieces[0]), forms)
+
+
+@settings(max_examples=60, deadline=None)
+@given(puzzles())
+def test_colour_differences_by_orientation_are_the_differences_counted_cell_by_cell(puzzle):
+    cells, pieces = puzzle
+    if not cells or not pieces:
+        return
+    by_cells, by_orientation = differences_by_cells_and_by_orientation(cells, pieces)
+    assert by_orientation == by_cells
+
+
+@pytest.mark.parametrize("name", ["colour-cube", "soma-two-coloured-t", "soma-coloured-mirror-pair", "cube-9"])
+def test_colour_differences_by_orientation_on_coloured_pieces(name):
+    """Coloured pieces (BurrTools colours) have more orientations than shapes: each one's
+    difference is still its piece's, turned."""
+    board = polyfit.read_board(FILES / f"{name}.xmpuzzle")
+    by_cells, by_orientation = differences_by_cells_and_by_orientation(board.cells, board.pieces, board.colours)
+    assert by_orientation == by_cells and any(d != 0 for d in by_cells)
 
 
 @settings(max_examples=40, deadline=None)
@@ -268,7 +303,9 @@ def test_the_options_gathered_in_c_are_the_options_made_one_by_one(puzzle, data)
     # some placements as the generator makes them, some rebuilt from their cells alone
     placements = [p if data.draw(st.booleans()) else Placement(p.piece, p.cells) for p in made]
     indices = sorted(data.draw(st.sets(st.integers(0, len(placements) - 1))))
-    items = cover_module._CellItems({c: 3 + k for k, c in enumerate(sorted(cells))})
+    # the shapes' places made here, or those the generator made (and keeps for the cover)
+    forms = PieceForms(pieces) if data.draw(st.booleans()) else None
+    items = cover_module._CellItems({c: 3 + k for k, c in enumerate(sorted(cells))}, forms)
     piece_item = {i: i for i in range(len(pieces))}
     gathered = items.options(placements, indices, piece_item, native=True)
     assert gathered == items.options(placements, indices, piece_item, native=False)
@@ -283,7 +320,7 @@ def test_an_option_off_the_board_is_an_error_in_c_not_a_wrong_item():
     native("dlx-c")
     if cover_module._cover is None:
         pytest.skip("the C option gatherer did not build")
-    items = [5, 6, -1, 7]
+    items = [5, 6, None, 7]
     assert cover_module._cover.options(0, items, array("i", [0, 1]), array("i", [0])) == [(0, 5, 6)]
     for bases in ([1], [3], [-1]):
         with pytest.raises(ValueError):
@@ -445,31 +482,94 @@ def test_the_batched_c_flood_fill_answers_each_placement_as_the_python_one(case)
         shape_of.append(shape), shift_of.append(shift), ok_of.append(ok)
     found = regions.fits_many(everything.to_bytes(size, "little"), must.to_bytes(size, "little"), tuple(grid.strides),
                               tuple(ok.to_bytes((ok.bit_length() + 7) // 8, "little") for ok in oks),
-                              tuple(s.to_bytes(size, "little") for s in shapes), shape_of, shift_of, ok_of)
+                              tuple(array("i", places(s)) for s in shapes), shape_of, shift_of, ok_of)
     assert [bool(a) for a in found] == expected
 
 
-def test_the_batched_c_flood_fill_follows_a_long_winding_region_to_its_end():
-    """A path of 127 cells winding through a 15 x 15 box: growing it a word at a time stops
-    after a few dozen rounds and the fill goes on cell by cell; a placement on one cell of the
-    path leaves two regions whose areas decide."""
+def places(bits: int) -> list[int]:
+    """The numbers of the set bits."""
+    return [k for k in range(bits.bit_length()) if bits >> k & 1]
+
+
+@pytest.mark.parametrize("path", [
+    # 127 cells winding through a 15 x 15 box: a round of sweeps runs along a row or two
+    [(y, x) for y in range(0, 15, 2) for x in range(15)] + [(y, 14 if y % 4 == 1 else 0) for y in range(1, 15, 2)],
+    # a staircase of 79 cells across a 40 x 40 box: a round of sweeps climbs a step or two, so
+    # after 3 rounds (the board's cells per word of its box) the fill goes on cell by cell
+    sorted({(i, i) for i in range(40)} | {(i, i + 1) for i in range(39)}),
+])
+def test_the_batched_c_flood_fill_follows_a_long_winding_region_to_its_end(path):
+    """A placement on one cell of a long winding path leaves two regions whose areas decide."""
     regions = regions_module()
-    path = [(y, x) for y in range(0, 15, 2) for x in range(15)]
-    path += [(y, 14 if y % 4 == 1 else 0) for y in range(1, 15, 2)]
     grid = placement_module.BitGrid(path)
     everything = grid.mask(path)
     size = (everything.bit_length() + 7) // 8
-    ok = (1 << 200) - 1 - (1 << 56)  # any area but 56
+    ok = (1 << 200) - 1 - (1 << 30)  # any area but 30
     expected, shift_of = [], array("q")
     for cell in path:
         free = everything & ~grid.bit[cell]
-        expected.append(all(r.bit_count() != 56 for r in grid.regions(free)))
+        expected.append(all(r.bit_count() != 30 for r in grid.regions(free)))
         shift_of.append(grid.bit[cell].bit_length() - 1)
     assert not all(expected) and any(expected)
     found = regions.fits_many(everything.to_bytes(size, "little"), everything.to_bytes(size, "little"),
-                              tuple(grid.strides), (ok.to_bytes(25, "little"),), (b"\x01",),
+                              tuple(grid.strides), (ok.to_bytes(25, "little"),), (array("i", [0]),),
                               array("i", [0] * len(path)), shift_of, array("i", [0] * len(path)))
     assert [bool(a) for a in found] == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 3).flatmap(lambda dim: st.tuples(
+    st.lists(st.integers(1, 7), min_size=dim, max_size=dim),
+    st.randoms(use_true_random=False),
+    st.integers(1, 3),
+)))
+def test_the_corners_found_in_c_are_the_corners_found_in_python(case):
+    """Where a shape lies on a board, its cells on the board cells of their colours: C and its
+    Python twin find the same corners in the same order, and they are the corners where every
+    cell of the shape, moved there, is on a cell its colour may cover."""
+    regions = regions_module()
+    sizes, rng, colours = case
+    box = list(itertools.product(*(range(n) for n in sizes)))
+    low = tuple(rng.randrange(-3, 4) for _ in sizes)
+    grid = placement_module.BitGrid([tuple(a + b for a, b in zip(c, low)) for c in box])
+    board = [c for c in box if rng.random() < 0.85]
+    allowed = [board] + [[c for c in board if rng.random() < 0.7] for _ in range(colours - 1)]
+    size = grid.length // 8 + 1
+    masks = tuple(grid.mask([tuple(a + b for a, b in zip(c, low)) for c in cells]).to_bytes(size, "little")
+                  for cells in allowed)
+    shape = sorted(c for c in box if rng.random() < 0.3) or [box[0]]
+    shape = [tuple(a - b for a, b in zip(c, shape[0])) for c in shape]
+    shape = [tuple(a - m for a, m in zip(c, map(min, zip(*shape)))) for c in shape]  # normalized
+    painted = array("i", [rng.randrange(colours) for _ in shape]) if colours > 1 else array("i")
+    extent = [max(c[i] for c in shape) + 1 for i in range(len(sizes))]
+    limits = tuple(n - e for n, e in zip(sizes, extent))
+    places = array("i", grid.numbers(shape, grid.low))
+    strides = tuple(grid.strides)
+    found = regions.corners(masks, places, painted, strides, limits, tuple(grid.low))
+    assert found == placement_module._corners(masks, places, painted, strides, limits, tuple(grid.low))
+    on = [set(cells) for cells in allowed]
+    expected = [tuple(a + b for a, b in zip(corner, low)) for corner in box
+                if all(tuple(a + b for a, b in zip(corner, c)) in on[painted[k] if painted else 0]
+                       for k, c in enumerate(shape))]
+    assert found == expected
+
+
+def test_the_corners_and_places_in_c_refuse_bad_input():
+    regions = regions_module()
+    masks = (b"\xff", b"\x0f")
+    with pytest.raises(ValueError, match="off the board"):
+        regions.corners(masks, array("i", [64]), b"", (1,), (7,), (0,))
+    with pytest.raises(ValueError, match="colour"):
+        regions.corners(masks, array("i", [0]), array("i", [2]), (1,), (7,), (0,))
+    with pytest.raises(ValueError, match="per place"):
+        regions.corners(masks, array("i", [0, 1]), array("i", [1]), (1,), (7,), (0,))
+    with pytest.raises(ValueError, match="negative"):
+        regions.places((3, -1), 10, (11, 1))
+    with pytest.raises(OverflowError, match="int32"):
+        regions.places((99,), 10, (2**30, 1))
+    assert list(array("i", regions.places((0, 99, 100), 10, (11, 1)))) == [0, 108, 110]  # 100: (10, 0)
+    found = regions.corners(masks, array("i", [0, 1]), array("i", [1, 0]), (1,), (6,), (10,))
+    assert found == [(10,), (11,), (12,), (13,)]
 
 
 def test_the_c_flood_fill_refuses_bad_strides():
@@ -478,6 +578,16 @@ def test_the_c_flood_fill_refuses_bad_strides():
         regions.fits(b"\x01", b"", (0,), b"\x02")
     with pytest.raises(ValueError, match="strides"):
         regions.fits(b"\x01", b"", (), b"\x02")
+
+
+def test_the_batched_c_flood_fill_refuses_a_shape_off_the_board():
+    regions = regions_module()
+    one = (array("i", [0]), array("i", [0]), array("i", [0]))
+    for shape in (array("i", [64]), array("i", [-1]), array("h", [0])):
+        with pytest.raises(ValueError, match="place|int32"):
+            regions.fits_many(b"\xff", b"\xff", (1,), (b"\xff",), (shape,), one[0], array("q", [0]), one[2])
+    assert list(regions.fits_many(b"\xff", b"\xff", (1,), (b"\xff",), (array("i", [7]),), one[0], array("q", [0]),
+                                  one[2])) == [1]
 
 
 @settings(max_examples=60, deadline=None)

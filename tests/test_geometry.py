@@ -30,6 +30,25 @@ def test_group_is_closed_with_inverses():
             assert a.then(b) in group
 
 
+def _closure(generators) -> set:
+    group = {Transform.identity(len(generators[0].perm))}
+    frontier = list(group)
+    while frontier:
+        frontier = [g.then(h) for g in frontier for h in generators if g.then(h) not in group]
+        group.update(frontier)
+    return group
+
+
+def test_groups_are_the_closures_of_generating_turns_in_sorted_order():
+    turn_2d, transpose = Transform((1, 0), (1, -1)), Transform((1, 0), (1, 1))
+    turn_z, turn_diagonal = Transform((0, 2, 1), (1, 1, -1)), Transform((1, 2, 0), (1, 1, 1))
+    mirror_z = Transform((0, 1, 2), (-1, 1, 1))
+    for dim, mirror, generators in [(2, False, [turn_2d]), (2, True, [turn_2d, transpose]),
+                                    (3, False, [turn_z, turn_diagonal]), (3, True, [turn_z, turn_diagonal, mirror_z])]:
+        group = lattice_group(dim, mirror)
+        assert group == tuple(sorted(_closure(generators)))
+
+
 def test_then_applies_first_then_second():
     turn = Transform((1, 0), (1, -1))
     flip = Transform((1, 0), (1, 1))

@@ -2,6 +2,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from polyfit.formats.textart import parse_board_text
 from polyfit.lattices.grid import lattice_group, normalize, orientations
@@ -74,8 +76,9 @@ BURRTOOLS_DATA = Path(__file__).resolve().parent.parent / "benchmarks" / "data" 
 
 
 def _exhaustive_breaker(cover, pieces, counts):
-    """The breaker as worked out before candidates were skipped: every invariant piece used
-    once, its orbits from the whole tables, the least (orbits, fixed, piece)."""
+    """The breaker as worked out before candidates were skipped and orbits followed under
+    generators: every invariant piece used once, its orbits and stabilizers from the whole
+    tables, the least (orbits, fixed, piece)."""
     from polyfit.puzzle.cover import _orbits
 
     group = cover.symmetries
@@ -91,11 +94,12 @@ def _exhaustive_breaker(cover, pieces, counts):
         orbits = _orbits(group, mine, tables)
         key = (len(orbits), sum(1 for size, _ in orbits.values() if size < len(group)), piece)
         if best is None or key < best[0]:
-            best = (key, piece, {i: size for i, (size, _) in orbits.items()})
-    return (None, {}) if best is None else best[1:]
+            stabilizers = {i: stab for i, (_, stab) in orbits.items() if stab}
+            best = (key, piece, {i: size for i, (size, _) in orbits.items()}, stabilizers)
+    return (None, {}, {}) if best is None else best[1:]
 
 
-@pytest.mark.parametrize("name", ["keys-in-a-box", "cube-9", "colour-cube", "burr-box-8",
+@pytest.mark.parametrize("name", ["keys-in-a-box", "cube-9", "colour-cube", "burr-box-8", "cage-216", "counts",
                                   "soma-two-coloured-t", "soma-marked-corner", "umlaut"])
 def test_the_breaker_is_the_one_every_candidate_worked_out_gives(name):
     import polyfit
@@ -103,11 +107,65 @@ def test_the_breaker_is_the_one_every_candidate_worked_out_gives(name):
     puzzle = polyfit.Puzzle(polyfit.read_board(BURRTOOLS_DATA / f"{name}.xmpuzzle"))
     cover = puzzle.cover
     assert len(cover.symmetries) > 1  # a group to break
-    piece, orbit_sizes = _exhaustive_breaker(cover, puzzle.pieces, puzzle.counts)
-    assert (cover.breaker, cover.orbit_sizes) == (piece, orbit_sizes)
+    piece, orbit_sizes, stabilizers = _exhaustive_breaker(cover, puzzle.pieces, puzzle.counts)
+    assert (cover.breaker, cover.orbit_sizes, cover.stabilizers) == (piece, orbit_sizes, stabilizers)
     # A table made for one piece's placements agrees with the whole table on them.
     keys = cover._keys()
     mine = [i for i, p in enumerate(cover.placements) if p.piece == piece]
     for sym in cover.symmetries:
         partial, whole = keys.image(sym, piece), cover.table(sym)
         assert [partial[i] for i in mine] == [whole[i] for i in mine]
+
+
+@pytest.mark.parametrize("sizes", [(2, 3, 4), (3, 3, 4), (3, 3, 3), (2, 5), (4, 4)])
+def test_a_few_generators_make_the_whole_group(sizes):
+    """The breaker's orbits are followed under generators: they make every symmetry (their
+    products, closed), and no generator is a product of those before it."""
+    import itertools
+
+    from polyfit.puzzle.cover import _generators
+    from polyfit.puzzle.symmetry import board_symmetries
+
+    box = list(itertools.product(*(range(n) for n in sizes)))
+    group = board_symmetries(box)
+    chosen = _generators(group)
+    made = {sym.transform for sym in group if sym.is_identity}
+    for k in chosen:  # each adds something new (in the order chosen)
+        assert group[k].transform not in made
+        while True:
+            more = {a.then(group[g].transform) for a in made for g in chosen[:chosen.index(k) + 1]} - made
+            if not more:
+                break
+            made |= more
+    assert made == {sym.transform for sym in group}
+    assert 2 ** len(chosen) <= len(group)  # each at least doubles what those before it make
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(2, 3).flatmap(lambda dim: st.tuples(
+    st.lists(st.integers(1, 4), min_size=dim, max_size=dim), st.randoms(use_true_random=False))))
+def test_cells_kept_by_a_symmetry_are_found_as_cell_by_cell(case):
+    """Coloured or optional cells a board symmetry keeps (every cell to a cell of its value):
+    found by turning their numbers in C as one checking each cell does, on patterns some
+    symmetry keeps (painted along its orbits) and others."""
+    import itertools
+
+    from polyfit.puzzle.symmetry import _keeps, board_symmetries
+
+    sizes, rng = case
+    low = [rng.randrange(-2, 3) for _ in sizes]
+    box = [tuple(a + b for a, b in zip(c, low)) for c in itertools.product(*(range(n) for n in sizes))]
+    group = board_symmetries(box)
+    chosen = rng.choice(group)
+    values = {}
+    for cell in box:  # one value along each orbit of the chosen symmetry, some cells left out
+        if cell in values or rng.random() < 0.3:
+            continue
+        value, image = rng.randrange(3), cell
+        while image not in values:
+            values[image] = value
+            image = chosen(image)
+    keeps = _keeps(values)
+    for sym in group:
+        assert keeps(sym) == all(values.get(sym(c)) == v for c, v in values.items())
+    assert keeps(chosen)

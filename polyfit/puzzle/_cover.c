@@ -4,10 +4,10 @@
  * options(first, items, offsets, bases) -> list
  *   The options of the placements of one orientation of a piece: one per base, the tuple
  *   (first, items[base + offsets[0]], items[base + offsets[1]], ...). ``first`` is the piece's
- *   item; ``items`` a list of ints, the item of each cell of a box by its number (negative where
- *   the box has no cell); ``offsets`` the numbers of the shape's cells at corner 0 and ``bases``
+ *   item; ``items`` a list, the item (an int) of each cell of a box by its number, and None where
+ *   the box has no cell; ``offsets`` the numbers of the shape's cells at corner 0 and ``bases``
  *   the numbers of the placements' corners, both int32 buffers. An entry off the list, or one
- *   that is not a cell's item, is a ValueError: a placement off the board is a bug upstream.
+ *   that is not an int, is a ValueError: a placement off the board is a bug upstream.
  *   The tuples share the list's int objects, so a big piece on a big board costs no allocation
  *   per cell.
  */
@@ -54,9 +54,7 @@ static PyObject *options(PyObject *self, PyObject *args)
         for (Py_ssize_t j = 0; j < n_offsets; j++) {
             Py_ssize_t at = (Py_ssize_t)bases[k] + offsets[j];
             PyObject *item = (at >= 0 && at < n_items) ? PyList_GET_ITEM(items, at) : NULL;
-            if (item == NULL || !PyLong_Check(item) || PyLong_AsLong(item) < 0) {
-                if (PyErr_Occurred())
-                    goto fail;
+            if (item == NULL || !PyLong_CheckExact(item)) {
                 PyErr_Format(PyExc_ValueError, "options: placement %zd leaves the board (cell number %zd)", k, at);
                 goto fail;
             }

@@ -1,5 +1,6 @@
 /* Area pruning's region test in C: the twin of the Python flood fill in
- * polyfit/puzzle/placements.py (_whole_board_regions gives the same answer either way).
+ * polyfit/puzzle/placements.py (_whole_board_regions gives the same answer either way); and
+ * where a shape fits on a board, the twin of placements.py's _corners.
  *
  * fits(free, must, strides, ok) -> bool
  *   free: the cells a placement leaves empty, as the bits of a little-endian byte string laid
@@ -13,13 +14,43 @@
  *
  * fits_many(board, must, strides, oks, shapes, shape_of, shift_of, ok_of) -> bytearray
  *   The same test for many placements in one call: placement k leaves free the cells of
- *   board (bytes, as free above) less shapes[shape_of[k]] (bytes) moved up by shift_of[k] bits;
- *   its areas are oks[ok_of[k]]. shape_of and ok_of are arrays of 'i', shift_of of 'q'.
+ *   board (bytes, as free above) less the cells of shapes[shape_of[k]] (the numbers of its
+ *   places in the board's layout, an int32 buffer) moved up by shift_of[k] places; its areas
+ *   are oks[ok_of[k]]. shape_of and ok_of are arrays of 'i', shift_of of 'q'. A place outside
+ *   the board's words is a ValueError.
  *   Byte k of the answer is 1 when placement k fits. Each region is grown a whole word (64
- *   places of the box) at a time by shifts along the strides, for at most as many rounds as
- *   the board has cells per word of its box (and 48); a region still growing then (a long
- *   winding one, or any on a board that fills little of its box) is finished cell by cell, so
- *   no fill costs more than about twice the cell-by-cell one.
+ *   places of the box) at a time by shifts along the strides: a round sweeps each axis up
+ *   the words and back down, in place, so that a region runs along a line of free cells to
+ *   its end in one sweep (words a stride apart have grown before they are read; within a word
+ *   the shift is repeated until it gains nothing), and a region is whole after about as many
+ *   rounds as its paths turn corners. After as many rounds as the board has cells per word of
+ *   its box (and at most 48), a region still growing (a long winding one, or any on a board
+ *   that fills little of its box) is finished cell by cell, so no fill costs much more than
+ *   the cell-by-cell one.
+ *
+ * corners(masks, places, colours, strides, limits, low) -> list
+ *   The corners where a shape lies on a board, in increasing order of their places. places:
+ *   the places of the shape's cells at corner 0 (an int32 buffer, in the layout of free
+ *   above); colours: empty, or one int32 per place: the number of the mask its cell must lie
+ *   on (masks: a tuple of bytes, the board cells each colour of the shape may cover; without
+ *   colours, masks[0]). A corner fits when every cell moved up by the corner's place is on its
+ *   mask, and its coordinates (its place in strides) are at most limits (the box's size less
+ *   the shape's along each axis, so that no cell of the shape wraps into the next row); each
+ *   is returned as the tuple of its coordinates plus low.
+ *
+ * places(numbers, radix, strides) -> bytes
+ *   The places of cells given by their numbers (a tuple of ints, each a cell's coordinates as
+ *   the digits of a number in base radix, the last coordinate the lowest digit): each the sum
+ *   of its coordinates times the strides, as int32 bytes (the twin of orientations.places).
+ *
+ * images(cells, colours, transforms, radix) -> list
+ *   For each transform (a pair (perm, signs): coordinate i of an image is signs[i] times
+ *   coordinate perm[i] of a cell), the key of the image of the normalized cells (a tuple of
+ *   tuples of ints, each coordinate at least 0 and below radix) moved back to the least
+ *   coordinate 0: the pair (numbers, colours) of its cells' numbers in base radix (the
+ *   coordinates as digits, the first the highest) in increasing order, and the colours
+ *   (a tuple with one per cell, or empty) in their order, () when there are none. The twin of
+ *   orientations.numbered_images. A cell given twice is a ValueError.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -150,32 +181,92 @@ static void load_words(uint64_t *w, Py_ssize_t n, const uint8_t *bytes, Py_ssize
         w[i >> 3] |= (uint64_t)bytes[i] << (8 * (i & 7));
 }
 
-/* out |= (in << s) | (in >> s), over n words */
-static void spread(uint64_t *out, const uint64_t *in, Py_ssize_t n, Py_ssize_t s)
+/* The places in an int32 buffer (each in 0 .. n * 64 - 1) as the bits of n words: 0, or -1 with
+ * an error. */
+static int load_places(uint64_t *w, Py_ssize_t n, PyObject *places)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(places, &view, PyBUF_SIMPLE) < 0)
+        return -1;
+    int status = 0;
+    if (view.len % 4 != 0) {
+        PyErr_SetString(PyExc_ValueError, "a shape must be an int32 buffer of places");
+        status = -1;
+    } else {
+        memset(w, 0, (size_t)n * sizeof(uint64_t));
+        const int32_t *place = view.buf;
+        for (Py_ssize_t i = 0; i < view.len / 4; i++) {
+            if (place[i] < 0 || place[i] >= n * 64) {
+                PyErr_Format(PyExc_ValueError, "a shape's place %d is off the board's %zd places", place[i], n * 64);
+                status = -1;
+                break;
+            }
+            w[place[i] >> 6] |= (uint64_t)1 << (place[i] & 63);
+        }
+    }
+    PyBuffer_Release(&view);
+    return status;
+}
+
+/* Grow region (taking the cells it gains out of left) one step along the stride s both ways,
+ * in place: a word moved up is read after the words below it have grown, so along a stride
+ * of a word or more a region runs through every free cell in line in one sweep. Did it grow? */
+static int sweep(uint64_t *region, uint64_t *left, Py_ssize_t n, Py_ssize_t s)
 {
     Py_ssize_t q = s >> 6;
     int r = (int)(s & 63);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        uint64_t up = 0, down = 0;
-        if (i - q >= 0) {
-            up = in[i - q] << r;
-            if (r && i - q - 1 >= 0)
-                up |= in[i - q - 1] >> (64 - r);
+    uint64_t grew = 0;
+    if (q == 0) {  /* within a word the step is taken again until nothing more is gained */
+        for (Py_ssize_t i = 0; i < n; i++) {  /* up */
+            uint64_t in = i > 0 ? region[i - 1] >> (64 - r) : 0, reg = region[i], lft = left[i], added;
+            while ((added = ((reg << r) | in) & lft) != 0) {
+                reg |= added;
+                lft &= ~added;
+                in = 0;
+            }
+            grew |= reg ^ region[i];
+            region[i] = reg;
+            left[i] = lft;
         }
-        if (i + q < n) {
-            down = in[i + q] >> r;
-            if (r && i + q + 1 < n)
-                down |= in[i + q + 1] << (64 - r);
+        for (Py_ssize_t i = n - 1; i >= 0; i--) {  /* down */
+            uint64_t in = i + 1 < n ? region[i + 1] << (64 - r) : 0, reg = region[i], lft = left[i], added;
+            while ((added = ((reg >> r) | in) & lft) != 0) {
+                reg |= added;
+                lft &= ~added;
+                in = 0;
+            }
+            grew |= reg ^ region[i];
+            region[i] = reg;
+            left[i] = lft;
         }
-        out[i] |= up | down;
+        return grew != 0;
     }
+    for (Py_ssize_t i = q; i < n; i++) {  /* up: the words below have grown already */
+        uint64_t moved = region[i - q] << r;
+        if (r && i > q)
+            moved |= region[i - q - 1] >> (64 - r);
+        uint64_t added = moved & left[i];
+        region[i] |= added;
+        left[i] &= ~added;
+        grew |= added;
+    }
+    for (Py_ssize_t i = n - 1 - q; i >= 0; i--) {  /* down */
+        uint64_t moved = region[i + q] >> r;
+        if (r && i + q + 1 < n)
+            moved |= region[i + q + 1] << (64 - r);
+        uint64_t added = moved & left[i];
+        region[i] |= added;
+        left[i] &= ~added;
+        grew |= added;
+    }
+    return grew != 0;
 }
 
-/* Every region of left (cleared on the way) has a makeable area? region, grown and stack are
- * scratch: n words, n words, and one index per cell of left. */
+/* Every region of left (cleared on the way) has a makeable area? region and stack are scratch:
+ * n words, and one index per cell of left. */
 static int regions_fit(uint64_t *left, const uint64_t *must, Py_ssize_t n, const Py_ssize_t *strides,
                        Py_ssize_t axes, const uint8_t *ok, Py_ssize_t ok_length, int rounds, uint64_t *region,
-                       uint64_t *grown, Py_ssize_t *stack)
+                       Py_ssize_t *stack)
 {
     for (Py_ssize_t w = 0; w < n; w++) {
         while (left[w]) {
@@ -184,18 +275,10 @@ static int regions_fit(uint64_t *left, const uint64_t *must, Py_ssize_t n, const
             left[w] &= left[w] - 1;
             int done = 0;
             for (int round = 0; round < rounds && !done; round++) {
-                memcpy(grown, region, (size_t)n * sizeof(uint64_t));
-                for (Py_ssize_t i = 0; i < axes; i++)
-                    spread(grown, region, n, strides[i]);
                 done = 1;
-                for (Py_ssize_t i = 0; i < n; i++) {
-                    uint64_t added = grown[i] & left[i];
-                    if (added) {
-                        region[i] |= added;
-                        left[i] &= ~added;
+                for (Py_ssize_t a = 0; a < axes; a++)
+                    if (sweep(region, left, n, strides[a]))
                         done = 0;
-                    }
-                }
             }
             if (!done) {  /* finish cell by cell from every cell found so far */
                 Py_ssize_t top = 0, total = n * 64;
@@ -262,18 +345,13 @@ static PyObject *fits_many(PyObject *self, PyObject *args)
             goto done;
         }
     }
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(shapes); i++)
-        if (!PyBytes_Check(PyTuple_GET_ITEM(shapes, i))) {
-            PyErr_SetString(PyExc_TypeError, "shapes must be bytes");
-            goto done;
-        }
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(oks); i++)
         if (!PyBytes_Check(PyTuple_GET_ITEM(oks, i))) {
             PyErr_SetString(PyExc_TypeError, "oks must be bytes");
             goto done;
         }
-    /* board, must, shape, left, region, grown */
-    scratch = malloc((size_t)n * 6 * sizeof(uint64_t));
+    /* board, must, shape, left, region */
+    scratch = malloc((size_t)n * 5 * sizeof(uint64_t));
     stack = malloc((size_t)n * 64 * sizeof(Py_ssize_t));
     result = PyByteArray_FromStringAndSize(NULL, count);
     if (scratch == NULL || stack == NULL || result == NULL) {
@@ -282,7 +360,7 @@ static PyObject *fits_many(PyObject *self, PyObject *args)
         goto done;
     }
     uint64_t *board = scratch, *must = scratch + n, *shape = scratch + 2 * n, *left = scratch + 3 * n;
-    uint64_t *region = scratch + 4 * n, *grown = scratch + 5 * n;
+    uint64_t *region = scratch + 4 * n;
     load_words(board, n, board_view.buf, board_view.len);
     load_words(must, n, must_view.buf, must_view.len);
     Py_ssize_t per_word = popcount_words(board, n) / n;
@@ -291,8 +369,10 @@ static PyObject *fits_many(PyObject *self, PyObject *args)
     int last_shape = -1;
     for (Py_ssize_t k = 0; k < count; k++) {
         if (shape_of[k] != last_shape) {
-            PyObject *bytes = PyTuple_GET_ITEM(shapes, shape_of[k]);
-            load_words(shape, n, (const uint8_t *)PyBytes_AS_STRING(bytes), PyBytes_GET_SIZE(bytes));
+            if (load_places(shape, n, PyTuple_GET_ITEM(shapes, shape_of[k])) < 0) {
+                Py_CLEAR(result);
+                goto done;
+            }
             last_shape = shape_of[k];
         }
         /* left = board & ~(shape << shift) */
@@ -309,7 +389,7 @@ static PyObject *fits_many(PyObject *self, PyObject *args)
         }
         PyObject *ok = PyTuple_GET_ITEM(oks, ok_of[k]);
         answer[k] = (char)regions_fit(left, must, n, strides, axes, (const uint8_t *)PyBytes_AS_STRING(ok),
-                                      PyBytes_GET_SIZE(ok), rounds, region, grown, stack);
+                                      PyBytes_GET_SIZE(ok), rounds, region, stack);
     }
 done:
     free(scratch);
@@ -322,10 +402,349 @@ done:
     return result;
 }
 
+/* -- corners: where a shape fits ----------------------------------------------------------- */
+
+static PyObject *corners(PyObject *self, PyObject *args)
+{
+    PyObject *masks_obj, *strides_obj, *limits_obj, *low_obj;
+    Py_buffer places_view, colours_view;
+    if (!PyArg_ParseTuple(args, "O!y*y*O!O!O!", &PyTuple_Type, &masks_obj, &places_view, &colours_view,
+                          &PyTuple_Type, &strides_obj, &PyTuple_Type, &limits_obj, &PyTuple_Type, &low_obj))
+        return NULL;
+    PyObject *result = NULL;
+    uint64_t *words = NULL;
+    Py_ssize_t strides[MAX_AXES], limits[MAX_AXES], low[MAX_AXES];
+    Py_ssize_t axes = PyTuple_GET_SIZE(strides_obj), m = PyTuple_GET_SIZE(masks_obj);
+    Py_ssize_t count = places_view.len / 4;
+    const int32_t *place = places_view.buf, *colour = colours_view.buf;
+    if (read_strides(strides_obj, strides, axes) < 0)
+        goto done;
+    if (PyTuple_GET_SIZE(limits_obj) != axes || PyTuple_GET_SIZE(low_obj) != axes) {
+        PyErr_SetString(PyExc_ValueError, "corners: one limit and one low coordinate per stride");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < axes; i++) {
+        limits[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(limits_obj, i));
+        low[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(low_obj, i));
+        if ((limits[i] == -1 || low[i] == -1) && PyErr_Occurred())
+            goto done;
+    }
+    if (places_view.len % 4 != 0 || (colours_view.len != 0 && colours_view.len != places_view.len)) {
+        PyErr_SetString(PyExc_ValueError, "corners: places are int32, and colours none or one int32 per place");
+        goto done;
+    }
+    Py_ssize_t n = 1;
+    for (Py_ssize_t k = 0; k < m; k++) {
+        PyObject *mask = PyTuple_GET_ITEM(masks_obj, k);
+        if (!PyBytes_Check(mask)) {
+            PyErr_SetString(PyExc_TypeError, "corners: masks must be bytes");
+            goto done;
+        }
+        if ((PyBytes_GET_SIZE(mask) + 7) / 8 > n)
+            n = (PyBytes_GET_SIZE(mask) + 7) / 8;
+    }
+    if (m < 1 || n > PY_SSIZE_T_MAX / 64 / (m + 1)) {
+        PyErr_SetString(PyExc_ValueError, "corners: one mask or more, of a sensible size");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < count; i++)
+        if (place[i] < 0 || place[i] >= n * 64 || (colours_view.len && (colour[i] < 0 || colour[i] >= m))) {
+            PyErr_SetString(PyExc_ValueError, "corners: a place off the board, or a colour with no mask");
+            goto done;
+        }
+    /* found, then each mask */
+    words = malloc((size_t)n * (size_t)(m + 1) * sizeof(uint64_t));
+    if (words == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    uint64_t *found = words;
+    for (Py_ssize_t k = 0; k < m; k++) {
+        PyObject *mask = PyTuple_GET_ITEM(masks_obj, k);
+        load_words(words + n * (k + 1), n, (const uint8_t *)PyBytes_AS_STRING(mask), PyBytes_GET_SIZE(mask));
+    }
+    /* The corners within limits to start from: a run of places along the last axis for each
+     * choice of the other coordinates (an odometer over them). */
+    memset(found, 0, (size_t)n * sizeof(uint64_t));
+    int any = 1;
+    for (Py_ssize_t i = 0; i < axes; i++)
+        any &= limits[i] >= 0;
+    Py_ssize_t at[MAX_AXES] = {0};
+    while (any) {
+        Py_ssize_t start = 0;
+        for (Py_ssize_t i = 0; i + 1 < axes; i++)
+            start += at[i] * strides[i];
+        for (Py_ssize_t k = 0; k <= limits[axes - 1]; k++) {
+            Py_ssize_t bit = start + k * strides[axes - 1];
+            if (bit >= n * 64)
+                break;
+            found[bit >> 6] |= (uint64_t)1 << (bit & 63);
+        }
+        Py_ssize_t i = axes - 2;
+        while (i >= 0 && at[i] == limits[i])
+            at[i--] = 0;
+        if (i < 0)
+            break;
+        at[i]++;
+    }
+    /* found &= mask >> p for each place p of the shape, with the mask of its colour, over the
+     * words that still hold a corner (lo to hi) */
+    Py_ssize_t lo = 0, hi = n - 1;
+    for (Py_ssize_t c = 0; c < count && any; c++) {
+        const uint64_t *mask = words + n * (1 + (colours_view.len ? colour[c] : 0));
+        Py_ssize_t q = place[c] >> 6;
+        int r = place[c] & 63;
+        for (Py_ssize_t i = lo; i <= hi; i++) {
+            uint64_t moved = 0;
+            if (i + q < n) {
+                moved = mask[i + q] >> r;
+                if (r && i + q + 1 < n)
+                    moved |= mask[i + q + 1] << (64 - r);
+            }
+            found[i] &= moved;
+        }
+        while (lo <= hi && found[lo] == 0)
+            lo++;
+        while (hi >= lo && found[hi] == 0)
+            hi--;
+        any = lo <= hi;
+    }
+    result = PyList_New(0);
+    for (Py_ssize_t w = 0; w < n && any && result != NULL; w++)
+        for (uint64_t bits = found[w]; bits; bits &= bits - 1) {
+            Py_ssize_t rest = w * 64 + __builtin_ctzll(bits), coordinate[MAX_AXES];
+            int inside = 1;
+            for (Py_ssize_t i = 0; i < axes; i++) {
+                coordinate[i] = rest / strides[i];
+                rest %= strides[i];
+                inside &= coordinate[i] <= limits[i];
+            }
+            if (!inside)
+                continue;
+            PyObject *corner = PyTuple_New(axes);
+            for (Py_ssize_t i = 0; i < axes && corner != NULL; i++) {
+                PyObject *value = PyLong_FromSsize_t(coordinate[i] + low[i]);
+                if (value == NULL)
+                    Py_CLEAR(corner);
+                else
+                    PyTuple_SET_ITEM(corner, i, value);
+            }
+            if (corner == NULL || PyList_Append(result, corner) < 0) {
+                Py_XDECREF(corner);
+                Py_CLEAR(result);
+                break;
+            }
+            Py_DECREF(corner);
+        }
+done:
+    free(words);
+    PyBuffer_Release(&places_view);
+    PyBuffer_Release(&colours_view);
+    return result;
+}
+
+/* -- places: cells' numbers to their places ------------------------------------------------ */
+
+static PyObject *places(PyObject *self, PyObject *args)
+{
+    PyObject *numbers, *strides_obj;
+    Py_ssize_t radix, strides[MAX_AXES];
+    if (!PyArg_ParseTuple(args, "O!nO!", &PyTuple_Type, &numbers, &radix, &PyTuple_Type, &strides_obj))
+        return NULL;
+    Py_ssize_t axes = PyTuple_GET_SIZE(strides_obj), count = PyTuple_GET_SIZE(numbers);
+    if (read_strides(strides_obj, strides, axes) < 0)
+        return NULL;
+    if (radix < 1) {
+        PyErr_SetString(PyExc_ValueError, "places: the radix must be positive");
+        return NULL;
+    }
+    PyObject *result = PyBytes_FromStringAndSize(NULL, count * 4);
+    if (result == NULL)
+        return NULL;
+    int32_t *place = (int32_t *)PyBytes_AS_STRING(result);
+    for (Py_ssize_t k = 0; k < count; k++) {
+        Py_ssize_t n = PyLong_AsSsize_t(PyTuple_GET_ITEM(numbers, k)), total = 0;
+        if (n == -1 && PyErr_Occurred()) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        if (n < 0) {
+            Py_DECREF(result);
+            PyErr_SetString(PyExc_ValueError, "places: a cell's number is negative");
+            return NULL;
+        }
+        for (Py_ssize_t i = axes - 1; i >= 0; i--) {
+            Py_ssize_t digit = i > 0 ? n % radix : n;
+            n = i > 0 ? n / radix : 0;
+            if (digit > (INT32_MAX - total) / strides[i]) {
+                Py_DECREF(result);
+                PyErr_SetString(PyExc_OverflowError, "places: a place beyond int32");
+                return NULL;
+            }
+            total += digit * strides[i];
+        }
+        place[k] = (int32_t)total;
+    }
+    return result;
+}
+
+/* -- images: a piece's images under transforms, as sorted numbers --------------------------- */
+
+static int compare_int64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static PyObject *images(PyObject *self, PyObject *args)
+{
+    PyObject *cells, *colours, *transforms;
+    Py_ssize_t radix;
+    if (!PyArg_ParseTuple(args, "O!O!O!n", &PyTuple_Type, &cells, &PyTuple_Type, &colours, &PyTuple_Type, &transforms,
+                          &radix))
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(cells), dim = 0;
+    if (n < 1 || !PyTuple_Check(PyTuple_GET_ITEM(cells, 0)) ||
+        (dim = PyTuple_GET_SIZE(PyTuple_GET_ITEM(cells, 0))) < 1 || dim > MAX_AXES) {
+        PyErr_SetString(PyExc_ValueError, "images: cells must be a non-empty tuple of tuples of 1 to 8 ints");
+        return NULL;
+    }
+    if (PyTuple_GET_SIZE(colours) != 0 && PyTuple_GET_SIZE(colours) != n) {
+        PyErr_SetString(PyExc_ValueError, "images: one colour per cell, or none");
+        return NULL;
+    }
+    int64_t span = 1;  /* radix ** dim: every number is below it */
+    for (Py_ssize_t i = 0; i < dim; i++) {
+        if (radix < 1 || span > INT64_MAX / 4 / n / radix) {
+            PyErr_SetString(PyExc_ValueError, "images: the radix must be positive and radix ** dim not too large");
+            return NULL;
+        }
+        span *= radix;
+    }
+    PyObject *result = NULL;
+    int64_t *coordinate = malloc((size_t)(n * dim) * sizeof(int64_t));
+    int64_t *keys = malloc((size_t)n * sizeof(int64_t));  /* number * n + index of the cell */
+    int64_t high[MAX_AXES] = {0};
+    /* When the numbers span little more than the cells, they are sorted by a table of every
+     * number (the cell at it, plus 1), not compared. */
+    int32_t *slot = span <= 16 * (int64_t)n ? calloc((size_t)span, sizeof(int32_t)) : NULL;
+    if (coordinate == NULL || keys == NULL || (span <= 16 * (int64_t)n && slot == NULL)) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *cell = PyTuple_GET_ITEM(cells, k);
+        if (!PyTuple_Check(cell) || PyTuple_GET_SIZE(cell) != dim) {
+            PyErr_SetString(PyExc_ValueError, "images: every cell must have the same number of coordinates");
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < dim; i++) {
+            long long c = PyLong_AsLongLong(PyTuple_GET_ITEM(cell, i));
+            if (c == -1 && PyErr_Occurred())
+                goto done;
+            if (c < 0 || c >= radix) {
+                PyErr_SetString(PyExc_ValueError, "images: a coordinate below 0 or not below the radix");
+                goto done;
+            }
+            coordinate[k * dim + i] = c;
+            if (c > high[i])
+                high[i] = c;
+        }
+    }
+    result = PyList_New(PyTuple_GET_SIZE(transforms));
+    if (result == NULL)
+        goto done;
+    for (Py_ssize_t t = 0; t < PyTuple_GET_SIZE(transforms); t++) {
+        PyObject *transform = PyTuple_GET_ITEM(transforms, t), *perm, *signs;
+        Py_ssize_t p[MAX_AXES];
+        int minus[MAX_AXES];
+        if (!PyTuple_Check(transform) || PyTuple_GET_SIZE(transform) != 2 ||
+            !PyTuple_Check(perm = PyTuple_GET_ITEM(transform, 0)) || !PyTuple_Check(signs = PyTuple_GET_ITEM(transform, 1)) ||
+            PyTuple_GET_SIZE(perm) != dim || PyTuple_GET_SIZE(signs) != dim) {
+            PyErr_SetString(PyExc_ValueError, "images: each transform is a pair (perm, signs) of one int per axis");
+            goto fail;
+        }
+        for (Py_ssize_t i = 0; i < dim; i++) {
+            p[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(perm, i));
+            long sign = PyLong_AsLong(PyTuple_GET_ITEM(signs, i));
+            if (PyErr_Occurred())
+                goto fail;
+            if (p[i] < 0 || p[i] >= dim || (sign != 1 && sign != -1)) {
+                PyErr_SetString(PyExc_ValueError, "images: a perm entry off the axes, or a sign not 1 or -1");
+                goto fail;
+            }
+            minus[i] = sign < 0;
+        }
+        for (Py_ssize_t i = 0; i < dim; i++)
+            for (Py_ssize_t j = 0; j < i; j++)
+                if (p[i] == p[j]) {
+                    PyErr_SetString(PyExc_ValueError, "images: a perm that names an axis twice");
+                    goto fail;
+                }
+        for (Py_ssize_t k = 0; k < n; k++) {
+            const int64_t *x = coordinate + k * dim;
+            int64_t number = 0;
+            for (Py_ssize_t i = 0; i < dim; i++)
+                number = number * radix + (minus[i] ? high[p[i]] - x[p[i]] : x[p[i]]);
+            keys[k] = number * n + k;
+        }
+        if (slot != NULL) {
+            for (Py_ssize_t k = 0; k < n; k++)
+                slot[keys[k] / n] = (int32_t)k + 1;
+            Py_ssize_t m = 0;
+            for (int64_t number = 0; number < span && m < n; number++)
+                if (slot[number]) {
+                    keys[m++] = number * n + slot[number] - 1;
+                    slot[number] = 0;
+                }
+            if (m != n) {  /* two cells with one number: the same cell twice */
+                PyErr_SetString(PyExc_ValueError, "images: a cell given twice");
+                goto fail;
+            }
+        } else {
+            qsort(keys, (size_t)n, sizeof(int64_t), compare_int64);
+            for (Py_ssize_t k = 1; k < n; k++)
+                if (keys[k] / n == keys[k - 1] / n) {
+                    PyErr_SetString(PyExc_ValueError, "images: a cell given twice");
+                    goto fail;
+                }
+        }
+        PyObject *numbers = PyTuple_New(n), *painted = PyTuple_New(PyTuple_GET_SIZE(colours) ? n : 0);
+        PyObject *key = (numbers && painted) ? PyTuple_Pack(2, numbers, painted) : NULL;
+        Py_XDECREF(numbers);
+        Py_XDECREF(painted);
+        if (key == NULL)
+            goto fail;
+        PyList_SET_ITEM(result, t, key);
+        for (Py_ssize_t k = 0; k < n; k++) {
+            PyObject *value = PyLong_FromLongLong(keys[k] / n);
+            if (value == NULL)
+                goto fail;
+            PyTuple_SET_ITEM(numbers, k, value);
+            if (PyTuple_GET_SIZE(colours)) {
+                PyObject *colour = PyTuple_GET_ITEM(colours, keys[k] % n);
+                Py_INCREF(colour);
+                PyTuple_SET_ITEM(painted, k, colour);
+            }
+        }
+    }
+    goto done;
+fail:
+    Py_CLEAR(result);
+done:
+    free(coordinate);
+    free(keys);
+    free(slot);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"fits", fits, METH_VARARGS, "fits(free, must, strides, ok) -> bool"},
     {"fits_many", fits_many, METH_VARARGS,
-     "fits_many(board, must, strides, oks, shapes, shape_of, shift_of, ok_of) -> bytearray"},
+     "fits_many(board, must, strides, oks, shapes, shape_of, shift_of, ok_of) -> bytearray (shapes: int32 places)"},
+    {"corners", corners, METH_VARARGS, "corners(masks, places, colours, strides, limits, low) -> list of corners"},
+    {"places", places, METH_VARARGS, "places(numbers, radix, strides) -> int32 bytes"},
+    {"images", images, METH_VARARGS, "images(cells, colours, transforms, radix) -> list of (numbers, colours)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from polyfit.lattices import base as lattices
+from polyfit.lattices.grid import Transform
 from polyfit.xc.problem import ExactCoverProblem
 
 try:
@@ -43,7 +44,9 @@ try:
     from polyfit.puzzle import _cover
 except ImportError:  # the C extension did not build: _CellItems' Python loop does the work
     _cover = None
-from polyfit.puzzle.placements import Placement
+from polyfit.puzzle.orientations import PieceForms, places, turned
+from polyfit.puzzle.orientations import group as whole_group
+from polyfit.puzzle.placements import BitGrid, Placement, runs
 from polyfit.puzzle.symmetry import Symmetry
 
 
@@ -109,7 +112,7 @@ class PlacementKeys:
 
     def __init__(self, placements: list[Placement], pieces=None, painted=None):
         self.pieces, self.painted = pieces, painted
-        self._forms: dict = {}  # piece -> its orientations (see _form)
+        self.forms = PieceForms(pieces, painted) if pieces else None
         self._turns: dict = {}  # (piece, its image) -> orientations.turned of them
         grid = pieces is not None and pieces and lattices.of(pieces[0]).name in ("square", "cubic")
         self.placements = placements
@@ -118,23 +121,25 @@ class PlacementKeys:
         self.groups: dict = {}
         self.orientations: dict = {}  # piece -> the (piece, orientation) keys of its groups
         others = []
-        for k, p in enumerate(placements):
-            if grid and p.orientation >= 0:
-                group = self.groups.get((p.piece, p.orientation))
-                if group is None:
-                    group = self.groups[p.piece, p.orientation] = ([], [])
-                    self.orientations.setdefault(p.piece, []).append((p.piece, p.orientation))
-                group[0].append(k)
-                group[1].append(p.corner)
-            else:
-                others.append(k)
+        for k, run in runs(placements):
+            p = placements[k]
+            piece, orientation = p.piece, p.orientation
+            if not grid or orientation < 0:
+                others.extend(range(k, run))
+                continue
+            group = self.groups.get((piece, orientation))
+            if group is None:
+                group = self.groups[piece, orientation] = ([], [])
+                self.orientations.setdefault(piece, []).append((piece, orientation))
+            group[0].extend(range(k, run))
+            group[1].extend([q.corner for q in placements[k:run]])
         self.numbered: dict = {}
         if self.groups:
-            corners = [c for _, group in self.groups.values() for c in group]
-            dim = len(corners[0])
-            axes = list(zip(*corners))  # each coordinate of every corner
-            self.low = [min(axis) for axis in axes]
-            sizes = [max(axis) - low + 1 for axis, low in zip(axes, self.low)]
+            # the box of the corners (a symmetry maps a corner to a corner)
+            bounds = [(min(axis), max(axis)) for _, corners in self.groups.values() for axis in zip(*corners)]
+            dim = len(bounds) // len(self.groups)
+            self.low = [min(b[0] for b in bounds[i::dim]) for i in range(dim)]
+            sizes = [max(b[1] for b in bounds[i::dim]) - low + 1 for i, low in enumerate(self.low)]
             self.strides = [1] * dim
             for i in range(dim - 2, -1, -1):
                 self.strides[i] = self.strides[i + 1] * sizes[i + 1]
@@ -163,17 +168,6 @@ class PlacementKeys:
             numbered = self.numbered[key] = {self._number(c): k for c, k in zip(group, indices)}
         return numbered
 
-    def _form(self, piece: int):
-        """A piece's orientations (:func:`polyfit.puzzle.orientations.oriented`), made once and
-        only for the pieces a symmetry maps (a piece's cells are the key of each)."""
-        form = self._forms.get(piece)
-        if form is None:
-            from polyfit.puzzle.orientations import oriented
-
-            p = self.pieces[piece]
-            form = self._forms[piece] = oriented(p.cells, p.mirror, self.painted[piece])
-        return form
-
     def image(self, sym: Symmetry, only: int | None = None) -> list[int]:
         """Where ``sym`` sends each placement; with ``only`` (a piece index), only the
         placements of that piece are mapped and the others' entries are -1."""
@@ -198,40 +192,53 @@ class PlacementKeys:
             table[k] = lookup[piece_map[placements[k].piece], mask, colours]
         return table
 
-    def _map_oriented(self, sym: Symmetry, table: list[int], only: int | None = None) -> None:
-        """Each orientation's placements at once: the image of a corner is an affine function
-        of its coordinates, so its number is one sum per placement (those of piece ``only``
-        alone when it is given)."""
-        from polyfit.puzzle.orientations import group, turned
-
-        pieces, painted = self.pieces, self.painted
-        turns = self._turns
-        transform, offset, piece_map = sym.transform, sym.offset, sym.piece_map
+    def _affine(self, sym: Symmetry) -> tuple:
+        """What maps the corners of generated placements under ``sym``: per turn number the
+        number of it then this transform, and the factor of each coordinate of a corner, the
+        coordinates (with their strides) where the image's least value is the extent's last
+        (sign minus), and a constant: an image corner's number is the constant, less the extent
+        along those, plus each coordinate times its factor."""
+        transform, offset = sym.transform, sym.offset
         strides, low = self.strides, self.low
-        _, numbers, products = group(len(low))
+        _, numbers, products = whole_group(len(low))
         number = numbers[transform]
         row = [r[number] for r in products]  # turn number -> it, then this transform
         # Coordinate k of an image corner is signs[k] * corner[perm[k]] + offset[k], less the
         # extent's last coordinate along perm[k] where the sign is minus (the image's least
-        # value there): each placement's number is a constant plus one factor per coordinate.
+        # value there).
         factor = [0] * len(strides)
         for k, (p, s) in enumerate(zip(transform.perm, transform.signs)):
             factor[p] = strides[k] * s
         minus = [(p, strides[k]) for k, (p, s) in enumerate(zip(transform.perm, transform.signs)) if s < 0]
         constant = sum((a - b) * c for a, b, c in zip(offset, low, strides))
+        return row, factor, minus, constant
+
+    def _target(self, sym: Symmetry, affine: tuple, i: int, o: int) -> tuple[dict, int]:
+        """Where ``sym`` (its :meth:`_affine`) sends the placements of orientation ``o`` of
+        piece ``i``: {corner number: index} of the orientation they go to, and the constant
+        of their corners' numbers there."""
+        row, _, minus, constant = affine
+        j = sym.piece_map[i]
+        turn = self._turns.get((i, j))
+        if turn is None:
+            turn = self._turns[i, j] = turned(self.pieces[i].cells, self.painted[i], self.forms.of(j))
+        form = self.forms.of(i)
+        extent = form.extents[o]
+        start = constant
+        for p, stride in minus:
+            start += (1 - extent[p]) * stride
+        return self._numbered((j, turn[row[form.turns[o]]])), start
+
+    def _map_oriented(self, sym: Symmetry, table: list[int], only: int | None = None) -> None:
+        """Each orientation's placements at once: the image of a corner is an affine function
+        of its coordinates, so its number is one sum per placement (those of piece ``only``
+        alone when it is given)."""
+        affine = self._affine(sym)
+        factor = affine[1]
         keys = self.groups if only is None else self.orientations.get(only, ())
         for i, o in keys:
             indices, corners = self.groups[i, o]
-            j = piece_map[i]
-            turn = turns.get((i, j))
-            if turn is None:
-                turn = turns[i, j] = turned(pieces[i].cells, painted[i], self._form(j))
-            form = self._form(i)
-            target = self._numbered((j, turn[row[form.turns[o]]]))
-            extent = form.extents[o]
-            start = constant
-            for p, stride in minus:
-                start += (1 - extent[p]) * stride
+            target, start = self._target(sym, affine, i, o)
             if len(factor) == 3:
                 f0, f1, f2 = factor
                 images = [target[start + f0 * z + f1 * y + f2 * x] for z, y, x in corners]
@@ -240,6 +247,15 @@ class PlacementKeys:
                 images = [target[start + f0 * y + f1 * x] for y, x in corners]
             for k, image in zip(indices, images):
                 table[k] = image
+
+    def image_of(self, sym: Symmetry, k: int) -> int:
+        """Where ``sym`` sends placement ``k`` (alone)."""
+        p = self.placements[k]
+        if (p.piece, p.orientation) not in self.groups:
+            return self.image(sym, p.piece)[k]
+        affine = self._affine(sym)
+        target, start = self._target(sym, affine, p.piece, p.orientation)
+        return target[start + sum([f * c for f, c in zip(affine[1], p.corner)])]
 
 
 @dataclass
@@ -410,8 +426,64 @@ def _orbits(symmetries, indices, tables):
     return result
 
 
+def _generators(symmetries) -> list[int] | None:
+    """The positions of a few symmetries that generate the group, or None when the group is
+    not one of transforms of squares or cubes that it is closed under (then every symmetry is
+    used). Greedily, those of the highest order first (they make the most), each one not a
+    product of those before it: 3 for the cube's 48."""
+    transforms = [sym.transform for sym in symmetries]
+    if not all(type(t) is Transform and len(t.perm) in (2, 3) for t in transforms):
+        return None
+    dim = len(transforms[0].perm)
+    _, numbers, products = whole_group(dim)
+    identity = numbers[Transform.identity(dim)]
+    members = [numbers[t] for t in transforms]
+
+    def order(t: int) -> int:
+        power, k = t, 1
+        while power != identity:
+            power, k = products[power][t], k + 1
+        return k
+
+    reached, generators = {identity}, []
+    for k in sorted(range(len(members)), key=lambda k: (-order(members[k]), k)):
+        if members[k] in reached:
+            continue
+        generators.append(k)
+        frontier = list(reached)
+        while frontier:  # close under products with the generators so far
+            frontier = {products[a][members[g]] for a in frontier for g in generators} - reached
+            reached |= frontier
+        if len(reached) == len(members):
+            break
+    return generators if reached == set(members) else None
+
+
+def _orbit_sizes(indices, tables) -> dict[int, int]:
+    """{representative: orbit size} of placement indices, the orbits found by following the
+    images under generators of the group (``tables``: a table of images per generator); each
+    orbit is represented by its least index."""
+    seen: set = set()
+    result = {}
+    for i in sorted(indices):
+        if i in seen:
+            continue
+        orbit, frontier = {i}, [i]
+        while frontier:
+            frontier = [table[k] for k in frontier for table in tables]
+            frontier = [k for k in frontier if k not in orbit]
+            orbit.update(frontier)
+        seen |= orbit
+        result[i] = len(orbit)
+    return result
+
+
 def choose_breaker(cover: Cover, pieces, counts) -> None:
-    """Pick the invariant piece with the fewest orbit representatives and restrict it."""
+    """Pick the invariant piece with the fewest orbit representatives and restrict it.
+
+    A piece's orbits are followed under a few generators of the group, not every symmetry;
+    only its representatives that some symmetry other than the identity fixes (an orbit
+    smaller than the group) are mapped by every symmetry, to find their stabilizers."""
     group = cover.symmetries
     if len(group) <= 1:
         return
@@ -431,11 +503,15 @@ def choose_breaker(cover: Cover, pieces, counts) -> None:
         if mine:
             candidates.append((-(-len(mine) // len(group)), piece, mine))
     keys = cover._keys()
+    generators = _generators(group)
     for least, piece, mine in sorted(candidates, key=lambda c: c[:2]):
         if best is not None and (least, 0, piece) > best[0]:
             continue
-        tables = [cover._tables.get(sym) or keys.image(sym, piece) for sym in group]
-        orbits = _orbits(group, mine, tables)
+        if generators is None:
+            orbits = _orbits(group, mine, [cover._tables.get(sym) or keys.image(sym, piece) for sym in group])
+        else:
+            sizes = _orbit_sizes(mine, [cover._tables.get(group[g]) or keys.image(group[g], piece) for g in generators])
+            orbits = {i: (size, None) for i, size in sizes.items()}  # stabilizers: for the breaker alone
         fixed = sum(1 for size, _ in orbits.values() if size < len(group))
         key = (len(orbits), fixed, piece)
         if best is None or key < best[0]:
@@ -445,7 +521,12 @@ def choose_breaker(cover: Cover, pieces, counts) -> None:
     _, piece, orbits = best
     cover.breaker = piece
     cover.orbit_sizes = {i: size for i, (size, _) in orbits.items()}
-    cover.stabilizers = {i: stab for i, (_, stab) in orbits.items() if stab}
+    cover.stabilizers = {}
+    for i, (size, stabilizer) in orbits.items():
+        if stabilizer is None and size < len(group):
+            stabilizer = [sym for sym in group if not sym.is_identity and keys.image_of(sym, i) == i]
+        if stabilizer:
+            cover.stabilizers[i] = stabilizer
 
 
 def build_cover(
@@ -483,7 +564,7 @@ def build_cover(
     if break_symmetry:
         choose_breaker(cover, pieces, counts)
     first_point = len(used) + len(cell_item)
-    items_of = _CellItems(cell_item)
+    items_of = _CellItems(cell_item, PieceForms(pieces, painted))
     breaker, representatives = cover.breaker, cover.orbit_sizes
     searched = [index for index, placement in enumerate(placements)
                 if placement.piece != breaker or index in representatives]
@@ -504,37 +585,29 @@ def build_cover(
 
 class _CellItems:
     """The items of a placement's cells, in the order of its cells. A placement that knows its
-    shape and corner gets them by adding its corner's number (in the box of the cells) to its
-    shape's, with no cell made or hashed."""
+    shape and corner gets them by adding its corner's place to its shape's cells' places (in
+    the bit grid of the cells, :class:`polyfit.puzzle.placements.BitGrid`, where placement
+    generation made them: :func:`polyfit.puzzle.orientations.places`), with no cell made or
+    hashed."""
 
-    def __init__(self, cell_item: dict):
+    def __init__(self, cell_item: dict, forms: PieceForms | None = None):
         self.cell_item = cell_item
+        self.forms = forms
         cells = list(cell_item)
-        dim = len(cells[0]) if cells else 0
-        self.low = [min(c[i] for c in cells) for i in range(dim)]
-        size = [max(c[i] for c in cells) - self.low[i] + 1 for i in range(dim)]
-        self.strides = [1] * dim
-        for i in range(dim - 2, -1, -1):
-            self.strides[i] = self.strides[i + 1] * size[i + 1]
-        self.table = [-1] * (self.strides[0] * size[0] if dim else 0)
-        for c, item in cell_item.items():
-            self.table[self._number(c)] = item
+        self.grid = grid = BitGrid(cells) if cells else None
+        self.strides = tuple(grid.strides) if cells else ()
+        self.table = [None] * (grid.length if cells else 0)  # a cell's item by its place
+        for k, item in zip(grid.numbers(cells) if cells else (), cell_item.values()):
+            self.table[k] = item
         self.offsets: dict = {}  # (piece, orientation) -> how to pick its items (see __call__)
-        self.numbers: dict = {}  # (piece, orientation) -> its shape's cells' numbers, for C
 
-    def _number(self, cell) -> int:
-        number = 0
-        for a, b, s in zip(cell, self.low, self.strides):
-            number += (a - b) * s
-        return number
-
-    def _shape_numbers(self, placement) -> list[int]:
-        """The numbers of a placement's shape's cells at corner 0 (its cells' numbers less its
+    def _shape_places(self, placement) -> array | bytes:
+        """The places of a placement's shape's cells at corner 0 (its cells' places less its
         corner's)."""
-        if len(self.strides) == 3:
-            s0, s1, s2 = self.strides
-            return [z * s0 + y * s1 + x * s2 for z, y, x in placement.shape]
-        return [sum(a * s for a, s in zip(c, self.strides)) for c in placement.shape]
+        form = self.forms.form(placement) if self.forms is not None else None
+        if form is not None:
+            return places(form, placement.orientation, self.strides)
+        return array("i", self.grid.numbers(placement.shape, self.grid.low))
 
     def options(self, placements, indices, piece_item: dict, native: bool | None = None) -> list[tuple]:
         """The options of the placements at ``indices``: each its piece's item, then its cells'
@@ -543,30 +616,14 @@ class _CellItems:
         if not ((_cover is not None) if native is None else native):
             return [(piece_item[placements[i].piece],) + self(placements[i]) for i in indices]
         result = []
-        k, end = 0, len(indices)
-        while k < end:
-            placement = placements[indices[k]]
-            if placement.shape is None:
+        chosen = [placements[i] for i in indices]
+        for k, run in runs(chosen):
+            placement = chosen[k]
+            if placement.orientation < 0:
                 result.append((piece_item[placement.piece],) + self(placement))
-                k += 1
                 continue
-            piece, orientation = placement.piece, placement.orientation
-            run = k + 1
-            while run < end and placements[indices[run]].orientation == orientation \
-                    and placements[indices[run]].piece == piece and placements[indices[run]].shape is not None:
-                run += 1
-            key = piece, orientation
-            offsets = self.numbers.get(key)
-            if offsets is None:
-                offsets = self.numbers[key] = array("i", self._shape_numbers(placement))
-            corners = [placements[i].corner for i in indices[k:run]]
-            if len(self.strides) == 3:
-                (d, e, f), (s0, s1, _) = self.low, self.strides
-                bases = array("i", [(a - d) * s0 + (b - e) * s1 + (c - f) for a, b, c in corners])
-            else:
-                bases = array("i", [self._number(corner) for corner in corners])
-            result += _cover.options(piece_item[piece], self.table, offsets, bases)
-            k = run
+            bases = array("i", self.grid.numbers([p.corner for p in chosen[k:run]]))
+            result += _cover.options(piece_item[placement.piece], self.table, self._shape_places(placement), bases)
         return result
 
     def __call__(self, placement) -> tuple:
@@ -575,14 +632,10 @@ class _CellItems:
         key = placement.piece, placement.orientation
         gather = self.offsets.get(key)
         if gather is None:
-            offsets = self._shape_numbers(placement)
+            offsets = array("i", bytes(self._shape_places(placement)))
             # One C call picks a shape's items out of the slice of the table it spans.
             pick = itemgetter(*offsets) if len(offsets) > 1 else (lambda window, k=offsets[0]: (window[k],))
             gather = self.offsets[key] = (pick, max(offsets) + 1)
         pick, span = gather
-        if len(self.strides) == 3:
-            (a, b, c), (d, e, f), (s0, s1, _) = placement.corner, self.low, self.strides
-            base = (a - d) * s0 + (b - e) * s1 + (c - f)
-        else:
-            base = self._number(placement.corner)
+        base = self.grid.numbers([placement.corner])[0]
         return pick(self.table[base:base + span])

@@ -22,12 +22,13 @@ from __future__ import annotations
 from array import array
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from polyfit.errors import plural
 from polyfit.lattices import base as lattices
 from polyfit.lattices.grid import Cell
 from polyfit.limits import check, limit
-from polyfit.puzzle.orientations import painted_orientations
+from polyfit.puzzle.orientations import PieceForms, group, oriented, painted_orientations, places
 
 try:
     from polyfit.puzzle import _regions
@@ -87,6 +88,25 @@ class Placement:
         return (Placement, (self.piece, self.cells, self.colours, self.orientation, self.corner, self.shape))
 
 
+def runs(placements) -> list[tuple[int, int]]:
+    """The placements (a list, in order) in runs ``(start, end)``: placements ``start`` to
+    ``end - 1`` are generated ones (which know their shape and corner) of one orientation of
+    one piece, or one placement made otherwise. Set-up works on a run at once: one shape, and
+    a list of corners."""
+    found = []
+    k, end = 0, len(placements)
+    while k < end:
+        p = placements[k]
+        piece, orientation = p.piece, p.orientation
+        run = k + 1
+        if orientation >= 0:
+            while run < end and placements[run].orientation == orientation and placements[run].piece == piece:
+                run += 1
+        found.append((k, run))
+        k = run
+    return found
+
+
 @dataclass
 class PlacementStats:
     generated: int = 0
@@ -113,7 +133,8 @@ def generate(board_cells, pieces, counts=None, colours=None) -> list[Placement]:
     A shape fits at shift ``s`` when every cell ``c`` of it lands on the board: ``s`` is in
     ``board - c`` for each ``c``, so the fitting shifts are the intersection of a few sets (each
     built once per cell offset). On squares and cubes the sets are the bits of one integer each
-    (:class:`BoxBits`), and the placements are counted against the limit before they are made."""
+    (:class:`BitGrid`, in C: :func:`_generate_on_grid`), and the placements are counted against the
+    limit before they are made."""
     lattice = lattices.of(pieces[0]) if pieces else None
     if lattice is not None and lattice.name in ("square", "cubic"):
         return _generate_on_grid(board_cells, pieces, counts, colours)
@@ -160,153 +181,100 @@ def _differences_from(cells, c) -> set:
     return {tuple(x - y for x, y in zip(b, c)) for b in cells}
 
 
-class BoxBits:
-    """The cells of a board as the bits of one integer, laid out in its box with ``pad`` spare
-    places after each row (and layer), so that moving a shape by a bit shift never wraps a
-    cell around to the next row. The corners where a shape fits are then one AND of shifted
-    copies of the board per cell of the shape, at the speed of integer arithmetic."""
-
-    def __init__(self, cells, pad):
-        dim = len(cells[0])
-        self.low = [min(c[i] for c in cells) for i in range(dim)]
-        self.size = [max(c[i] for c in cells) - self.low[i] + 1 for i in range(dim)]
-        widths = [self.size[i] + pad[i] for i in range(dim)]
-        strides = [1] * dim
-        for i in range(dim - 2, -1, -1):
-            strides[i] = strides[i + 1] * widths[i + 1]
-        self.strides = strides
-        self.board = self.mask(cells)
-
-    def mask(self, cells) -> int:
-        """Cells as bits (those outside the box are left out)."""
-        low, size, strides = self.low, self.size, self.strides
-        bits = bytearray(strides[0] * size[0] // 8 + 1)
-        for c in cells:
-            k = 0
-            for a, b, n, s in zip(c, low, size, strides):
-                if not 0 <= a - b < n:
-                    break
-                k += (a - b) * s
-            else:
-                bits[k >> 3] |= 1 << (k & 7)
-        return int.from_bytes(bits, "little")
-
-    def fits(self, shape) -> int:
-        """The corners (as bits) where the normalized ``shape`` lies on the board."""
-        board = self.board
-        strides = self.strides
-        if len(strides) == 3:
-            s0, s1, _ = strides
-            offsets = [z * s0 + y * s1 + x for z, y, x in shape]
-        else:
-            offsets = [y * strides[0] + x for y, x in shape]
-        found = -1  # every corner (the corner itself need not be a cell of the shape)
-        for offset in offsets:
-            found &= board >> offset
-            if not found:
-                break
-        return found
-
-    @staticmethod
-    def positions(found: int) -> list[int]:
-        """The numbers of the set bits of ``found``, in increasing order."""
-        text = bin(found)[:1:-1]  # bit k is text[k]
-        result = []
-        k = text.find("1")
-        while k >= 0:
-            result.append(k)
-            k = text.find("1", k + 1)
-        return result
-
-    def corners(self, found: int) -> list[tuple]:
-        """The cells of the set bits of ``found``, in increasing order."""
-        low, strides = self.low, self.strides
-        result = []
-        if len(strides) == 3:
-            (a, b, c), (s0, s1, _) = low, strides
-            for k in self.positions(found):
-                z, rest = divmod(k, s0)
-                y, x = divmod(rest, s1)
-                result.append((z + a, y + b, x + c))
-        else:
-            (a, b), (s0, _) = low, strides
-            for k in self.positions(found):
-                y, x = divmod(k, s0)
-                result.append((y + a, x + b))
-        return result
-
-
 def _generate_on_grid(board_cells, pieces, counts, colours) -> list[Placement]:
-    from polyfit.puzzle.orientations import oriented
-
+    """:func:`generate` on squares and cubes: the board as the bits of a :class:`BitGrid`, and
+    each orientation's corners found by one C call (or its twin, :func:`_corners`) from its
+    cells' places (:func:`polyfit.puzzle.orientations.places`, made once per orientation and
+    grid and used again by area pruning and the cover)."""
     board_cells = list(board_cells)
     if not board_cells:  # every cell pre-placed: nothing left to place
         return []
-    dim = len(board_cells[0])
     used = [i for i in range(len(pieces)) if counts is None or counts[i][1] > 0]
     forms = {i: oriented(pieces[i].cells, pieces[i].mirror, colours.of(pieces[i]) if colours else ()) for i in used}
-    size = [max(c[k] for c in board_cells) - min(c[k] for c in board_cells) + 1 for k in range(dim)]
-    pad = [0] * dim
-    for form in forms.values():
-        for extent in form.extents:
-            if all(e <= s for e, s in zip(extent, size)):
-                pad = [max(p, e - 1) for p, e in zip(pad, extent)]
-    box = BoxBits(board_cells, pad)
+    grid = BitGrid(board_cells)
+    strides, low, box = tuple(grid.strides), tuple(grid.low), grid.box
+    masks = _colour_masks(grid, board_cells, colours, forms.values())
+    corners_of = _regions.corners if _regions is not None else _corners
     most = limit("placements")
-    fitting: dict = {}  # shape -> corners (as bits)
-    banned: dict = {}  # piece colour -> the board cells it may not cover (as bits)
-    found = {}  # (piece, orientation) -> corners (as bits)
+    found = []  # (piece, orientation, its corners)
     total = 0
     for index in used:
         form = forms[index]
-        for number, (shape, colouring, extent) in enumerate(zip(form.shapes, form.colourings, form.extents)):
-            corners = fitting.get(shape)
-            if corners is None:
-                corners = fitting[shape] = 0 if any(e > s for e, s in zip(extent, size)) else box.fits(shape)
-            if corners and colouring:
-                corners = _keep_colours(box, shape, colouring, corners, colours, banned)
-            found[index, number] = corners
-            total += corners.bit_count()
+        for number, (colouring, extent) in enumerate(zip(form.colourings, form.extents)):
+            limits = tuple(b - e for b, e in zip(box, extent))
+            if min(limits) < 0:
+                continue
+            painted = array("i", colouring) if colouring and len(masks) > 1 else b""
+            corners = corners_of(masks, places(form, number, strides), painted, strides, limits, low)
+            found.append((index, number, corners))
+            total += len(corners)
             if total > most:
                 check("placements", total, "the pieces on this board (and more to come)")
     result = []
-    for (index, number), corners in found.items():
+    for index, number, corners in found:
         form = forms[index]
         shape, colouring = form.shapes[number], form.colourings[number]
-        result += [Placement(index, None, colouring, number, corner, shape) for corner in box.corners(corners)]
+        result += [Placement(index, None, colouring, number, corner, shape) for corner in corners]
     return result
 
 
-def _keep_colours(box: BoxBits, shape, colouring, corners: int, colours, banned: dict) -> int:
-    """The corners where no voxel of this colouring of a shape lies on a board cell of a colour
-    the rule keeps it off (the cells a colour may not cover are one mask per colour, made from
-    one mask per board colour)."""
-    strides = box.strides
-    for c, p in zip(shape, colouring):
-        if not p:
-            continue
-        mask = banned.get(p)
-        if mask is None:
-            by_colour = banned.get(None)
-            if by_colour is None:  # board colour -> its cells, as bits
-                cells_of: dict = {}
-                for cell, r in colours.cells.items():
-                    cells_of.setdefault(r, []).append(cell)
-                by_colour = banned[None] = {r: box.mask(cells) for r, cells in cells_of.items()}
-            mask = 0
-            for r, cells in by_colour.items():
-                if not colours.allows(p, r):
-                    mask |= cells
-            banned[p] = mask
-        if mask:
-            if len(c) == 3:
-                offset = c[0] * strides[0] + c[1] * strides[1] + c[2] * strides[2]
-            else:
-                offset = sum([a * b for a, b in zip(c, strides)])
-            corners &= ~(mask >> offset)
-            if not corners:
-                break
-    return corners
+def _colour_masks(grid: BitGrid, board_cells, colours, forms) -> tuple[bytes, ...]:
+    """The board cells each piece colour may cover, as bytes (see :func:`_corners`): the whole
+    board for colour 0 (and for all when no rule restricts a colour), less the cells of the
+    board colours the rule keeps a piece colour off."""
+    board = grid.mask(board_cells)
+    size = grid.length // 8 + 1
+    piece_colours = {k for form in forms for colouring in form.colourings for k in colouring}
+    if not colours or not piece_colours - {0}:
+        return (board.to_bytes(size, "little"),)
+    on_board = set(board_cells)
+    cells_of: dict = {}  # board colour -> its cells on this board
+    for cell, r in colours.cells.items():
+        if cell in on_board:
+            cells_of.setdefault(r, []).append(cell)
+    by_colour = {r: grid.mask(cells) for r, cells in cells_of.items()}
+    masks = []
+    for k in range(max(piece_colours) + 1):
+        mask = board
+        for r, cells in by_colour.items():
+            if not colours.allows(k, r):
+                mask &= ~cells
+        masks.append(mask.to_bytes(size, "little"))
+    return tuple(masks)
+
+
+def _corners(masks, places, colours, strides, limits, low) -> list[tuple]:
+    """The corners where a shape lies on a board (polyfit/puzzle/_regions.c's ``corners``, in
+    Python): each cell of the shape (its place at corner 0 in ``places``) moved up by the
+    corner's place lies on the mask of its colour (``masks``, bytes; ``colours`` the number
+    of each cell's mask, or empty: all on ``masks[0]``), and the corner's coordinates are at
+    most ``limits``. In increasing order of places, each corner plus ``low``."""
+    places, colours = _int32s(places), _int32s(colours)
+    if len(colours) not in (0, len(places)) or not masks:
+        raise ValueError("corners: one mask or more, and colours none or one per place")
+    masks = [int.from_bytes(mask, "little") for mask in masks]
+    found = -1
+    for k, place in enumerate(places):
+        if place < 0:
+            raise ValueError("corners: a place off the board")
+        found &= masks[colours[k] if len(colours) else 0] >> place
+        if not found:
+            return []
+    result = []
+    for k in range(found.bit_length()):
+        if found >> k & 1:
+            coordinates = []
+            for stride in strides:
+                coordinates.append(k // stride)
+                k %= stride
+            if all(c <= m for c, m in zip(coordinates, limits)):
+                result.append(tuple(c + a for c, a in zip(coordinates, low)))
+    return result
+
+
+def _int32s(buffer) -> memoryview:
+    """An int32 buffer (bytes, an array of 'i') as a sequence of ints."""
+    return memoryview(buffer).cast("B").cast("i")
 
 
 def reachable_areas(sizes, counts) -> int:
@@ -420,11 +388,11 @@ class BitGrid:
     @staticmethod
     def size(cells, lattice=None) -> int:
         """How many bits the grid of these cells takes."""
-        cells = list(cells)
-        spare = BitGrid._spare(len(cells[0]), lattice)
+        axes = list(zip(*cells))  # each coordinate of every cell
+        spare = BitGrid._spare(len(axes), lattice)
         bits = 1
-        for i in range(len(cells[0])):
-            bits *= max(c[i] for c in cells) - min(c[i] for c in cells) + 1 + spare[i]
+        for axis, extra in zip(axes, spare):
+            bits *= max(axis) - min(axis) + 1 + extra
         return bits
 
     @staticmethod
@@ -438,16 +406,17 @@ class BitGrid:
         cells = list(cells)
         dim = len(cells[0])
         spare = self._spare(dim, lattice)
-        low = [min(c[i] for c in cells) for i in range(dim)]
-        size = [max(c[i] for c in cells) - low[i] + 1 + spare[i] for i in range(dim)]
+        axes = list(zip(*cells))  # each coordinate of every cell
+        low = [min(axis) for axis in axes]
+        size = [max(axis) - least + 1 + extra for axis, least, extra in zip(axes, low, spare)]
         strides = [1] * dim
         for i in range(dim - 2, -1, -1):
             strides[i] = strides[i + 1] * size[i + 1]
         self.strides = strides
         self.low = low
-        self.bit = {
-            c: 1 << sum((c[i] - low[i]) * strides[i] for i in range(dim)) for c in cells
-        }
+        self.box = [n - k for n, k in zip(size, spare)]  # the cells' box, without the spare places
+        self.cells = cells
+        self.length = strides[0] * size[0]  # bits
         # Steps other than one along an axis from every cell: (shift, mask of cells it leaves).
         self.steps: list[tuple[int, int]] = []
         if lattice is not None and any(
@@ -458,12 +427,30 @@ class BitGrid:
                 from_cells = cells if applies is None else [c for c in cells if applies(c)]
                 self.steps.append((shift, self.mask(from_cells)))
 
+    @cached_property
+    def bit(self) -> dict:
+        """Each cell's bit (made when first asked for: the masks are made from numbers)."""
+        return {c: 1 << k for c, k in zip(self.cells, self.numbers(self.cells))}
+
+    def numbers(self, cells, corner=None) -> list[int]:
+        """The cells' places in the grid (``corner``: added to each cell first)."""
+        low, strides = self.low, self.strides
+        if corner is not None:
+            low = [b - a for a, b in zip(corner, low)]
+        if len(strides) == 3:
+            (a, b, c), (s0, s1, s2) = low, strides
+            return [(z - a) * s0 + (y - b) * s1 + (x - c) * s2 for z, y, x in cells]
+        if len(strides) == 2:
+            (a, b), (s0, s1) = low, strides
+            return [(y - a) * s0 + (x - b) * s1 for y, x in cells]
+        return [sum([(v - w) * t for v, w, t in zip(cell, low, strides)]) for cell in cells]
+
     def mask(self, cells) -> int:
-        bit = self.bit
-        m = 0
-        for c in cells:
-            m |= bit[c]
-        return m
+        """The cells (all of them in the grid) as bits."""
+        bits = bytearray(self.length // 8 + 1)
+        for k in self.numbers(list(cells)):
+            bits[k >> 3] |= 1 << (k & 7)
+        return int.from_bytes(bits, "little")
 
     def region_areas(self, free: int) -> list[int]:
         """The areas of the face-connected regions of a set of cells given as a mask."""
@@ -493,10 +480,11 @@ class BitGrid:
         return regions
 
 
-def prune_area(board_cells, pieces, placements, stats: PlacementStats, counts, optional=()) -> list[Placement]:
+def prune_area(board_cells, pieces, placements, stats: PlacementStats, counts, optional=(),
+               colours=None) -> list[Placement]:
     """Drop each placement that leaves an empty region no choice of the other pieces can fill
     (the region's area must be reachable, between its cells that must be filled and all of
-    them)."""
+    them). ``colours``: the puzzle's BurrTools colours, as the placements were generated with."""
     sizes = [len(p.cells) for p in pieces]
     makeable = {}  # piece -> areas the other pieces (and its other copies) can make
     for i in {p.piece for p in placements}:
@@ -505,7 +493,8 @@ def prune_area(board_cells, pieces, placements, stats: PlacementStats, counts, o
     lattice = lattices.of(pieces[0])
     bits = BitGrid.size(board_cells, lattice)
     if native_regions(lattice, (bits // 64 + len(board_cells)) * len(placements)):
-        fits = _whole_board_regions(board_cells, optional, makeable, lattice, native=True)
+        forms = _forms(pieces, colours)
+        fits = _whole_board_regions(board_cells, optional, makeable, lattice, native=True, forms=forms)
     elif bits <= WHOLE_BOARD_BITS:
         fits = _whole_board_regions(board_cells, optional, makeable, lattice)
     else:
@@ -538,7 +527,7 @@ def native_regions(lattice, steps: int) -> bool:
             and all(applies is None and sum(map(abs, offset)) == 1 for offset, applies in lattice.flood_steps()))
 
 
-def _whole_board_regions(board_cells, optional, makeable, lattice=None, native=False):
+def _whole_board_regions(board_cells, optional, makeable, lattice=None, native=False, forms: PieceForms | None = None):
     grid = BitGrid(board_cells, lattice)
     everything = grid.mask(board_cells)
     must = everything & ~grid.mask(c for c in optional if c in grid.bit)
@@ -572,37 +561,34 @@ def _whole_board_regions(board_cells, optional, makeable, lattice=None, native=F
 
     def fits_many(placements) -> list[bool]:
         """:func:`fits_in_c` for every placement in one call: each (piece, orientation) shape
-        once, as bytes, then a corner's shift per placement (no board-sized integer each)."""
-        shape_number: dict = {}  # (piece, orientation) -> index in shape_bytes
-        shape_bytes, shape_of, shift_of, ok_of = [], array("i"), array("q"), array("i")
+        once, as the numbers of its cells at corner ``low``, then a run of its placements'
+        shifts (their corners' numbers) in one comprehension: no cell per placement."""
+        shape_number: dict = {}  # (piece, orientation) -> index in shapes
+        shapes, shape_of, shift_of, ok_of = [], array("i"), array("q"), array("i")
         pieces = sorted(ok_bytes)
         ok_number = {piece: k for k, piece in enumerate(pieces)}
-        low, grid_strides = grid.low, grid.strides
-        # A corner's shift, less the constant part: sum(corner[i] * strides[i]) - sum(low[i] * strides[i])
-        base = sum([a * s for a, s in zip(low, grid_strides)])
-        three = len(grid_strides) == 3
-        s0, s1, s2 = grid_strides if three else (0, 0, 0)
-        for placement in placements:
-            if placement.orientation < 0:
-                shape_of.append(len(shape_bytes))
-                shape_bytes.append(grid.mask(placement.cells).to_bytes(size, "little"))
+        for k, run in runs(placements):
+            placement = placements[k]
+            piece, orientation = placement.piece, placement.orientation
+            if orientation < 0:
+                shape_of.append(len(shapes))
+                shapes.append(array("i", grid.numbers(placement.cells)))
                 shift_of.append(0)
-            else:
-                key = placement.piece, placement.orientation
-                number = shape_number.get(key)
-                corner = placement.corner
-                if three:
-                    shift = corner[0] * s0 + corner[1] * s1 + corner[2] * s2 - base
+                ok_of.append(ok_number[piece])
+                continue
+            number = shape_number.get((piece, orientation))
+            if number is None:
+                number = shape_number[piece, orientation] = len(shapes)
+                form = forms.form(placement) if forms is not None else None
+                if form is not None:  # the places the generator made
+                    shapes.append(places(form, orientation, strides))
                 else:
-                    shift = sum([a * s for a, s in zip(corner, grid_strides)]) - base
-                if number is None:
-                    number = shape_number[key] = len(shape_bytes)
-                    shape_bytes.append((grid.mask(placement.cells) >> shift).to_bytes(size, "little"))
-                shape_of.append(number)
-                shift_of.append(shift)
-            ok_of.append(ok_number[placement.piece])
+                    shapes.append(array("i", grid.numbers(placement.shape, grid.low)))
+            shape_of.extend([number] * (run - k))
+            shift_of.extend(grid.numbers([p.corner for p in placements[k:run]]))
+            ok_of.extend([ok_number[piece]] * (run - k))
         answers = _regions.fits_many(everything.to_bytes(size, "little"), must_bytes, strides,
-                                     tuple(ok_bytes[p] for p in pieces), tuple(shape_bytes), shape_of, shift_of, ok_of)
+                                     tuple(ok_bytes[p] for p in pieces), tuple(shapes), shape_of, shift_of, ok_of)
         return [bool(a) for a in answers]
 
     fits_in_c.many = fits_many
@@ -719,18 +705,23 @@ def colour_difference(cells, lattice=None) -> int:
     return sum(weight(c) for c in cells)
 
 
-def prune_parity(board_cells, pieces, placements, stats: PlacementStats, counts) -> list[Placement]:
+def prune_parity(board_cells, pieces, placements, stats: PlacementStats, counts, colours=None) -> list[Placement]:
     """Parity pruning for exact counts: each copy of a piece is one term of the sum; the copies
-    of one piece are taken together (the totals of k copies), not one by one."""
+    of one piece are taken together (the totals of k copies), not one by one. ``colours``: the
+    puzzle's BurrTools colours, as the placements were generated with."""
     lattice = lattices.of(pieces[0])
     target = colour_difference(board_cells, lattice)
-    difference = _differences(placements, lattice)
+    difference = _differences(placements, lattice, _forms(pieces, colours))
     used = [i for i, (_, hi) in enumerate(counts) if hi > 0]
-    indices = list(range(len(placements)))
+    # A placement as one number: its difference and its piece (the test is one per such pair).
+    size = len(pieces)
+    code = [d * size + p.piece for d, p in zip(difference, placements)]
+    indices = range(len(placements))
     while True:
+        present = set(code) if len(indices) == len(code) else {code[k] for k in indices}
         possible = [set() for _ in pieces]
-        for k in indices:
-            possible[placements[k].piece].add(difference[k])
+        for c in present:
+            possible[c % size].add(c // size)
         if any(not possible[i] for i in used):
             return [placements[k] for k in indices]  # a piece that fits nowhere is left for the search to report
         # For piece i: the totals of all the other copies, its own other copies included.
@@ -738,9 +729,10 @@ def prune_parity(board_cells, pieces, placements, stats: PlacementStats, counts)
         others_of = dict(zip(used, _totals_without_each([sets[i].times(counts[i][1]) for i in used])))
         for i in used:
             others_of[i] = others_of[i] + sets[i].times(counts[i][1] - 1)
-        kept = [k for k in indices if target - difference[k] in others_of[placements[k].piece]]
-        if len(kept) == len(indices):
+        allowed = {c for c in present if target - c // size in others_of[c % size]}
+        if len(allowed) == len(present):
             return [placements[k] for k in indices]
+        kept = [k for k in indices if code[k] in allowed]
         stats.pruned_parity += len(indices) - len(kept)
         if not kept:
             reachable = (sets[used[0]] + others_of[used[0]]).values()
@@ -753,25 +745,49 @@ def prune_parity(board_cells, pieces, placements, stats: PlacementStats, counts)
         indices = kept
 
 
-def _differences(placements, lattice) -> list[int]:
+def _differences(placements, lattice, forms: PieceForms | None = None) -> list[int]:
     """Each placement's colour difference. On squares and cubes moving a shape by a corner
     whose coordinates add up to an odd number swaps the checkerboard's colours, so one sum per
-    orientation does for all its placements."""
+    orientation does for all its placements; and turning a piece swaps them when the image is
+    moved back by an odd number of cells (its least coordinates, the greatest of the piece
+    along an axis whose sign the turn flips), so one sum per piece does for all orientations
+    the generator made (``forms``)."""
     if lattice.name not in ("square", "cubic"):
         return [colour_difference(p.cells, lattice) for p in placements]
-    known: dict = {}  # (piece, orientation) -> its difference at a corner of even sum
+    known: dict = {}  # (piece, orientation) -> its difference at corner 0
+    of_piece: dict = {}  # piece -> its difference
     result = []
-    for p in placements:
+    for k, run in runs(placements):
+        p = placements[k]
         if p.orientation < 0:
             result.append(_checkerboard(p.cells))
             continue
-        sign = 1 - 2 * (sum(p.corner) & 1)
         key = (p.piece, p.orientation)
         base = known.get(key)
         if base is None:
-            base = known[key] = _checkerboard(p.cells) * sign
-        result.append(base * sign)
+            base = known[key] = _shape_difference(p, forms, of_piece)
+        result += [-base if sum(q.corner) & 1 else base for q in placements[k:run]]
     return result
+
+
+def _shape_difference(placement: Placement, forms: PieceForms | None, of_piece: dict) -> int:
+    """The colour difference of a generated placement's shape at corner 0 (its orientation's);
+    ``of_piece``: the pieces' differences worked out so far."""
+    form = forms.form(placement) if forms is not None else None
+    if form is None:
+        return _checkerboard(placement.shape)
+    transform = group(len(placement.corner))[0][form.turns[placement.orientation]]
+    high = forms.high(placement.piece)
+    moved_back = sum(high[p] for p, s in zip(transform.perm, transform.signs) if s < 0)
+    difference = of_piece.get(placement.piece)
+    if difference is None:
+        difference = of_piece[placement.piece] = _checkerboard(forms.pieces[placement.piece].cells)
+    return -difference if moved_back & 1 else difference
+
+
+def _forms(pieces, colours) -> PieceForms:
+    """The pieces' orientations as the generator makes them (``colours``: the puzzle's)."""
+    return PieceForms(pieces, [colours.of(p) for p in pieces] if colours else None)
 
 
 def _checkerboard(cells) -> int:
@@ -806,7 +822,7 @@ def place(board_cells, pieces, prune: bool = True, counts=None, optional=frozens
     placements = generate(board_cells, pieces, counts, colours)
     stats.generated = len(placements)
     if prune and placements:
-        placements = prune_area(board_cells, pieces, placements, stats, counts, optional)
+        placements = prune_area(board_cells, pieces, placements, stats, counts, optional, colours)
         if not optional and all(lo == hi for lo, hi in counts):
-            placements = prune_parity(board_cells, pieces, placements, stats, counts)
+            placements = prune_parity(board_cells, pieces, placements, stats, counts, colours)
     return PlacementResult(placements, stats)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from polyfit.lattices import base as lattices
 from polyfit.lattices.grid import Cell, Transform
-from polyfit.puzzle.orientations import moved, normal, oriented, painted_image, painted_orientations, turn
+from polyfit.puzzle.orientations import moved, normal, numbered_images, oriented, painted_image, painted_orientations
 
 
 @dataclass(frozen=True)
@@ -68,9 +68,8 @@ def _box_symmetries(cells, lattice) -> list[Symmetry]:
     """On squares and cubes a symmetry maps the cells' box onto itself: only the transforms
     that permute equal sides are tried, each moved back onto the box and its image checked
     against the cells (a set look-up per cell, no sorting)."""
-    dim = len(cells[0])
-    low = [min(c[i] for c in cells) for i in range(dim)]
-    high = [max(c[i] for c in cells) for i in range(dim)]
+    axes = list(zip(*cells))  # each coordinate of every cell
+    low, high = [min(axis) for axis in axes], [max(axis) for axis in axes]
     size = [h - l for l, h in zip(low, high)]
     board = set(cells)
     whole = len(board) == math.prod(n + 1 for n in size)  # the board fills its box
@@ -87,16 +86,22 @@ def _box_symmetries(cells, lattice) -> list[Symmetry]:
 
 
 def _shape_images(pieces, colours):
-    """The lattice, each piece's orientations and ``image_of(i, transform)``: the shape of
-    piece ``i`` turned by ``transform``, as its orientations hold it, or on squares and cubes
-    one shape of the same rotations (only ever looked up in sets of orientations)."""
+    """The lattice, each piece's orientations, ``image_of(i, transform)``: the shape of piece
+    ``i`` turned by ``transform``, as its orientations hold it, or on squares and cubes one
+    shape of the same rotations (only ever looked up in sets of orientations), and
+    ``kind(i, transform)``: transforms of the same kind turn piece ``i`` into the same
+    orientations (on squares and cubes: the rotations, or the reflections of a piece that may
+    not be turned over)."""
     lattice = lattices.of(pieces[0])
     if lattice.name in ("square", "cubic"):
 
         painted = [colours.of(p) if colours else () for p in pieces]
         # (A Piece's cells are normalized, and its colours in their order; other shapes' may not be.)
         cells = [tuple(p.cells) if k else normal(p.cells)[0] for p, k in zip(pieces, painted)]
-        shapes = [oriented(c, p.mirror, k).index for c, p, k in zip(cells, pieces, painted)]
+        forms = [oriented(c, p.mirror, k) for c, p, k in zip(cells, pieces, painted)]
+        # An orientation as the numbers of its cells (and its colours), with their base: ints
+        # to hash, not hundreds of cells.
+        shapes = [{(form.radix,) + key for key in form.by_number} for form in forms]
 
         mirrored: dict = {}  # piece -> its image under the first reflection asked for
 
@@ -107,8 +112,12 @@ def _shape_images(pieces, colours):
             # its rotations: one reflected image per piece stands for all (it is only looked up).
             image = mirrored.get(i)
             if image is None:
-                image = mirrored[i] = turn(cells[i], painted[i], transform)
+                radix = forms[i].radix
+                image = mirrored[i] = (radix,) + numbered_images(cells[i], painted[i], [transform], radix)[0]
             return image
+
+        def kind(i, transform):
+            return i, transform.is_proper or pieces[i].mirror
     else:
         painted = [colours.of(p) if colours else () for p in pieces]
         shapes = [set(painted_orientations(lattice, p.cells, p.mirror, k)) if k else {(o, ()) for o in p.orientations()}
@@ -116,7 +125,10 @@ def _shape_images(pieces, colours):
 
         def image_of(i, transform):
             return painted_image(lattice, transform.apply(pieces[i].cells), painted[i])
-    return lattice, shapes, image_of
+
+        def kind(i, transform):
+            return i, transform
+    return lattice, shapes, image_of, kind
 
 
 def puzzle_symmetries(board_cells, pieces, colours=None) -> list[Symmetry]:
@@ -127,21 +139,22 @@ def puzzle_symmetries(board_cells, pieces, colours=None) -> list[Symmetry]:
     (:class:`polyfit.puzzle.colours.Colours`) a piece's colours are part of its shape.
     """
     counts = [getattr(p, "count", (1, 1)) for p in pieces]
-    lattice, shapes, image_of = _shape_images(pieces, colours)
+    lattice, shapes, image_of, kind = _shape_images(pieces, colours)
     result = []
+    found: dict = {}  # a kind of transform of a piece -> the piece it maps it to, or None
     for sym in board_symmetries(board_cells, lattice):
         mapping = []
         for i in range(len(pieces)):
-            image = image_of(i, sym.transform)
-            if image in shapes[i]:
-                mapping.append(i)
-                continue
-            targets = [
-                j for j, s in enumerate(shapes) if image in s and counts[j] == counts[i]
-            ]
-            if not targets:
+            key = kind(i, sym.transform)
+            if key not in found:  # (a shape of hundreds of voxels costs as much to hash)
+                image = image_of(i, sym.transform)
+                if image in shapes[i]:
+                    found[key] = i
+                else:
+                    found[key] = next((j for j, s in enumerate(shapes) if image in s and counts[j] == counts[i]), None)
+            if found[key] is None:
                 break
-            mapping.append(targets[0])
+            mapping.append(found[key])
         else:
             if len(set(mapping)) == len(mapping):
                 result.append(Symmetry(sym.transform, sym.offset, tuple(mapping)))
@@ -153,7 +166,7 @@ def mirror_partners(board_cells, pieces, colours=None) -> list | None:
     counts: itself when it is its own mirror image (or may be turned over), the first piece of
     its mirror shape otherwise, None when the set has no such piece. None when the board has
     no reflection."""
-    lattice, shapes, image_of = _shape_images(pieces, colours)
+    lattice, shapes, image_of, _ = _shape_images(pieces, colours)
     reflection = next((s for s in board_symmetries(board_cells, lattice) if not s.is_proper), None)
     if reflection is None:
         return None
@@ -178,12 +191,14 @@ def configuration_symmetries(symmetries, board, pieces) -> list[Symmetry]:
         return list(symmetries)
     index = {p.name: i for i, p in enumerate(pieces)}
     fixed = {(name, frozenset(cells)) for name, cells, _ in board.fixed}
+    keeps_optional = _keeps(dict.fromkeys(board.optional, 0))
+    keeps_colours = _keeps(colours.cells) if colours is not None else None
     result = []
     for sym in symmetries:
-        if set(sym.images(board.optional)) != board.optional:
+        if not keeps_optional(sym):
             continue
         if colours is not None:
-            if not colours.keeps_board(sym):
+            if not keeps_colours(sym):
                 continue
         elif board.allowed and not _keeps_allowed(sym, board.allowed, pieces):
             continue
@@ -193,6 +208,32 @@ def configuration_symmetries(symmetries, board, pieces) -> list[Symmetry]:
         ):
             result.append(sym)
     return result
+
+
+def _keeps(values: dict):
+    """``keeps(sym)``: does a symmetry map every cell of ``values`` (cell -> value) to a cell
+    of the same value? On squares and cubes the cells are turned in C, as a piece's are
+    (:func:`polyfit.puzzle.orientations.numbered_images`): they are kept when their box is
+    (its least corner goes to itself) and their image moved back to that corner is them."""
+    cells, painted = list(values), tuple(values.values())
+    if not cells:
+        return lambda sym: True
+    dim = len(cells[0])
+    axes = list(zip(*cells))
+    low, high = [min(axis) for axis in axes], [max(axis) for axis in axes]
+    normalized = tuple(moved(cells, Transform.identity(dim), tuple(-a for a in low))) if dim in (2, 3) else ()
+    radix = max(h - a for a, h in zip(low, high)) + 1
+    small = normalized and radix ** dim * len(cells) < 2**58  # (numbers that fit a machine word)
+    own = numbered_images(normalized, painted, [Transform.identity(dim)], radix)[0] if small else None
+
+    def keeps(sym) -> bool:
+        transform = sym.transform
+        if own is None or type(transform) is not Transform:
+            return all([values.get(image) == value for image, value in zip(sym.images(cells), painted)])
+        least = [(low[p] if s > 0 else -high[p]) + o for p, s, o in zip(transform.perm, transform.signs, sym.offset)]
+        return least == low and numbered_images(normalized, painted, [transform], radix)[0] == own
+
+    return keeps
 
 
 def _keeps_allowed(sym, allowed, pieces) -> bool:
