@@ -208,6 +208,20 @@ static int load_places(uint64_t *w, Py_ssize_t n, PyObject *places)
     return status;
 }
 
+/* One word of a region grown by steps of r bits (r < 64) up (towards higher bits) or down
+ * until it gains nothing more, ``in`` being what the next word in that direction brings in;
+ * the cells it gains are taken out of ``*left``. */
+static uint64_t spread(uint64_t reg, uint64_t *left, uint64_t in, int r, int up)
+{
+    uint64_t added;
+    while ((added = ((up ? reg << r : reg >> r) | in) & *left) != 0) {
+        reg |= added;
+        *left &= ~added;
+        in = 0;
+    }
+    return reg;
+}
+
 /* Grow region (taking the cells it gains out of left) one step along the stride s both ways,
  * in place: a word moved up is read after the words below it have grown, so along a stride
  * of a word or more a region runs through every free cell in line in one sweep. Did it grow? */
@@ -218,26 +232,14 @@ static int sweep(uint64_t *region, uint64_t *left, Py_ssize_t n, Py_ssize_t s)
     uint64_t grew = 0;
     if (q == 0) {  /* within a word the step is taken again until nothing more is gained */
         for (Py_ssize_t i = 0; i < n; i++) {  /* up */
-            uint64_t in = i > 0 ? region[i - 1] >> (64 - r) : 0, reg = region[i], lft = left[i], added;
-            while ((added = ((reg << r) | in) & lft) != 0) {
-                reg |= added;
-                lft &= ~added;
-                in = 0;
-            }
+            uint64_t reg = spread(region[i], &left[i], i > 0 ? region[i - 1] >> (64 - r) : 0, r, 1);
             grew |= reg ^ region[i];
             region[i] = reg;
-            left[i] = lft;
         }
         for (Py_ssize_t i = n - 1; i >= 0; i--) {  /* down */
-            uint64_t in = i + 1 < n ? region[i + 1] << (64 - r) : 0, reg = region[i], lft = left[i], added;
-            while ((added = ((reg >> r) | in) & lft) != 0) {
-                reg |= added;
-                lft &= ~added;
-                in = 0;
-            }
+            uint64_t reg = spread(region[i], &left[i], i + 1 < n ? region[i + 1] << (64 - r) : 0, r, 0);
             grew |= reg ^ region[i];
             region[i] = reg;
-            left[i] = lft;
         }
         return grew != 0;
     }
