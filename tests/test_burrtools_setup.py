@@ -320,11 +320,18 @@ def test_an_option_off_the_board_is_an_error_in_c_not_a_wrong_item():
     native("dlx-c")
     if cover_module._cover is None:
         pytest.skip("the C option gatherer did not build")
-    items = [5, 6, None, 7]
-    assert cover_module._cover.options(0, items, array("i", [0, 1]), array("i", [0])) == [(0, 5, 6)]
-    for bases in ([1], [3], [-1]):
+    options = cover_module._cover.options
+    items, shapes = [5, 6, None, 7], (array("i", [0, 1]),)
+    assert options(items, shapes, array("i", [0, 0, 1]), [(10,)], (10,), (1,)) == [(0, 5, 6)]
+    # runs of no placements, then two of piece item 3 (corners 10 and 10 again)
+    assert options(items, shapes, array("i", [4, 0, 0, 3, 0, 2]), [(10,), (10,)], (10,), (1,)) == [(3, 5, 6)] * 2
+    for corner in (11, 13, 9):  # a hole, off the end, below the board
         with pytest.raises(ValueError):
-            cover_module._cover.options(0, items, array("i", [0, 1]), array("i", bases))
+            options(items, shapes, array("i", [0, 0, 1]), [(corner,)], (10,), (1,))
+    for runs, corners in [(array("i", [0, 1, 1]), [(10,)]), (array("i", [0, 0, 2]), [(10,)]), (array("i", [0, 0]), []),
+                          (array("i", [0, 0, 1]), [(10, 0)]), (array("i", [0, 0, 1]), [10])]:
+        with pytest.raises(ValueError):
+            options(items, shapes, runs, corners, (10,), (1,))
 
 
 @settings(max_examples=40, deadline=None)
@@ -473,17 +480,29 @@ def test_the_batched_c_flood_fill_answers_each_placement_as_the_python_one(case)
     must = everything & grid.mask(c for c in box if rng.random() < 0.8)
     shapes = [grid.mask(c for c in box if rng.random() < 0.3) for _ in range(3)]
     size = (grid.mask(box).bit_length() + 7) // 8
-    shape_of, shift_of, ok_of, expected = array("i"), array("q"), array("i"), []
-    for _ in range(20):
-        shape, shift, ok = rng.randrange(len(shapes)), rng.randrange(size * 8), rng.randrange(len(oks))
-        free = everything & ~(shapes[shape] << shift)
-        expected.append(all(placement_module.reaches(oks[ok], (r & must).bit_count(), r.bit_count())
-                            for r in grid.regions(free)))
-        shape_of.append(shape), shift_of.append(shift), ok_of.append(ok)
+    runs, corners, expected = array("i"), [], []
+    for _ in range(8):  # runs of a shape and its areas at a few corners
+        shape, ok, count = rng.randrange(len(shapes)), rng.randrange(len(oks)), rng.randrange(4)
+        runs.extend((shape, ok, count))
+        for _ in range(count):
+            shift = rng.randrange(size * 8)
+            corners.append(corner_of(shift, grid))
+            free = everything & ~(shapes[shape] << shift)
+            expected.append(all(placement_module.reaches(oks[ok], (r & must).bit_count(), r.bit_count())
+                                for r in grid.regions(free)))
     found = regions.fits_many(everything.to_bytes(size, "little"), must.to_bytes(size, "little"), tuple(grid.strides),
                               tuple(ok.to_bytes((ok.bit_length() + 7) // 8, "little") for ok in oks),
-                              tuple(array("i", places(s)) for s in shapes), shape_of, shift_of, ok_of)
+                              tuple(array("i", places(s)) for s in shapes), runs, corners, tuple(grid.low))
     assert [bool(a) for a in found] == expected
+
+
+def corner_of(place: int, grid) -> tuple:
+    """The coordinates of a place in a bit grid (a spare place's too)."""
+    coordinates = []
+    for stride, low in zip(grid.strides, grid.low):
+        coordinates.append(place // stride + low)
+        place %= stride
+    return tuple(coordinates)
 
 
 def places(bits: int) -> list[int]:
@@ -505,15 +524,14 @@ def test_the_batched_c_flood_fill_follows_a_long_winding_region_to_its_end(path)
     everything = grid.mask(path)
     size = (everything.bit_length() + 7) // 8
     ok = (1 << 200) - 1 - (1 << 30)  # any area but 30
-    expected, shift_of = [], array("q")
+    expected = []
     for cell in path:
         free = everything & ~grid.bit[cell]
         expected.append(all(r.bit_count() != 30 for r in grid.regions(free)))
-        shift_of.append(grid.bit[cell].bit_length() - 1)
     assert not all(expected) and any(expected)
     found = regions.fits_many(everything.to_bytes(size, "little"), everything.to_bytes(size, "little"),
                               tuple(grid.strides), (ok.to_bytes(25, "little"),), (array("i", [0]),),
-                              array("i", [0] * len(path)), shift_of, array("i", [0] * len(path)))
+                              array("i", [0, 0, len(path)]), list(path), tuple(grid.low))
     assert [bool(a) for a in found] == expected
 
 
@@ -582,12 +600,16 @@ def test_the_c_flood_fill_refuses_bad_strides():
 
 def test_the_batched_c_flood_fill_refuses_a_shape_off_the_board():
     regions = regions_module()
-    one = (array("i", [0]), array("i", [0]), array("i", [0]))
+    run = array("i", [0, 0, 1])
     for shape in (array("i", [64]), array("i", [-1]), array("h", [0])):
         with pytest.raises(ValueError, match="place|int32"):
-            regions.fits_many(b"\xff", b"\xff", (1,), (b"\xff",), (shape,), one[0], array("q", [0]), one[2])
-    assert list(regions.fits_many(b"\xff", b"\xff", (1,), (b"\xff",), (array("i", [7]),), one[0], array("q", [0]),
-                                  one[2])) == [1]
+            regions.fits_many(b"\xff", b"\xff", (1,), (b"\xff",), (shape,), run, [(0,)], (0,))
+    for runs, corners in [(array("i", [0, 0, 2]), [(0,)]), (array("i", [1, 0, 1]), [(0,)]), (run, [(-1,)]),
+                          (run, [(65,)]), (run, [(0, 0)]), (array("i", [0, 0]), [])]:
+        with pytest.raises(ValueError):
+            regions.fits_many(b"\xff", b"\xff", (1,), (b"\xff",), (array("i", [0]),), runs, corners, (0,))
+    assert list(regions.fits_many(b"\xff", b"\xff", (1,), (b"\xff",), (array("i", [7]),), run, [(0,)], (0,))) == [1]
+    assert list(regions.fits_many(b"\xff", b"\xff", (1,), (b"\xff",), (array("i", [0]),), run, [(12,)], (5,))) == [1]
 
 
 @settings(max_examples=60, deadline=None)

@@ -12,12 +12,14 @@
  *   True when every face-connected region of free has an area the pieces can make, between its
  *   cells that must be filled and all of its cells.
  *
- * fits_many(board, must, strides, oks, shapes, shape_of, shift_of, ok_of) -> bytearray
- *   The same test for many placements in one call: placement k leaves free the cells of
- *   board (bytes, as free above) less the cells of shapes[shape_of[k]] (the numbers of its
- *   places in the board's layout, an int32 buffer) moved up by shift_of[k] places; its areas
- *   are oks[ok_of[k]]. shape_of and ok_of are arrays of 'i', shift_of of 'q'. A place outside
- *   the board's words is a ValueError.
+ * fits_many(board, must, strides, oks, shapes, runs, corners, low) -> bytearray
+ *   The same test for many placements in one call, a run of placements of one shape at a
+ *   time: runs is an int32 buffer of triples (shape, areas, count), count placements of
+ *   shapes[shape] (the places of its cells in the board's layout, an int32 buffer) whose
+ *   areas are oks[areas]; corners holds each placement's corner (a tuple of coordinates, in
+ *   order), whose place (its coordinates less low, times the strides, added up) the shape's
+ *   places move up by. Placement k leaves free the cells of board (bytes, as free above) less
+ *   its shape's. A place outside the board's words is a ValueError.
  *   Byte k of the answer is 1 when placement k fits. Each region is grown a whole word (64
  *   places of the box) at a time by shifts along the strides: a round sweeps each axis up
  *   the words and back down, in place, so that a region runs along a line of free cells to
@@ -312,27 +314,77 @@ static int regions_fit(uint64_t *left, const uint64_t *must, Py_ssize_t n, const
     return 1;
 }
 
+/* The place of a corner (a tuple of axes ints): its coordinates less low, times the strides,
+ * added up; -1 with an error. */
+static Py_ssize_t corner_place(PyObject *corner, const Py_ssize_t *low, const Py_ssize_t *strides, Py_ssize_t axes)
+{
+    if (!PyTuple_Check(corner) || PyTuple_GET_SIZE(corner) != axes) {
+        PyErr_SetString(PyExc_ValueError, "a corner must be a tuple of one int per stride");
+        return -1;
+    }
+    Py_ssize_t place = 0;
+    for (Py_ssize_t i = 0; i < axes; i++) {
+        Py_ssize_t c = PyLong_AsSsize_t(PyTuple_GET_ITEM(corner, i));
+        if (c == -1 && PyErr_Occurred())
+            return -1;
+        if (c < low[i] || (c - low[i]) > (PY_SSIZE_T_MAX / 2 - place) / strides[i]) {
+            PyErr_SetString(PyExc_ValueError, "a corner below the board's least coordinates, or far beyond it");
+            return -1;
+        }
+        place += (c - low[i]) * strides[i];
+    }
+    return place;
+}
+
+/* The tuple of low coordinates into ``low`` (one per axis): 0, or -1 with an error. */
+static int read_low(PyObject *tuple, Py_ssize_t *low, Py_ssize_t axes)
+{
+    if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) != axes) {
+        PyErr_SetString(PyExc_ValueError, "low must be a tuple of one int per stride");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < axes; i++) {
+        low[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(tuple, i));
+        if (low[i] == -1 && PyErr_Occurred())
+            return -1;
+    }
+    return 0;
+}
+
 static PyObject *fits_many(PyObject *self, PyObject *args)
 {
-    Py_buffer board_view, must_view, shape_of_view, shift_of_view, ok_of_view;
-    PyObject *strides_obj, *oks, *shapes;
-    Py_ssize_t strides[MAX_AXES];
-    if (!PyArg_ParseTuple(args, "y*y*O!O!O!y*y*y*", &board_view, &must_view, &PyTuple_Type, &strides_obj,
-                          &PyTuple_Type, &oks, &PyTuple_Type, &shapes, &shape_of_view, &shift_of_view, &ok_of_view))
+    Py_buffer board_view, must_view, runs_view;
+    PyObject *strides_obj, *oks, *shapes, *corners, *low_obj;
+    Py_ssize_t strides[MAX_AXES], low[MAX_AXES];
+    if (!PyArg_ParseTuple(args, "y*y*O!O!O!y*O!O!", &board_view, &must_view, &PyTuple_Type, &strides_obj,
+                          &PyTuple_Type, &oks, &PyTuple_Type, &shapes, &runs_view, &PyList_Type, &corners,
+                          &PyTuple_Type, &low_obj))
         return NULL;
     PyObject *result = NULL;
     uint64_t *scratch = NULL;
     Py_ssize_t *stack = NULL;
     Py_ssize_t axes = PyTuple_GET_SIZE(strides_obj);
-    Py_ssize_t count = shape_of_view.len / (Py_ssize_t)sizeof(int);
-    const int *shape_of = shape_of_view.buf, *ok_of = ok_of_view.buf;
-    const int64_t *shift_of = shift_of_view.buf;
-    if (shift_of_view.len != count * (Py_ssize_t)sizeof(int64_t) || ok_of_view.len != count * (Py_ssize_t)sizeof(int)) {
-        PyErr_SetString(PyExc_ValueError, "shape_of, shift_of and ok_of must have one entry per placement");
+    Py_ssize_t count = PyList_GET_SIZE(corners), n_runs = runs_view.len / (3 * (Py_ssize_t)sizeof(int32_t));
+    const int32_t *runs = runs_view.buf;
+    if (read_strides(strides_obj, strides, axes) < 0 || read_low(low_obj, low, axes) < 0)
+        goto done;
+    if (runs_view.len % (3 * (Py_ssize_t)sizeof(int32_t)) != 0) {
+        PyErr_SetString(PyExc_ValueError, "runs must be int32 triples (shape, areas, count)");
         goto done;
     }
-    if (read_strides(strides_obj, strides, axes) < 0)
+    Py_ssize_t total = 0;
+    for (Py_ssize_t r = 0; r < n_runs; r++) {
+        if (runs[3 * r] < 0 || runs[3 * r] >= PyTuple_GET_SIZE(shapes) || runs[3 * r + 1] < 0 ||
+            runs[3 * r + 1] >= PyTuple_GET_SIZE(oks) || runs[3 * r + 2] < 0) {
+            PyErr_SetString(PyExc_ValueError, "a run's shape, areas or count is out of range");
+            goto done;
+        }
+        total += runs[3 * r + 2];
+    }
+    if (total != count) {
+        PyErr_SetString(PyExc_ValueError, "the runs must count one placement per corner");
         goto done;
+    }
     if (board_view.len > PY_SSIZE_T_MAX / 64) {
         PyErr_SetString(PyExc_OverflowError, "board is too long");
         goto done;
@@ -340,13 +392,6 @@ static PyObject *fits_many(PyObject *self, PyObject *args)
     Py_ssize_t n = (board_view.len + 7) / 8;
     if (n < 1)
         n = 1;
-    for (Py_ssize_t k = 0; k < count; k++) {
-        if (shape_of[k] < 0 || shape_of[k] >= PyTuple_GET_SIZE(shapes) || ok_of[k] < 0 ||
-            ok_of[k] >= PyTuple_GET_SIZE(oks) || shift_of[k] < 0 || shift_of[k] > n * 64) {
-            PyErr_SetString(PyExc_ValueError, "a placement's shape, shift or areas is out of range");
-            goto done;
-        }
-    }
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(oks); i++)
         if (!PyBytes_Check(PyTuple_GET_ITEM(oks, i))) {
             PyErr_SetString(PyExc_TypeError, "oks must be bytes");
@@ -368,18 +413,24 @@ static PyObject *fits_many(PyObject *self, PyObject *args)
     Py_ssize_t per_word = popcount_words(board, n) / n;
     int rounds = per_word < WORD_ROUNDS ? (int)per_word : WORD_ROUNDS;
     char *answer = PyByteArray_AS_STRING(result);
-    int last_shape = -1;
-    for (Py_ssize_t k = 0; k < count; k++) {
-        if (shape_of[k] != last_shape) {
-            if (load_places(shape, n, PyTuple_GET_ITEM(shapes, shape_of[k])) < 0) {
-                Py_CLEAR(result);
-                goto done;
-            }
-            last_shape = shape_of[k];
+    Py_ssize_t k = 0;  /* the placement */
+    for (Py_ssize_t run = 0; run < n_runs; run++) {
+      for (Py_ssize_t j = 0; j < runs[3 * run + 2]; j++, k++) {
+        if (j == 0 && load_places(shape, n, PyTuple_GET_ITEM(shapes, runs[3 * run])) < 0) {
+            Py_CLEAR(result);
+            goto done;
         }
+        Py_ssize_t shift = corner_place(PyList_GET_ITEM(corners, k), low, strides, axes);
+        if (shift < 0 || shift > n * 64) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "a corner off the board's words");
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyObject *ok = PyTuple_GET_ITEM(oks, runs[3 * run + 1]);
         /* left = board & ~(shape << shift) */
-        Py_ssize_t q = (Py_ssize_t)(shift_of[k] >> 6);
-        int r = (int)(shift_of[k] & 63);
+        Py_ssize_t q = shift >> 6;
+        int r = (int)(shift & 63);
         for (Py_ssize_t i = 0; i < n; i++) {
             uint64_t moved = 0;
             if (i - q >= 0) {
@@ -389,18 +440,16 @@ static PyObject *fits_many(PyObject *self, PyObject *args)
             }
             left[i] = board[i] & ~moved;
         }
-        PyObject *ok = PyTuple_GET_ITEM(oks, ok_of[k]);
         answer[k] = (char)regions_fit(left, must, n, strides, axes, (const uint8_t *)PyBytes_AS_STRING(ok),
                                       PyBytes_GET_SIZE(ok), rounds, region, stack);
+      }
     }
 done:
     free(scratch);
     free(stack);
     PyBuffer_Release(&board_view);
     PyBuffer_Release(&must_view);
-    PyBuffer_Release(&shape_of_view);
-    PyBuffer_Release(&shift_of_view);
-    PyBuffer_Release(&ok_of_view);
+    PyBuffer_Release(&runs_view);
     return result;
 }
 
@@ -743,7 +792,7 @@ done:
 static PyMethodDef methods[] = {
     {"fits", fits, METH_VARARGS, "fits(free, must, strides, ok) -> bool"},
     {"fits_many", fits_many, METH_VARARGS,
-     "fits_many(board, must, strides, oks, shapes, shape_of, shift_of, ok_of) -> bytearray (shapes: int32 places)"},
+     "fits_many(board, must, strides, oks, shapes, runs, corners, low) -> bytearray"},
     {"corners", corners, METH_VARARGS, "corners(masks, places, colours, strides, limits, low) -> list of corners"},
     {"places", places, METH_VARARGS, "places(numbers, radix, strides) -> int32 bytes"},
     {"images", images, METH_VARARGS, "images(cells, colours, transforms, radix) -> list of (numbers, colours)"},

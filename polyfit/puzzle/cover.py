@@ -611,19 +611,35 @@ class _CellItems:
 
     def options(self, placements, indices, piece_item: dict, native: bool | None = None) -> list[tuple]:
         """The options of the placements at ``indices``: each its piece's item, then its cells'
-        items in the order of its cells. A run of placements of one orientation goes to C in one
-        call (``native``: the C twin, the default when it built, or a call per placement)."""
+        items in the order of its cells. The runs of placements of one orientation go to C in
+        one call (``native``: the C twin, the default when it built, or a call per placement),
+        and the placements made otherwise one by one between them."""
         if not ((_cover is not None) if native is None else native):
             return [(piece_item[placements[i].piece],) + self(placements[i]) for i in indices]
         result = []
         chosen = [placements[i] for i in indices]
+        shapes, found, corners, low = [], array("i"), [], tuple(self.grid.low) if self.grid else ()
+        shape_number: dict = {}  # (piece, orientation) -> index in shapes
+
+        def gather():
+            if found:
+                result.extend(_cover.options(self.table, tuple(shapes), found, corners, low, self.strides))
+                del found[:], corners[:]
+
         for k, run in runs(chosen):
             placement = chosen[k]
-            if placement.orientation < 0:
-                result.append((piece_item[placement.piece],) + self(placement))
+            piece, orientation = placement.piece, placement.orientation
+            if orientation < 0:
+                gather()
+                result.append((piece_item[piece],) + self(placement))
                 continue
-            bases = array("i", self.grid.numbers([p.corner for p in chosen[k:run]]))
-            result += _cover.options(piece_item[placement.piece], self.table, self._shape_places(placement), bases)
+            number = shape_number.get((piece, orientation))
+            if number is None:
+                number = shape_number[piece, orientation] = len(shapes)
+                shapes.append(self._shape_places(placement))
+            found.extend((piece_item[piece], number, run - k))
+            corners.extend([p.corner for p in chosen[k:run]])
+        gather()
         return result
 
     def __call__(self, placement) -> tuple:

@@ -561,20 +561,20 @@ def _whole_board_regions(board_cells, optional, makeable, lattice=None, native=F
 
     def fits_many(placements) -> list[bool]:
         """:func:`fits_in_c` for every placement in one call: each (piece, orientation) shape
-        once, as the numbers of its cells at corner ``low``, then a run of its placements'
-        shifts (their corners' numbers) in one comprehension: no cell per placement."""
+        once, as the places of its cells at corner ``low`` (those the generator made), then
+        a run of its placements by their corners; a placement made otherwise is its cells'
+        places at corner ``low``."""
         shape_number: dict = {}  # (piece, orientation) -> index in shapes
-        shapes, shape_of, shift_of, ok_of = [], array("i"), array("q"), array("i")
+        shapes, found = [], array("i")
         pieces = sorted(ok_bytes)
         ok_number = {piece: k for k, piece in enumerate(pieces)}
+        low = tuple(grid.low)
         for k, run in runs(placements):
             placement = placements[k]
             piece, orientation = placement.piece, placement.orientation
             if orientation < 0:
-                shape_of.append(len(shapes))
+                found.extend((len(shapes), ok_number[piece], 1))
                 shapes.append(array("i", grid.numbers(placement.cells)))
-                shift_of.append(0)
-                ok_of.append(ok_number[piece])
                 continue
             number = shape_number.get((piece, orientation))
             if number is None:
@@ -584,11 +584,10 @@ def _whole_board_regions(board_cells, optional, makeable, lattice=None, native=F
                     shapes.append(places(form, orientation, strides))
                 else:
                     shapes.append(array("i", grid.numbers(placement.shape, grid.low)))
-            shape_of.extend([number] * (run - k))
-            shift_of.extend(grid.numbers([p.corner for p in placements[k:run]]))
-            ok_of.extend([ok_number[piece]] * (run - k))
+            found.extend((number, ok_number[piece], run - k))
+        corners = [p.corner if p.orientation >= 0 else low for p in placements]
         answers = _regions.fits_many(everything.to_bytes(size, "little"), must_bytes, strides,
-                                     tuple(ok_bytes[p] for p in pieces), tuple(shapes), shape_of, shift_of, ok_of)
+                                     tuple(ok_bytes[p] for p in pieces), tuple(shapes), found, corners, low)
         return [bool(a) for a in answers]
 
     fits_in_c.many = fits_many
