@@ -86,3 +86,12 @@ def test_many_copies_of_one_piece_are_pruned_by_parity_quickly():
     result = pl.place(cells, [Piece("M", ((0, 0),), count=(len(cells), len(cells)))], counts=[(len(cells), len(cells))])
     assert len(result.placements) == len(cells) and result.stats.impossible is None
     assert time.process_time() - start < 60  # a bound on runaway work, not a benchmark
+
+
+def test_runs_are_the_placements_of_one_orientation_of_one_piece_or_one_made_otherwise():
+    shape = ((0, 0),)
+    made = [pl.Placement(0, None, (), 1, (0, 0), shape), pl.Placement(0, None, (), 1, (0, 1), shape),
+            pl.Placement(1, None, (), 1, (0, 0), shape), pl.Placement(1, ((2, 2),)), pl.Placement(1, ((3, 3),)),
+            pl.Placement(1, None, (), 0, (0, 0), shape), pl.Placement(1, None, (), 0, (1, 0), shape)]
+    assert pl.runs(made) == [(0, 2), (2, 3), (3, 4), (4, 5), (5, 7)]
+    assert pl.runs([]) == []

@@ -490,8 +490,8 @@ def choose_breaker(cover: Cover, pieces, counts) -> None:
     best = None
     searched = len(cover.placements) - len(cover.fixed)
     of_piece: dict[int, list[int]] = {}
-    for i in range(searched):
-        of_piece.setdefault(cover.placements[i].piece, []).append(i)
+    for start, end in runs(cover.placements[:searched]):  # a run of one orientation at a time
+        of_piece.setdefault(cover.placements[start].piece, []).extend(range(start, end))
     # The candidates, those with the fewest placements first: a piece of n placements has at
     # least n / |G| orbits, so once that bound cannot beat the best, its orbits are not worked
     # out (mapping every placement of a big piece under every symmetry costs milliseconds).

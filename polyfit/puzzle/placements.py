@@ -23,6 +23,8 @@ from array import array
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import groupby
+from operator import attrgetter
 
 from polyfit.errors import plural
 from polyfit.lattices import base as lattices
@@ -94,17 +96,18 @@ def runs(placements) -> list[tuple[int, int]]:
     one piece, or one placement made otherwise. Set-up works on a run at once: one shape, and
     a list of corners."""
     found = []
-    k, end = 0, len(placements)
-    while k < end:
-        p = placements[k]
-        piece, orientation = p.piece, p.orientation
-        run = k + 1
+    k = 0
+    for (orientation, _), members in groupby(map(_ORIENTATION_PIECE, placements)):
+        end = k + len(list(members))
         if orientation >= 0:
-            while run < end and placements[run].orientation == orientation and placements[run].piece == piece:
-                run += 1
-        found.append((k, run))
-        k = run
+            found.append((k, end))
+        else:
+            found += [(j, j + 1) for j in range(k, end)]
+        k = end
     return found
+
+
+_ORIENTATION_PIECE = attrgetter("orientation", "piece")
 
 
 @dataclass
