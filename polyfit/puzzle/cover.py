@@ -136,10 +136,10 @@ class PlacementKeys:
         self.numbered: dict = {}
         if self.groups:
             # the box of the corners (a symmetry maps a corner to a corner)
-            bounds = [(min(axis), max(axis)) for _, corners in self.groups.values() for axis in zip(*corners)]
-            dim = len(bounds) // len(self.groups)
-            self.low = [min(b[0] for b in bounds[i::dim]) for i in range(dim)]
-            sizes = [max(b[1] for b in bounds[i::dim]) - low + 1 for i, low in enumerate(self.low)]
+            axes = list(zip(*[corner for _, corners in self.groups.values() for corner in corners]))
+            dim = len(axes)
+            self.low = [min(axis) for axis in axes]
+            sizes = [max(axis) - low + 1 for axis, low in zip(axes, self.low)]
             self.strides = [1] * dim
             for i in range(dim - 2, -1, -1):
                 self.strides[i] = self.strides[i + 1] * sizes[i + 1]

@@ -7,6 +7,12 @@ that the same cells get other colours is another orientation, as BurrTools count
 lattice transform that turns the piece into it. A placement is an orientation at a corner (the
 least coordinate on every axis), so a symmetry maps a placement by mapping its orientation (a
 look-up per orientation, not per placement) and its corner: no cell is touched.
+
+The orientations are found with each cell as a number (its coordinates the digits), so that an
+image of a piece is a sorted list of ints, made and compared in C (``numbered_images``), and
+only the distinct ones become cells. Placement generation, area pruning and the exact cover
+lay the board out in one bit grid, where an orientation's cells are its ``places``: made once
+per orientation and grid.
 """
 
 from __future__ import annotations
