@@ -195,6 +195,32 @@ static int index_items(Bsx *s, const uint64_t *containing)
     return 0;
 }
 
+/* The words best_item() reads by popcount at the root (with live_words nonzero words live),
+ * stopping early as it does. */
+static double root_reads(const Bsx *s, int32_t live_words)
+{
+    const size_t w = (size_t)s->words_per_set;
+    double reads = 0;
+    int32_t least = INT32_MAX;
+    for (int32_t j = 0; j < s->primary && least > 0; j++) {
+        int32_t first = s->item_nonzero_start[j], end = s->item_nonzero_start[j + 1], c = 0;
+        if (end - first <= live_words) {
+            for (int32_t t = first; t < end && c < least; t++, reads++)
+                c += bit_count(s->live[s->item_nonzero_index[t]] & s->item_nonzero_bits[t]);
+        } else {
+            for (size_t k = 0; k < w && c < least; k++) {
+                if (s->live[k] == 0)
+                    continue;
+                c += bit_count(s->live[k] & s->item_options[(size_t)j * w + k]);
+                reads++;
+            }
+        }
+        if (c < least)
+            least = c;
+    }
+    return reads;
+}
+
 /* Which way of finding the branching item costs fewer word operations at the root: by counts,
  * each node lowers a count for every primary item of every option it kills (on average, the
  * live options a live option conflicts with, times its primary items); by popcount, each node
@@ -202,7 +228,13 @@ static int index_items(Bsx *s, const uint64_t *containing)
  * stop makes the popcounts cheaper than that bound, hence the factor 0.6, from timing both ways:
  * popcount won on the pentomino boxes (reads / decrements 0.40-0.46) and the Soma cube (0.18),
  * counts on 12 and 13 queens (0.67) and on Sudoku (10). Up to 11 queens the two ways time within
- * 3% of each other. */
+ * 3% of each other.
+ * That bound alone cannot tell 12 queens from a 15-piece cube (0.64), where popcount takes 14%
+ * less time: there most items have many more options than the fewest, and the early stop reads
+ * a few words of each. So the root's search by popcount is also run as search does, counting the
+ * words it reads: under 0.3 decrements (0.01-0.13 on the pentomino boxes and the polycube
+ * puzzles, 0.67 on 12 and 13 queens, where every item has as many options, and 3.4 on Sudoku)
+ * takes popcount too. */
 static int choose_popcount(const Bsx *s)
 {
     const size_t w = (size_t)s->words_per_set;
@@ -227,7 +259,7 @@ static int choose_popcount(const Bsx *s)
         int32_t words = s->item_nonzero_start[j + 1] - s->item_nonzero_start[j];
         reads += words < live_words ? words : live_words;
     }
-    return 10 * reads < 6 * decrements;
+    return 10 * reads < 6 * decrements || 10 * root_reads(s, live_words) < 3 * decrements;
 }
 
 /* Options of a few primary items each (a queen's row and column, a Sudoku cell's four
