@@ -25,7 +25,8 @@
  * bitsets from them (it describes every array), and this file runs the search over them.
  * Like _dlxc, the search is resumable in batches, releases the GIL and checks for Ctrl-C. On
  * x86 the search is compiled twice, with and without the POPCNT instruction, and the processor
- * picks.
+ * picks; each of those is compiled once for each way of finding the branching item, so that
+ * neither tests the way at every item.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -189,7 +190,7 @@ static int record(Bsx *s)
 
 /* The uncovered primary item with the fewest live options (leftmost on ties), or -1 when every
  * primary item is covered: by the counts of the level, or by popcount over the live words. */
-static inline __attribute__((always_inline)) int32_t best_item(const Bsx *s, int32_t lv)
+static inline __attribute__((always_inline)) int32_t best_item(const Bsx *s, int32_t lv, const int by_popcount)
 {
     const uint64_t *covered = s->covered + (size_t)lv * s->words_per_item_set;
     const int32_t *counts = s->counts + (size_t)lv * s->counts_per_level;
@@ -209,7 +210,7 @@ static inline __attribute__((always_inline)) int32_t best_item(const Bsx *s, int
             int32_t j = word * 64 + __builtin_ctzll(open);
             open &= open - 1;
             int32_t c = 0;
-            if (!s->by_popcount) {
+            if (!by_popcount) {
                 c = counts[j];
             } else {
                 /* Count through the item's words or the live words, whichever are fewer,
@@ -237,7 +238,7 @@ static inline __attribute__((always_inline)) int32_t best_item(const Bsx *s, int
 
 /* Option o chosen at level lv: the child level's live set (the live options that do not
  * conflict with o), its counts (by counts), and its covered items. Returns the options killed. */
-static inline __attribute__((always_inline)) long long choose(Bsx *s, int32_t lv, int32_t o)
+static inline __attribute__((always_inline)) long long choose(Bsx *s, int32_t lv, int32_t o, const int by_popcount)
 {
     const int32_t words = s->words_per_set, per_level = s->counts_per_level, row_length = s->row_length;
     const uint64_t *restrict conflicts = s->conflicts + (size_t)o * words;
@@ -248,7 +249,7 @@ static inline __attribute__((always_inline)) long long choose(Bsx *s, int32_t lv
     const int32_t live_words = s->live_words[lv];
     long long killed = 0;
     int32_t m = 0;
-    if (s->by_popcount) {
+    if (by_popcount) {
         const uint64_t *restrict live = s->live + (size_t)lv * words;
         uint64_t *restrict child = s->live + (size_t)(lv + 1) * words;
         for (int32_t i = 0; i < words; i++)
@@ -314,7 +315,8 @@ static inline __attribute__((always_inline)) long long choose(Bsx *s, int32_t lv
     return killed;
 }
 
-static inline __attribute__((always_inline)) int search(Bsx *s, long long wanted, PyThreadState **save)
+static inline __attribute__((always_inline)) int search(Bsx *s, long long wanted, PyThreadState **save,
+                                                        const int by_popcount)
 {
     const int32_t words = s->words_per_set;
     long long found = 0, next_check = s->nodes + CHECK_EVERY;
@@ -326,7 +328,7 @@ static inline __attribute__((always_inline)) int search(Bsx *s, long long wanted
         goto next;
 
 forward: {
-    int32_t i = best_item(s, lv);
+    int32_t i = best_item(s, lv, by_popcount);
     if (i < 0 && s->caps && !caps_met(s, lv)) {
         lv--; /* every primary item covered, but some capacity item too few times */
         if (lv < 0)
@@ -385,7 +387,7 @@ next: {
         s->candidate_next[lv] = t + 1;
     s->nodes++;
     s->choice[lv] = o;
-    s->updates += choose(s, lv, o);
+    s->updates += choose(s, lv, o, by_popcount);
     lv++;
     if (s->nodes >= next_check) {
         next_check = s->nodes + CHECK_EVERY;
@@ -407,13 +409,13 @@ done:
 #ifdef POPCNT_CLONE
 __attribute__((target("popcnt"))) static int run_with_popcnt(Bsx *s, long long wanted, PyThreadState **save)
 {
-    return search(s, wanted, save);
+    return s->by_popcount ? search(s, wanted, save, 1) : search(s, wanted, save, 0);
 }
 #endif
 
 static int run_portable(Bsx *s, long long wanted, PyThreadState **save)
 {
-    return search(s, wanted, save);
+    return s->by_popcount ? search(s, wanted, save, 1) : search(s, wanted, save, 0);
 }
 
 static int run(Bsx *s, long long wanted, PyThreadState **save)
