@@ -372,8 +372,8 @@ class Totals:
 def _totals_without_each(groups: list[Totals]) -> list[Totals]:
     """For each i, the totals of every group except group i."""
     prefix = [Totals()]
-    for group in groups:
-        prefix.append(prefix[-1] + group)
+    for totals in groups:
+        prefix.append(prefix[-1] + totals)
     suffix = [Totals()] * (len(groups) + 1)
     for i in range(len(groups) - 1, -1, -1):
         suffix[i] = suffix[i + 1] + groups[i]
