@@ -24,24 +24,26 @@ ROOT2, ROOT3 = math.sqrt(2), math.sqrt(3)
 
 def _distance(points, mesh) -> np.ndarray:
     """Each point's distance to the mesh's surface: the least over its triangles of the distance
-    to the triangle's plane (where the foot falls inside it) and to its three sides."""
+    to the triangle's plane (where the foot falls inside it) and to its three sides. Points go
+    a block at a time against every triangle at once."""
     tri = mesh.vertices[mesh.faces]  # (t, 3, 3)
     a, b, c = tri[:, 0], tri[:, 1], tri[:, 2]
     normal = np.cross(b - a, c - a)
     normal /= np.linalg.norm(normal, axis=1)[:, None]
     out = []
-    for p in points:
-        height = np.einsum("ij,ij->i", p - a, normal)
-        foot = p - height[:, None] * normal
-        inside = np.ones(len(tri), dtype=bool)
+    for start in range(0, len(points), 64):
+        p = np.asarray(points[start:start + 64])[:, None, :]  # (block, 1, 3) against (t, 3)
+        height = ((p - a) * normal).sum(axis=2)  # (block, t)
+        foot = p - height[:, :, None] * normal
+        inside = np.ones(height.shape, dtype=bool)
         for u, v in ((a, b), (b, c), (c, a)):
-            inside &= np.einsum("ij,ij->i", np.cross(v - u, foot - u), normal) >= 0
+            inside &= (np.cross(v - u, foot - u) * normal).sum(axis=2) >= 0
         best = np.where(inside, np.abs(height), np.inf)
         for u, v in ((a, b), (b, c), (c, a)):
-            t = np.clip(np.einsum("ij,ij->i", p - u, v - u) / np.einsum("ij,ij->i", v - u, v - u), 0, 1)
-            best = np.minimum(best, np.linalg.norm(p - (u + t[:, None] * (v - u)), axis=1))
-        out.append(best.min())
-    return np.array(out)
+            t = np.clip(((p - u) * (v - u)).sum(axis=2) / ((v - u) * (v - u)).sum(axis=1), 0, 1)
+            best = np.minimum(best, np.linalg.norm(p - (u + t[:, :, None] * (v - u)), axis=2))
+        out.append(best.min(axis=1))
+    return np.concatenate(out) if out else np.zeros(0)
 
 
 def _apart(meshes, gap) -> float:
