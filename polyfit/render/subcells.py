@@ -124,7 +124,8 @@ def _cap(points, normal) -> list:
 
 
 def _distinct(polygon) -> list:
-    out = [p for k, p in enumerate(polygon) if _key(p) != _key(polygon[k - 1])]
+    keys = [_key(p) for p in polygon]
+    out = [p for k, p in enumerate(polygon) if keys[k] != keys[k - 1]]
     return out if len(out) >= 3 else []
 
 
