@@ -232,9 +232,9 @@ static double root_reads(const Bsx *s, int32_t live_words)
  * That bound alone cannot tell 12 queens from a 15-piece cube (0.64), where popcount takes 14%
  * less time: there most items have many more options than the fewest, and the early stop reads
  * a few words of each. So the root's search by popcount is also run as search does, counting the
- * words it reads: under 0.3 decrements (0.01-0.13 on the pentomino boxes and the polycube
- * puzzles, 0.67 on 12 and 13 queens, where every item has as many options, and 3.4 on Sudoku)
- * takes popcount too. */
+ * words it reads: under 0.3 of the decrements (0.01-0.22 on the pentomino boxes and the
+ * polycube puzzles, 0.67 on 12 and 13 queens, where every item has as many options, and 3.4 on
+ * Sudoku) takes popcount too. docs/performance.md ("Fourth pass") has the timings. */
 static int choose_popcount(const Bsx *s)
 {
     const size_t w = (size_t)s->words_per_set;
