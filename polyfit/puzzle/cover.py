@@ -44,9 +44,9 @@ try:
     from polyfit.puzzle import _cover
 except ImportError:  # the C extension did not build: _CellItems' Python loop does the work
     _cover = None
-from polyfit.puzzle.orientations import PieceForms, places, turned
+from polyfit.puzzle.orientations import PieceForms, turned
 from polyfit.puzzle.orientations import group as whole_group
-from polyfit.puzzle.placements import BitGrid, Placement, runs
+from polyfit.puzzle.placements import BitGrid, Placement, runs, shape_places
 from polyfit.puzzle.symmetry import Symmetry
 
 
@@ -604,10 +604,7 @@ class _CellItems:
     def _shape_places(self, placement) -> array | bytes:
         """The places of a placement's shape's cells at corner 0 (its cells' places less its
         corner's)."""
-        form = self.forms.form(placement) if self.forms is not None else None
-        if form is not None:
-            return places(form, placement.orientation, self.strides)
-        return array("i", self.grid.numbers(placement.shape, self.grid.low))
+        return shape_places(placement, self.forms, self.grid, self.strides)
 
     def options(self, placements, indices, piece_item: dict, native: bool | None = None) -> list[tuple]:
         """The options of the placements at ``indices``: each its piece's item, then its cells'

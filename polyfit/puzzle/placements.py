@@ -110,6 +110,16 @@ def runs(placements) -> list[tuple[int, int]]:
 _ORIENTATION_PIECE = attrgetter("orientation", "piece")
 
 
+def shape_places(placement, forms, grid, strides) -> array | bytes:
+    """The places of a placement's shape's cells at the corner ``grid.low`` in the bit grid of
+    ``strides``: those the generator made for its orientation (``forms``), else its shape's
+    cells numbered."""
+    form = forms.form(placement) if forms is not None else None
+    if form is not None:
+        return places(form, placement.orientation, strides)
+    return array("i", grid.numbers(placement.shape, grid.low))
+
+
 @dataclass
 class PlacementStats:
     generated: int = 0
@@ -582,11 +592,7 @@ def _whole_board_regions(board_cells, optional, makeable, lattice=None, native=F
             number = shape_number.get((piece, orientation))
             if number is None:
                 number = shape_number[piece, orientation] = len(shapes)
-                form = forms.form(placement) if forms is not None else None
-                if form is not None:  # the places the generator made
-                    shapes.append(places(form, orientation, strides))
-                else:
-                    shapes.append(array("i", grid.numbers(placement.shape, grid.low)))
+                shapes.append(shape_places(placement, forms, grid, strides))
             found.extend((number, ok_number[piece], run - k))
         corners = [p.corner if p.orientation >= 0 else low for p in placements]
         answers = _regions.fits_many(everything.to_bytes(size, "little"), must_bytes, strides,
