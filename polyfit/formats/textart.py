@@ -20,6 +20,7 @@ def draw_cells(labels: dict, lattice=None) -> str:
 
     return draw(labels, lattice=lattice)
 
+
 def parse_board_text(text: str, path="<text>") -> Board:
     return Board.from_text(text, 2, path)
 
