@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import warnings
 from contextlib import closing
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
@@ -547,13 +547,12 @@ def export(solutions, target: str | os.PathLike | None = None, format: str | Non
         raise OutputExistsError(exc.path, f"{exc.path} exists; pass overwrite=True to replace it") from None
 
 
-@dataclass(frozen=True, eq=False)
 class Solution:
-    """One solution of a puzzle: which piece covers which cells."""
+    """One solution of a puzzle: which piece covers which cells. ``indices`` are into
+    ``puzzle.placements``; ``number`` is its place in the order found, from 1."""
 
-    puzzle: Puzzle
-    indices: tuple[int, ...]  # into puzzle.placements
-    number: int = 1  # its place in the order found, from 1
+    def __init__(self, puzzle: Puzzle, indices: tuple[int, ...], number: int = 1):
+        self.puzzle, self.indices, self.number = puzzle, indices, number
 
     @cached_property
     def placements(self) -> dict[str, tuple]:

@@ -19,9 +19,8 @@ by a fraction of what the search costs anyway, whatever the probes got wrong.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from polyfit.errors import PolyfitError
+from polyfit.records import Record
 
 # Search nodes per second of each built-in backend, and what a backend not listed is taken to do.
 NODE_RATE = {
@@ -48,31 +47,28 @@ PROBES = 64  # random probes of the search tree for a prediction (a few millisec
 FEW_OPTIONS = 10
 
 
-@dataclass(frozen=True)
-class Prediction:
+class Prediction(Record):
     """What a search of the puzzle would cost on one backend: estimated ``nodes`` and
     ``solutions`` met (one per class the symmetry breaking leaves), and ``seconds``."""
 
-    nodes: float
-    solutions: float
-    seconds: float
-    backend: str
+    __slots__ = ("nodes", "solutions", "seconds", "backend")
+
+    def __init__(self, nodes: float, solutions: float, seconds: float, backend: str):
+        self.nodes, self.solutions, self.seconds, self.backend = nodes, solutions, seconds, backend
 
 
-@dataclass
-class Plan:
+class Plan(Record):
     """How a run goes. ``backend`` searches (or counts, when it memoizes); ``counter`` is a
     memoizing backend to count with first, within ``node_limit`` states (0: no limit);
     ``split`` runs the search as jobs on ``processes`` local processes (or on Dask); ``why`` says
     in words what was chosen, for ``--stats`` and ``--json``."""
 
-    backend: object
-    counter: object | None = None
-    node_limit: int = 0
-    split: bool = False
-    processes: int = 1
-    prediction: Prediction | None = None
-    why: str = ""
+    __slots__ = ("backend", "counter", "node_limit", "split", "processes", "prediction", "why")
+
+    def __init__(self, backend, counter=None, node_limit: int = 0, split: bool = False, processes: int = 1,
+                 prediction: Prediction | None = None, why: str = ""):
+        self.backend, self.counter, self.node_limit, self.split = backend, counter, node_limit, split
+        self.processes, self.prediction, self.why = processes, prediction, why
 
     @property
     def engine(self) -> str:

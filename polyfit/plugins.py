@@ -15,12 +15,12 @@ import importlib
 import importlib.util
 import os
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pluggy
 
 from polyfit import hookspecs
+from polyfit.records import Record
 
 DEFAULT_PLUGINS = (
     "polyfit.lattices.square",
@@ -124,17 +124,23 @@ def built_in(name: str):
     return BuiltIn(name, hooks) if hooks is not None else importlib.import_module(name)
 
 
-@dataclass
-class PluginInfo:
-    name: str
-    version: str
-    origin: str  # "built-in", "installed" or a file path
+class PluginInfo(Record):
+    """A loaded plugin; its ``origin`` is "built-in", "installed (DISTRIBUTION)" or a file path."""
+
+    __slots__ = ("name", "version", "origin")
+
+    def __init__(self, name: str, version: str, origin: str):
+        self.name, self.version, self.origin = name, version, origin
 
 
-@dataclass
-class LoadReport:
-    plugins: list[PluginInfo] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+class LoadReport(Record):
+    """The plugins loaded, and the problems met loading them."""
+
+    __slots__ = ("plugins", "problems")
+
+    def __init__(self, plugins: list[PluginInfo] | None = None, problems: list[str] | None = None):
+        self.plugins = [] if plugins is None else plugins
+        self.problems = [] if problems is None else problems
 
 
 def _may_have_plugins() -> bool:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from polyfit.errors import PolyfitError, UnknownNameError
 from polyfit.files import cannot, path_exists, path_is_dir
 from polyfit.lattices import base as lattice_table
+from polyfit.records import Record
 
 AUTO_BACKEND_ORDER = ("bitset-c", "dlx-c", "bitset-python", "dlx-python")
 # What a plugin may raise, besides PolyfitError, that must not end the program with a traceback:
@@ -87,15 +87,15 @@ def _too_large(backend, problem) -> str | None:
     return check(problem) if check is not None else None
 
 
-@dataclass
-class PieceSetEntry:
-    name: str
-    build: object
-    summary: str
-    plugin: str
+class PieceSetEntry(Record):
+    """A registered piece set: ``build()`` makes its pieces (once, on first use); ``registry``
+    is the registry it belongs to (what lattice names mean)."""
 
-    registry: object = None  # the registry it belongs to: what lattice names mean
-    _pieces: list | None = None
+    __slots__ = ("name", "build", "summary", "plugin", "registry", "_pieces")
+
+    def __init__(self, name: str, build, summary: str, plugin: str, registry=None):
+        self.name, self.build, self.summary, self.plugin, self.registry = name, build, summary, plugin, registry
+        self._pieces: list | None = None
 
     def pieces(self) -> list:
         if self._pieces is None:
@@ -110,22 +110,22 @@ class PieceSetEntry:
         return self._pieces
 
 
-@dataclass
-class ReaderEntry:
-    name: str
-    suffixes: tuple[str, ...]
-    read: object
-    sniff: object
-    plugin: str
+class ReaderEntry(Record):
+    """A registered shape reader: the files it reads (``suffixes``, ``sniff``) and ``read``."""
+
+    __slots__ = ("name", "suffixes", "read", "sniff", "plugin")
+
+    def __init__(self, name: str, suffixes: tuple[str, ...], read, sniff, plugin: str):
+        self.name, self.suffixes, self.read, self.sniff, self.plugin = name, suffixes, read, sniff, plugin
 
 
-@dataclass
-class ExporterEntry:
-    name: str
-    suffixes: tuple[str, ...]
-    export: object
-    summary: str
-    plugin: str
+class ExporterEntry(Record):
+    """A registered exporter: the files it writes (``suffixes``) and ``export``."""
+
+    __slots__ = ("name", "suffixes", "export", "summary", "plugin")
+
+    def __init__(self, name: str, suffixes: tuple[str, ...], export, summary: str, plugin: str):
+        self.name, self.suffixes, self.export, self.summary, self.plugin = name, suffixes, export, summary, plugin
 
 
 # Each hook and the tables its registrations fill.

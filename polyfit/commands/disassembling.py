@@ -7,22 +7,22 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass
 from typing import Optional
 
 import typer
 
 from polyfit import report
 from polyfit.errors import PolyfitError, plural
+from polyfit.records import Record
 
-@dataclass
-class Disassembly:
+class Disassembly(Record):
     """What ``solve`` was asked about disassembly."""
 
-    wanted: bool = False
-    moves: bool = False
-    max_states: Optional[int] = None
-    ruler: str = "burrtools"
+    __slots__ = ("wanted", "moves", "max_states", "ruler")
+
+    def __init__(self, wanted: bool = False, moves: bool = False, max_states: Optional[int] = None,
+                 ruler: str = "burrtools"):
+        self.wanted, self.moves, self.max_states, self.ruler = wanted, moves, max_states, ruler
 
     def check(self) -> None:
         if not self.wanted and (self.moves or self.max_states is not None or self.ruler != "burrtools"):

@@ -12,13 +12,13 @@ search is kept too).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
 from polyfit.errors import PolyfitError
+from polyfit.records import Record
 
 if TYPE_CHECKING:  # loaded when a file is asked for: a count without one needs neither
     from polyfit.formats.export import Output
@@ -29,29 +29,26 @@ SHORTHANDS = (("png", "--png", "png"), ("svg", "--svg", "svg"), ("pdf", "--pdf",
               ("glb", "--glb", "glb"), ("threemf", "--3mf", "3mf"), ("obj", "--obj", "obj"))
 
 
-@dataclass
-class Outputs:
-    registry: object  # the command line's polyfit.registry.Registry
-    output: list[Path] = field(default_factory=list)  # --output, as often as given
-    format: Optional[str] = None
-    png: Optional[Path] = None
-    svg: Optional[Path] = None
-    pdf: Optional[Path] = None
-    glb: Optional[Path] = None
-    threemf: Optional[Path] = None
-    obj: Optional[Path] = None
-    stl: Optional[Path] = None  # a folder: one STL per piece
-    cut: bool = False
-    view: Optional[str] = None
-    cell: int = 32
-    margin: int = 16
-    labels: bool = False
-    unit: Optional[float] = None  # mm; None: each format's own (a PDF: the largest that fits)
-    gap: float = 0.2
-    kerf: float = 0.0
-    paper: str = "a4"
-    force: bool = False
-    _planned: Optional[list] = field(default=None, repr=False)
+class Outputs(Record):
+    """The pictures and files a command writes: ``--output`` (as often as given) and its
+    shorthands, with the drawing options. ``registry``: the command line's
+    :class:`polyfit.registry.Registry`; ``stl`` is a folder (one STL per piece); ``unit`` in mm
+    (None: each format's own; a PDF: the largest that fits)."""
+
+    __slots__ = ("registry", "output", "format", "png", "svg", "pdf", "glb", "threemf", "obj", "stl", "cut", "view",
+                 "cell", "margin", "labels", "unit", "gap", "kerf", "paper", "force", "_planned")
+
+    def __init__(self, registry, output: list[Path] | None = None, format: Optional[str] = None,
+                 png: Optional[Path] = None, svg: Optional[Path] = None, pdf: Optional[Path] = None,
+                 glb: Optional[Path] = None, threemf: Optional[Path] = None, obj: Optional[Path] = None,
+                 stl: Optional[Path] = None, cut: bool = False, view: Optional[str] = None, cell: int = 32,
+                 margin: int = 16, labels: bool = False, unit: Optional[float] = None, gap: float = 0.2,
+                 kerf: float = 0.0, paper: str = "a4", force: bool = False):
+        self.registry, self.output, self.format = registry, [] if output is None else output, format
+        self.png, self.svg, self.pdf, self.glb, self.threemf, self.obj, self.stl = png, svg, pdf, glb, threemf, obj, stl
+        self.cut, self.view, self.cell, self.margin, self.labels = cut, view, cell, margin, labels
+        self.unit, self.gap, self.kerf, self.paper, self.force = unit, gap, kerf, paper, force
+        self._planned: Optional[list] = None
 
     def options(self) -> dict:
         return {"cell": self.cell, "margin": self.margin, "labels": self.labels, "view": self.view,
@@ -161,19 +158,16 @@ def picture_options(
                    kerf, paper)
 
 
-@dataclass
-class SearchOptions:
+class SearchOptions(Record):
     """How a search runs, as ``solve`` takes it (see :meth:`polyfit.Puzzle.run`)."""
 
-    backend: str = "auto"
-    random: Optional[int] = None
-    jobs: Optional[int] = None
-    dask: Optional[str] = None
-    checkpoint: Optional[Path] = None
-    resume: Optional[Path] = None
-    depth: Optional[int] = None
-    quiet: bool = False
-    memory: Optional[str] = None
+    __slots__ = ("backend", "random", "jobs", "dask", "checkpoint", "resume", "depth", "quiet", "memory")
+
+    def __init__(self, backend: str = "auto", random: Optional[int] = None, jobs: Optional[int] = None,
+                 dask: Optional[str] = None, checkpoint: Optional[Path] = None, resume: Optional[Path] = None,
+                 depth: Optional[int] = None, quiet: bool = False, memory: Optional[str] = None):
+        self.backend, self.random, self.jobs, self.dask = backend, random, jobs, dask
+        self.checkpoint, self.resume, self.depth, self.quiet, self.memory = checkpoint, resume, depth, quiet, memory
 
     def run_options(self) -> dict:
         memory = None
@@ -204,15 +198,14 @@ def search_options(
     return SearchOptions(backend, random, jobs, dask, checkpoint, resume, depth, quiet, memory)
 
 
-@dataclass
-class FileOptions:
+class FileOptions(Record):
     """The files a run writes: ``--output`` (any exporter, by suffix or ``--format``) and its
     shorthands (:class:`Outputs`), and ``--animate``; all checked before the search."""
 
-    pictures: Outputs
-    animate: Optional[Path] = None
-    steps: int = 200
-    force: bool = False
+    __slots__ = ("pictures", "animate", "steps", "force")
+
+    def __init__(self, pictures: Outputs, animate: Optional[Path] = None, steps: int = 200, force: bool = False):
+        self.pictures, self.animate, self.steps, self.force = pictures, animate, steps, force
 
     def check(self, puzzle, count: bool, search: SearchOptions) -> None:
         """Refuse, before anything runs, what cannot be written or drawn."""

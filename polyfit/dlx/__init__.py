@@ -19,30 +19,33 @@ Python builds these arrays once (here); the Python and C searches only walk them
 from __future__ import annotations
 
 from array import array
-from dataclasses import dataclass, fields
 
+from polyfit.records import Record
 from polyfit.xc.problem import ExactCoverProblem
 
 
-@dataclass
-class Layout:
-    primary: int  # number of primary items (items 1..primary)
-    items: int  # number of items N
-    llink: array  # item headers 0..N+1
-    rlink: array
-    top: array  # per node: item (option nodes), length (headers), -spacer number (spacers)
-    ulink: array
-    dlink: array
-    spacer_option: array  # spacer number k (k >= 1) ends option spacer_option[k] (index)
-    color: array  # per node: its colour (option nodes of secondary items), else 0
-    bound: array  # per item header: upper bound hi (1 for secondary items)
-    slack: array  # per item header: hi - lo
+class Layout(Record):
+    """The arrays of dancing links: ``primary`` (items 1..primary are primary) of ``items``
+    items N; ``llink``, ``rlink``: the item headers 0..N+1; per node ``top`` (its item for an
+    option node, the length for a header, minus the spacer's number for a spacer), ``ulink``,
+    ``dlink``; ``spacer_option[k]``: the option (index) that spacer number k (k >= 1) ends;
+    ``color`` per node (its colour on option nodes of secondary items, else 0); per item header
+    ``bound`` (upper bound hi, 1 for secondary items) and ``slack`` (hi - lo)."""
+
+    __slots__ = ("primary", "items", "llink", "rlink", "top", "ulink", "dlink", "spacer_option", "color", "bound",
+                 "slack")
+
+    def __init__(self, primary: int, items: int, llink, rlink, top, ulink, dlink, spacer_option, color, bound,
+                 slack):
+        self.primary, self.items = primary, items
+        self.llink, self.rlink, self.top, self.ulink, self.dlink = llink, rlink, top, ulink, dlink
+        self.spacer_option, self.color, self.bound, self.slack = spacer_option, color, bound, slack
 
     def lists(self) -> Layout:
         """A copy with Python lists for arrays: the Python searches index them faster, and update
         them in place (so that :func:`polyfit.dlx.sanity.sanity` can check them afterwards)."""
-        copied = {f.name: getattr(self, f.name) for f in fields(self)}
-        return Layout(**{name: list(v) if isinstance(v, array) else v for name, v in copied.items()})
+        copied = [getattr(self, name) for name in self.__slots__]
+        return Layout(*[list(v) if isinstance(v, array) else v for v in copied])
 
 
 def build_layout(problem: ExactCoverProblem) -> Layout:

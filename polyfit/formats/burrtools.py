@@ -62,13 +62,14 @@ from typing import TYPE_CHECKING
 
 from polyfit.errors import ParseError, PolyfitError, UnknownNameError, plural
 from polyfit.files import read_bytes
-from polyfit.formats.burrtools_xml import Node, Record, int_attribute, xml_tree
+from polyfit.formats.burrtools_xml import Node, int_attribute, xml_tree
 from polyfit.hookspecs import hookimpl
 from polyfit.lattices.grid import matrix_product
 from polyfit.limits import check
 from polyfit.puzzle.board import Board, OnFirstUse
 from polyfit.puzzle.orientations import normal
 from polyfit.puzzle.pieces import Piece
+from polyfit.records import Record
 
 if TYPE_CHECKING:
     from polyfit.puzzle.colours import Colours

@@ -13,24 +13,7 @@ from xml.parsers import expat
 
 from polyfit.errors import ParseError
 from polyfit.limits import check, limit, number_problem
-
-
-class Record:
-    """What ``@dataclass`` would give the records of a parsed file (:class:`Node` here, the
-    shapes, problems and puzzle of :mod:`polyfit.formats.burrtools`): a repr and ``==`` by
-    their fields, without its price at import. On Python 3.11 a dataclass compiles its
-    methods when its module loads: six of them cost more than all the rest of the reader."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
-        return f"{type(self).__name__}({fields})"
-
-    def __eq__(self, other):
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+from polyfit.records import Record
 
 
 class Node(Record):

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from array import array
 import math
-from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import groupby
 from operator import attrgetter
@@ -31,6 +30,7 @@ from polyfit.lattices import base as lattices
 from polyfit.lattices.grid import Cell
 from polyfit.limits import check, limit
 from polyfit.puzzle.orientations import PieceForms, group, oriented, painted_orientations, places
+from polyfit.records import Record
 
 try:
     from polyfit.puzzle import _regions
@@ -120,22 +120,30 @@ def shape_places(placement, forms, grid, strides) -> array | bytes:
     return array("i", grid.numbers(placement.shape, grid.low))
 
 
-@dataclass
-class PlacementStats:
-    generated: int = 0
-    pruned_area: int = 0
-    pruned_parity: int = 0
-    impossible: str | None = None  # why no solution can exist, when known before searching
+class PlacementStats(Record):
+    """How many placements were made and pruned; ``impossible`` says why no solution can exist,
+    when that is known before searching."""
+
+    __slots__ = ("generated", "pruned_area", "pruned_parity", "impossible")
+
+    def __init__(self, generated: int = 0, pruned_area: int = 0, pruned_parity: int = 0,
+                 impossible: str | None = None):
+        self.generated, self.pruned_area, self.pruned_parity = generated, pruned_area, pruned_parity
+        self.impossible = impossible
 
     @property
     def kept(self) -> int:
         return self.generated - self.pruned_area - self.pruned_parity
 
 
-@dataclass
-class PlacementResult:
-    placements: list[Placement]
-    stats: PlacementStats = field(default_factory=PlacementStats)
+class PlacementResult(Record):
+    """The placements kept, and the :class:`PlacementStats` of making them."""
+
+    __slots__ = ("placements", "stats")
+
+    def __init__(self, placements: list[Placement], stats: PlacementStats | None = None):
+        self.placements = placements
+        self.stats = PlacementStats() if stats is None else stats
 
 
 def generate(board_cells, pieces, counts=None, colours=None) -> list[Placement]:

@@ -7,17 +7,21 @@ here are taken off the piece's count, and their cells off the board the search f
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from polyfit.errors import PolyfitError, plural
 from polyfit.lattices import base as lattices
 from polyfit.puzzle.placements import Placement
+from polyfit.records import Record
 
 
-@dataclass
-class Preplaced:
-    placements: list[Placement]  # one per pre-placed copy
-    counts: list[tuple[int, int]]  # each piece's (lo, hi) left for the search
+class Preplaced(Record):
+    """The pre-placed copies (one placement each) and each piece's ``(lo, hi)`` left for the
+    search."""
+
+    __slots__ = ("placements", "counts")
+
+    def __init__(self, placements: list[Placement], counts: list[tuple[int, int]]):
+        self.placements, self.counts = placements, counts
 
 
 def preplace(board, pieces) -> Preplaced:

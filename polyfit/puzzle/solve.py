@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from typing import Iterator
 
 from polyfit.puzzle.board import Board
@@ -16,6 +15,7 @@ from polyfit.puzzle.pieces import check_board_pieces
 from polyfit.puzzle.placements import PlacementStats, area_problem, place
 from polyfit.puzzle.preplaced import preplace
 from polyfit.puzzle.symmetry import configuration_symmetries, puzzle_symmetries
+from polyfit.records import Record
 
 
 def symmetric_part(placements, symmetries) -> list:
@@ -29,30 +29,43 @@ def symmetric_part(placements, symmetries) -> list:
     ]
 
 
-@dataclass
-class Found:
-    placements: tuple[int, ...]  # indices into Puzzle.placements, in the order chosen
-    canonical: bool  # the one solution printed for its symmetry class
-    weight: int  # how many solutions (counting symmetric copies) it stands for
+class Found(Record):
+    """A solution met by the search: ``placements`` (indices into Puzzle.placements, in the
+    order chosen); is it ``canonical`` (the one solution printed for its symmetry class); its
+    ``weight`` (how many solutions, counting symmetric copies, it stands for)."""
+
+    __slots__ = ("placements", "canonical", "weight")
+
+    def __init__(self, placements: tuple[int, ...], canonical: bool, weight: int):
+        self.placements, self.canonical, self.weight = placements, canonical, weight
 
 
-@dataclass
-class Counts:
-    distinct: int = 0  # classes under every symmetry of the puzzle
-    total: int = 0  # every solution
-    distinct_rotations: int = 0  # classes under its proper rotations alone
-    search: SearchStats = field(default_factory=SearchStats)
-    seconds: float = 0.0
-    complete: bool = False
-    memo: dict | None = None  # a memoizing backend's cache: entries, hits, evictions, bytes
-    fixed: list[int] | None = None  # with a memoizing backend: solutions fixed by each symmetry
-    disassembly: object = None  # with disassemble=True: what taking them apart found (a Tally)
-    # What the counts are made of, so that counts added up from jobs can be checked to agree:
-    # (class size, classes it makes under rotations alone: 1 or 2; 0 for a rotation class
-    # BurrTools' mirror rule joins to its mirror class, counted there) -> distinct classes, and
-    # weight -> solutions met standing for that many (see polyfit.longsearch.workers.JobResult).
-    classes: dict[tuple[int, int], int] = field(default_factory=dict)
-    weights: dict[int, int] = field(default_factory=dict)
+class Counts(Record):
+    """What a run counted: ``distinct`` (classes under every symmetry of the puzzle), ``total``
+    (every solution), ``distinct_rotations`` (classes under its proper rotations alone), the
+    ``search``'s work, its ``seconds``, and whether it is ``complete`` (ran to its end).
+    ``memo``: a memoizing backend's cache (entries, hits, evictions, bytes); ``fixed``: with a
+    memoizing backend, the solutions fixed by each symmetry; ``disassembly``: with
+    ``disassemble=True``, what taking them apart found (a Tally).
+
+    What the counts are made of, so that counts added up from jobs can be checked to agree:
+    ``classes``, (class size, classes it makes under rotations alone: 1 or 2; 0 for a rotation
+    class BurrTools' mirror rule joins to its mirror class, counted there) -> distinct classes;
+    ``weights``, weight -> solutions met standing for that many (see
+    polyfit.longsearch.workers.JobResult)."""
+
+    __slots__ = ("distinct", "total", "distinct_rotations", "search", "seconds", "complete", "memo", "fixed",
+                 "disassembly", "classes", "weights")
+
+    def __init__(self, distinct: int = 0, total: int = 0, distinct_rotations: int = 0,
+                 search: SearchStats | None = None, seconds: float = 0.0, complete: bool = False,
+                 memo: dict | None = None, fixed: list[int] | None = None, disassembly=None,
+                 classes: dict[tuple[int, int], int] | None = None, weights: dict[int, int] | None = None):
+        self.distinct, self.total, self.distinct_rotations = distinct, total, distinct_rotations
+        self.search = SearchStats() if search is None else search
+        self.seconds, self.complete, self.memo, self.fixed, self.disassembly = seconds, complete, memo, fixed, disassembly
+        self.classes = {} if classes is None else classes
+        self.weights = {} if weights is None else weights
 
     @property
     def nodes(self) -> int:
