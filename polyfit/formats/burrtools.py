@@ -404,6 +404,16 @@ def _cell(voxel, flat: bool, grid: int = 0):
     return (y, x) if flat else (z, y, x)
 
 
+def _cells(voxels, flat: bool, grid: int) -> list:
+    """:func:`_cell` of each voxel, in one pass (a result may have a million voxels: no call
+    per voxel)."""
+    if grid == PRISMS:
+        return [(z, -y, x) for x, y, z in voxels]  # prism_cell's
+    if flat:
+        return [(y, x) for x, y, _ in voxels]
+    return [(z, y, x) for x, y, z in voxels]
+
+
 def _colours(puzzle: XmPuzzle, problem: Problem, result: Shape, pieces, cell_of, flat: bool, grid: int) -> Colours | None:
     """The colours of the problem's goal and pieces (board cells and piece cells) and its rule
     (the bitmap numbers colours from 0, :class:`Colours` from 1), or None when nothing is
@@ -411,9 +421,11 @@ def _colours(puzzle: XmPuzzle, problem: Problem, result: Shape, pieces, cell_of,
     board = {cell_of(v): colour for v, (_, colour) in result.voxels.items() if colour}
     painted = {}
     for shape_id, piece in pieces:
-        voxels = [(_cell(v, flat, grid), colour) for v, (state, colour) in puzzle.shapes[shape_id].voxels.items() if state == "#"]
-        if any(colour for _, colour in voxels):
-            painted[piece.name] = normal([c for c, _ in voxels], [k for _, k in voxels])[1]  # in the order of piece.cells
+        shape = puzzle.shapes[shape_id].voxels
+        if not any(colour for _, colour in shape.values()):
+            continue  # (a piece's voxels are all '#': a '+' in one is refused before)
+        voxels = [(_cell(v, flat, grid), colour) for v, (state, colour) in shape.items() if state == "#"]
+        painted[piece.name] = normal([c for c, _ in voxels], [k for _, k in voxels])[1]  # in the order of piece.cells
     if not board and not painted:
         return None
     from polyfit.puzzle.colours import Colours
@@ -461,13 +473,7 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
     grid = puzzle.grid
     fine = _fine_lattice(grid)
     flat = grid == 0 and _flat([result] + used)
-    # (A result may have a million voxels: one pass each, no call per voxel.)
-    if grid == PRISMS:
-        every = [(z, -y, x) for x, y, z in result.voxels]
-    elif flat:
-        every = [(y, x) for x, y, _ in result.voxels]
-    else:
-        every = [(z, y, x) for x, y, z in result.voxels]
+    every = _cells(result.voxels, flat, grid)
     if not every:
         raise ParseError(path, result.line, result.column, f"problem {number}'s result (shape {problem.result}) has no voxels")
     offset = tuple(min([c[i] for c in every]) for i in range(len(every[0])))
@@ -495,9 +501,9 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
         if hi == 0:
             continue
         shape = puzzle.shapes[shape_id]
-        if shape.cells("+"):
+        if any(state == "+" for state, _ in shape.voxels.values()):
             raise ParseError(path, shape.line, shape.column, f"shape {shape_id} is a piece of problem {number} but has variable ('+') voxels; only a result may")
-        cells = [_cell(v, flat, grid) for v in shape.cells("#")]
+        cells = _cells(shape.voxels, flat, grid)  # all '#' (in the file's order: the piece sorts them)
         if not cells:
             raise ParseError(path, shape.line, shape.column, f"shape {shape_id} is a piece of problem {number} but has no filled voxels")
         check("cells", len(cells), f"{path}: shape {shape_id}")
