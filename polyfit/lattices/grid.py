@@ -97,9 +97,8 @@ def normalize(cells) -> Shape:
     cells = list(cells)
     if not cells:
         return ()
-    dim = len(cells[0])
-    low = [min(c[i] for c in cells) for i in range(dim)]
-    return tuple(sorted(tuple(c[i] - low[i] for i in range(dim)) for c in cells))
+    columns = list(zip(*cells))  # a coordinate at a time: no loop per cell in Python
+    return tuple(sorted(zip(*[[v - low for v in column] for column, low in zip(columns, map(min, columns))])))
 
 
 def orientations(cells, group) -> tuple[Shape, ...]:
