@@ -80,3 +80,16 @@ def test_components_and_connectivity():
     assert not is_connected(cells)
     assert is_connected({(0, 0), (0, 1), (1, 1)})
     assert not is_connected({(0, 0), (1, 1)})  # corners do not connect
+
+
+def test_normalize_moves_the_least_of_each_coordinate_to_zero_and_sorts():
+    import random
+
+    rng = random.Random(7)
+    for _ in range(500):
+        dim, n = rng.randint(1, 4), rng.randint(1, 12)
+        cells = [tuple(rng.randint(-6, 6) for _ in range(dim)) for _ in range(n)]
+        low = [min(c[i] for c in cells) for i in range(dim)]
+        expected = tuple(sorted(tuple(c[i] - low[i] for i in range(dim)) for c in cells))
+        assert normalize(cells) == expected and normalize(iter([list(c) for c in cells])) == expected
+    assert normalize([]) == ()
