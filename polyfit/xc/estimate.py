@@ -42,31 +42,32 @@ class Prober:
     """Random probes of the search tree of one exact cover problem."""
 
     def __init__(self, problem: ExactCoverProblem):
-        self.n1 = len(problem.primary)
-        n = self.n1 + len(problem.secondary)
-        self.with_item = options_by_item(problem.options, n)  # item -> mask of options containing it
+        self.n1 = n1 = len(problem.primary)
+        n = n1 + len(problem.secondary)
+        options, colours = problem.options, problem.colours
+        self.with_item = with_item = options_by_item(options, n)  # item -> mask of options containing it
+        # A multiple item is settled by its count (in probe), not by conflicts.
+        multiple = {i for i in range(n1) if problem.bound(i)[1] > 1} if problem.bounds else set()
         self.conflicts = []  # option -> mask of options sharing an item with it (itself too)
         self.primary_of = []  # option -> its primary items
-        colours = problem.colours
-        for k, option in enumerate(problem.options):
+        for k, option in enumerate(options):
             mask = 1 << k
+            painted = colours[k] if colours else ()
             for position, i in enumerate(option):
-                c = colours[k][position] if colours else 0
-                if i < self.n1 and problem.bound(i)[1] > 1:
-                    continue  # a multiple item is settled by its count, below
+                if i in multiple:
+                    continue
+                c = painted[position] if painted else 0
                 if c:
                     # Options agreeing on the colour may join it: only the others conflict.
-                    for j, other in enumerate(problem.options):
-                        if i in other:
-                            oc = colours[j][other.index(i)]
-                            if oc != c:
-                                mask |= 1 << j
+                    for j in bits(with_item[i]):
+                        if colours[j][options[j].index(i)] != c:
+                            mask |= 1 << j
                 else:
-                    mask |= self.with_item[i]
+                    mask |= with_item[i]
             self.conflicts.append(mask)
-            self.primary_of.append([i for i in option if i < self.n1])
-        self.bounds = [problem.bound(i) for i in range(self.n1)]
-        self.all_options = (1 << len(problem.options)) - 1
+            self.primary_of.append([i for i in option if i < n1])
+        self.bounds = [problem.bound(i) for i in range(n1)]
+        self.all_options = (1 << len(options)) - 1
 
     def probe(self, rng: random.Random) -> tuple[int, int]:
         """One random path: (nodes estimate, solutions estimate)."""
