@@ -320,11 +320,19 @@ def test_an_option_off_the_board_is_an_error_in_c_not_a_wrong_item():
     native("dlx-c")
     if cover_module._cover is None:
         pytest.skip("the C option gatherer did not build")
-    options = cover_module._cover.options
-    items, shapes = [5, 6, None, 7], (array("i", [0, 1]),)
+    from polyfit.xc.problem import PackedOptions
+
+    def options(*args):
+        return PackedOptions(*cover_module._cover.options(*args))
+
+    items, shapes = array("i", [5, 6, -1, 7]), (array("i", [0, 1]),)
     assert options(items, shapes, array("i", [0, 0, 1]), [(10,)], (10,), (1,)) == [(0, 5, 6)]
     # runs of no placements, then two of piece item 3 (corners 10 and 10 again)
     assert options(items, shapes, array("i", [4, 0, 0, 3, 0, 2]), [(10,), (10,)], (10,), (1,)) == [(3, 5, 6)] * 2
+    # packed: piece item 4 as shape 0 at 10, then piece item 2 as shape 1 (cells 0 and 3) at 10
+    both = shapes + (array("i", [0, 3]),)
+    assert cover_module._cover.options(items, both, array("i", [4, 0, 1, 2, 1, 1]), [(10,), (10,)], (10,), (1,)) == (
+        array("i", [0, 3, 6]).tobytes(), array("i", [4, 5, 6, 2, 5, 7]).tobytes())
     for corner in (11, 13, 9):  # a hole, off the end, below the board
         with pytest.raises(ValueError):
             options(items, shapes, array("i", [0, 0, 1]), [(corner,)], (10,), (1,))

@@ -34,7 +34,7 @@ from operator import itemgetter
 
 from polyfit.lattices import base as lattices
 from polyfit.lattices.grid import Transform
-from polyfit.xc.problem import ExactCoverProblem
+from polyfit.xc.problem import ExactCoverProblem, PackedOptions
 
 try:
     from polyfit.puzzle import _classify
@@ -569,7 +569,7 @@ def build_cover(
     searched = [index for index, placement in enumerate(placements)
                 if placement.piece != breaker or index in representatives]
     if crossed is None:
-        problem.options += items_of.options(placements, searched, piece_item)
+        problem.options = items_of.options(placements, searched, piece_item)
         cover.option_placement += searched
         return cover
     for index in searched:
@@ -599,6 +599,7 @@ class _CellItems:
         self.table = [None] * (grid.length if cells else 0)  # a cell's item by its place
         for k, item in zip(grid.numbers(cells) if cells else (), cell_item.values()):
             self.table[k] = item
+        self.item_at = None  # the table as int32, -1 for None, for C (made on first use)
         self.offsets: dict = {}  # (piece, orientation) -> how to pick its items (see __call__)
 
     def _shape_places(self, placement) -> array | bytes:
@@ -606,21 +607,28 @@ class _CellItems:
         corner's)."""
         return shape_places(placement, self.forms, self.grid, self.strides)
 
-    def options(self, placements, indices, piece_item: dict, native: bool | None = None) -> list[tuple]:
+    def options(self, placements, indices, piece_item: dict, native: bool | None = None) -> PackedOptions:
         """The options of the placements at ``indices``: each its piece's item, then its cells'
         items in the order of its cells. The runs of placements of one orientation go to C in
         one call (``native``: the C twin, the default when it built, or a call per placement),
-        and the placements made otherwise one by one between them."""
+        which packs their options in two int32 buffers (no tuple is made until the options are
+        read: the reduction reads the buffers), and the placements made otherwise one by one
+        between them (the options are then tuples)."""
         if not ((_cover is not None) if native is None else native):
-            return [(piece_item[placements[i].piece],) + self(placements[i]) for i in indices]
-        result = []
+            return PackedOptions(tuples=[(piece_item[placements[i].piece],) + self(placements[i]) for i in indices])
+        parts = []  # PackedOptions of runs, and tuples of placements made one by one, in order
         chosen = [placements[i] for i in indices]
         shapes, found, corners, low = [], array("i"), [], tuple(self.grid.low) if self.grid else ()
         shape_number: dict = {}  # (piece, orientation) -> index in shapes
+        if self.item_at is None:
+            self.item_at = array("i", [-1]) * len(self.table)
+            for k, item in enumerate(self.table):
+                if item is not None:
+                    self.item_at[k] = item
 
         def gather():
             if found:
-                result.extend(_cover.options(self.table, tuple(shapes), found, corners, low, self.strides))
+                parts.append(PackedOptions(*_cover.options(self.item_at, tuple(shapes), found, corners, low, self.strides)))
                 del found[:], corners[:]
 
         for k, run in runs(chosen):
@@ -628,7 +636,7 @@ class _CellItems:
             piece, orientation = placement.piece, placement.orientation
             if orientation < 0:
                 gather()
-                result.append((piece_item[piece],) + self(placement))
+                parts.append((piece_item[piece],) + self(placement))
                 continue
             number = shape_number.get((piece, orientation))
             if number is None:
@@ -637,7 +645,10 @@ class _CellItems:
             found.extend((piece_item[piece], number, run - k))
             corners.extend([p.corner for p in chosen[k:run]])
         gather()
-        return result
+        if len(parts) == 1 and isinstance(parts[0], PackedOptions):
+            return parts[0]
+        return PackedOptions(tuples=[option for part in parts
+                                     for option in (part if isinstance(part, PackedOptions) else (part,))])
 
     def __call__(self, placement) -> tuple:
         if placement.shape is None:

@@ -10,6 +10,17 @@
  * pack(options) -> (starts, items)
  *   A list of options (tuples of item indices, each from 0 to 2**31 - 1) as the two int32
  *   buffers reduce takes (bytes, in this machine's byte order).
+ *
+ * unpack(starts, items) -> list of tuples
+ *   The inverse of pack: option k is the tuple of items[starts[k]:starts[k + 1]]. The tuples
+ *   share one int object per item index, as options made from a list of items do.
+ *
+ * take(starts, items, chosen) -> (starts, items)
+ *   The options at the indices ``chosen`` (a sequence of ints), in that order, packed.
+ *
+ * These are the C side of polyfit.xc.problem.PackedOptions, whose Python code is their twin;
+ * every buffer is checked (offsets from 0, rising, inside items; items not negative) before
+ * it is read.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -45,6 +56,30 @@ static void release(Buffer *b)
     b->held = 0;
 }
 
+/* Are starts (n_options + 1 offsets) and items a valid packing: offsets from 0, never
+ * falling, the last at most the number of entries, and no item negative? Else a ValueError. */
+static int check_packed(const char *what, const int32_t *starts, Py_ssize_t n_options, const int32_t *items,
+                        Py_ssize_t n_entries)
+{
+    if (n_options < 0 || starts[0] != 0) {
+        PyErr_Format(PyExc_ValueError, "%s: option offsets must start at 0", what);
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < n_options; k++) {
+        if (starts[k] > starts[k + 1] || starts[k + 1] > n_entries) {
+            PyErr_Format(PyExc_ValueError, "%s: option offsets out of range", what);
+            return -1;
+        }
+    }
+    for (Py_ssize_t e = 0; e < n_entries; e++) {
+        if (items[e] < 0) {
+            PyErr_Format(PyExc_ValueError, "%s: item index out of range", what);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static PyObject *reduce_options(PyObject *self, PyObject *args)
 {
     Py_ssize_t n_items;
@@ -74,18 +109,10 @@ static PyObject *reduce_options(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "reduce: buffer sizes do not agree");
         goto done;
     }
-    for (Py_ssize_t k = 0; k < n_options; k++) {
-        if (starts[k] < 0 || starts[k] > starts[k + 1] || starts[k + 1] > n_entries) {
-            PyErr_SetString(PyExc_ValueError, "reduce: option offsets out of range");
-            goto done;
-        }
-    }
-    if (starts[0] != 0) {
-        PyErr_SetString(PyExc_ValueError, "reduce: option offsets must start at 0");
+    if (check_packed("reduce", starts, n_options, items, n_entries) < 0)
         goto done;
-    }
     for (Py_ssize_t e = 0; e < n_entries; e++) {
-        if (items[e] < 0 || items[e] >= n_items) {
+        if (items[e] >= n_items) {
             PyErr_SetString(PyExc_ValueError, "reduce: item index out of range");
             goto done;
         }
@@ -269,11 +296,139 @@ fail:
     return NULL;
 }
 
+/* The two buffers of packed options, checked; n_options is one less than the offsets. */
+static int get_packed(const char *what, PyObject *starts_obj, PyObject *items_obj, Buffer *sb, Buffer *ib,
+                      Py_ssize_t *n_options)
+{
+    if (get(starts_obj, sb, 0, 4, "starts") < 0 || get(items_obj, ib, 0, 4, "items") < 0)
+        return -1;
+    *n_options = sb->view.len / 4 - 1;
+    if (*n_options < 0 || ib->view.len / 4 > INT32_MAX) {
+        PyErr_Format(PyExc_ValueError, "%s: starts needs one offset more than there are options", what);
+        return -1;
+    }
+    return check_packed(what, sb->view.buf, *n_options, ib->view.buf, ib->view.len / 4);
+}
+
+/* Item indices below this share int objects in unpack (larger ones, which no real problem
+ * has, are made one by one). */
+#define SHARED_INTS 1048576
+
+static PyObject *unpack(PyObject *self, PyObject *args)
+{
+    PyObject *starts_obj, *items_obj, *result = NULL;
+    Buffer sb = {0}, ib = {0};
+    PyObject **ints = NULL;
+    Py_ssize_t n_options, n_shared = 0;
+    if (!PyArg_ParseTuple(args, "OO", &starts_obj, &items_obj))
+        return NULL;
+    if (get_packed("unpack", starts_obj, items_obj, &sb, &ib, &n_options) < 0)
+        goto done;
+    const int32_t *starts = sb.view.buf, *items = ib.view.buf;
+    Py_ssize_t used = starts[n_options];
+    for (Py_ssize_t e = 0; e < used; e++)
+        if (items[e] >= n_shared)
+            n_shared = items[e] + 1;
+    if (n_shared > SHARED_INTS)
+        n_shared = SHARED_INTS;
+    ints = calloc((size_t)n_shared + 1, sizeof *ints);
+    result = PyList_New(n_options);
+    if (ints == NULL || result == NULL) {
+        if (ints == NULL)
+            PyErr_NoMemory();
+        Py_CLEAR(result);
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < n_options; k++) {
+        PyObject *option = PyTuple_New(starts[k + 1] - starts[k]);
+        if (option == NULL)
+            goto fail;
+        PyList_SET_ITEM(result, k, option);
+        for (int32_t e = starts[k]; e < starts[k + 1]; e++) {
+            int32_t i = items[e];
+            PyObject *value;
+            if (i < n_shared) {
+                if (ints[i] == NULL && (ints[i] = PyLong_FromLong(i)) == NULL)
+                    goto fail;
+                value = ints[i];
+                Py_INCREF(value);
+            } else if ((value = PyLong_FromLong(i)) == NULL) {
+                goto fail;
+            }
+            PyTuple_SET_ITEM(option, e - starts[k], value);
+        }
+    }
+    goto done;
+fail:
+    Py_CLEAR(result);
+done:
+    if (ints != NULL)
+        for (Py_ssize_t i = 0; i < n_shared; i++)
+            Py_XDECREF(ints[i]);
+    free(ints);
+    release(&sb);
+    release(&ib);
+    return result;
+}
+
+static PyObject *take(PyObject *self, PyObject *args)
+{
+    PyObject *starts_obj, *items_obj, *chosen_obj, *chosen = NULL, *result = NULL;
+    PyObject *new_starts = NULL, *new_items = NULL;
+    Buffer sb = {0}, ib = {0};
+    Py_ssize_t n_options;
+    if (!PyArg_ParseTuple(args, "OOO", &starts_obj, &items_obj, &chosen_obj))
+        return NULL;
+    if (get_packed("take", starts_obj, items_obj, &sb, &ib, &n_options) < 0)
+        goto done;
+    chosen = PySequence_Fast(chosen_obj, "take: chosen must be a sequence of option indices");
+    if (chosen == NULL)
+        goto done;
+    const int32_t *starts = sb.view.buf, *items = ib.view.buf;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(chosen), total = 0;
+    for (Py_ssize_t c = 0; c < n; c++) {
+        Py_ssize_t k = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(chosen, c));
+        if (k == -1 && PyErr_Occurred())
+            goto done;
+        if (k < 0 || k >= n_options) {
+            PyErr_Format(PyExc_IndexError, "take: option %zd out of range (%zd options)", k, n_options);
+            goto done;
+        }
+        total += starts[k + 1] - starts[k];
+    }
+    if (total > INT32_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "take: too many items in all");
+        goto done;
+    }
+    new_starts = PyBytes_FromStringAndSize(NULL, (n + 1) * 4);
+    new_items = PyBytes_FromStringAndSize(NULL, total * 4);
+    if (new_starts == NULL || new_items == NULL)
+        goto done;
+    int32_t *s = (int32_t *)PyBytes_AS_STRING(new_starts), *it = (int32_t *)PyBytes_AS_STRING(new_items);
+    s[0] = 0;
+    for (Py_ssize_t c = 0; c < n; c++) {
+        Py_ssize_t k = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(chosen, c));
+        int32_t length = starts[k + 1] - starts[k];
+        memcpy(it + s[c], items + starts[k], (size_t)length * sizeof *it);
+        s[c + 1] = s[c] + length;
+    }
+    result = Py_BuildValue("(OO)", new_starts, new_items);
+done:
+    Py_XDECREF(new_starts);
+    Py_XDECREF(new_items);
+    Py_XDECREF(chosen);
+    release(&sb);
+    release(&ib);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"reduce", reduce_options, METH_VARARGS,
      "reduce(n_items, starts, items, exclusive, needed, alive) -> rounds: remove options that "
      "leave a needed item without a compatible option, to a fixed point."},
     {"pack", pack, METH_VARARGS, "pack(options) -> (starts, items): a list of tuples of items as int32 buffers."},
+    {"unpack", unpack, METH_VARARGS, "unpack(starts, items) -> list: packed options as tuples (the inverse of pack)."},
+    {"take", take, METH_VARARGS, "take(starts, items, chosen) -> (starts, items): the options chosen, in that order."},
     {NULL, NULL, 0, NULL},
 };
 

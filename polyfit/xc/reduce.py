@@ -14,14 +14,15 @@ options that a finer rule might drop, so the rule stays sound with Algorithms M 
 
 The C module ``_reduce`` and :func:`reduce_python` are twins: the same options go, in the same
 rounds. The search sees a smaller problem; its solutions are mapped back through ``kept``.
+Options the set-up made packed (:class:`polyfit.xc.problem.PackedOptions`) reach the C pass as
+their buffers, and only the kept ones are ever made into tuples.
 """
 
 from __future__ import annotations
 
-from array import array
 from dataclasses import dataclass
 
-from polyfit.xc.problem import ExactCoverProblem
+from polyfit.xc.problem import ExactCoverProblem, packed
 
 try:
     from polyfit.xc import _reduce
@@ -57,8 +58,9 @@ def item_roles(problem: ExactCoverProblem) -> tuple[bytes, bytes]:
     n_primary = len(problem.primary)
     n = n_primary + len(problem.secondary)
     coloured = set()
-    for option, colours in zip(problem.options, problem.colours):
-        coloured.update(i for i, c in zip(option, colours) if c)
+    if problem.colours:  # (zip would read every option of a packed problem even with none)
+        for option, colours in zip(problem.options, problem.colours):
+            coloured.update(i for i, c in zip(option, colours) if c)
     exclusive = bytearray(n)
     needed = bytearray(n)
     for i in range(n):
@@ -112,13 +114,8 @@ def reduce_python(options, n_items: int, exclusive: bytes, needed: bytes) -> tup
 
 
 def reduce_native(options, n_items: int, exclusive: bytes, needed: bytes) -> tuple[list[bool], int]:
-    if isinstance(options, list) and all(type(option) is tuple for option in options):
-        starts, flat = _reduce.pack(options)  # one pass in C (0.02 s in Python for 444,671 items)
-    else:
-        starts, flat = array("i", [0]), array("i")
-        for option in options:
-            flat.extend(option)
-            starts.append(len(flat))
+    """The C pass on options as a list of tuples or packed; returns (alive, rounds)."""
+    starts, flat = packed(options)
     alive = bytearray(b"\x01" * len(options))
     rounds = _reduce.reduce(n_items, starts, flat, exclusive, needed, alive)
     return [bool(a) for a in alive], rounds
