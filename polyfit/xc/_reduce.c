@@ -28,10 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The quick test of the last starved item is tried when its options lie in at most this many
- * words of 64 options. */
-#define QUICK_WORDS 4
-
 typedef struct {
     Py_buffer view;
     int held;
@@ -85,7 +81,8 @@ static PyObject *reduce_options(PyObject *self, PyObject *args)
     Py_ssize_t n_items;
     PyObject *starts_obj, *items_obj, *exclusive_obj, *needed_obj, *alive_obj;
     Buffer sb = {0}, ib = {0}, eb = {0}, nb = {0}, ab = {0};
-    uint64_t *S = NULL, *clash = NULL;
+    uint64_t *S = NULL, *clash = NULL, *made = NULL;
+    const uint64_t **rows = NULL;
     Py_ssize_t *nz_start = NULL, *mine = NULL;
     int32_t *nz = NULL, *size = NULL;
     long rounds = 0;
@@ -119,15 +116,23 @@ static PyObject *reduce_options(PyObject *self, PyObject *args)
     }
 
     /* S[j]: the live options of item j, a bitset of W words; nz[j]: the words of S[j] that
-     * were ever nonzero (a superset of the nonzero ones as options die). */
-    Py_ssize_t W = (n_options + 63) / 64;
+     * were ever nonzero (a superset of the nonzero ones as options die). The option under
+     * test is the check-th: clash[w] is word w of its clash set when made[w] == check; rows
+     * are the rows of S of its exclusive items. */
+    Py_ssize_t W = (n_options + 63) / 64, longest = 0;
+    for (Py_ssize_t k = 0; k < n_options; k++)
+        if (starts[k + 1] - starts[k] > longest)
+            longest = starts[k + 1] - starts[k];
+    uint64_t check = 0;
     S = calloc((size_t)n_items * (size_t)W + 1, sizeof *S);
     clash = calloc((size_t)W + 1, sizeof *clash);
+    made = calloc((size_t)W + 1, sizeof *made);
+    rows = malloc(((size_t)longest + 1) * sizeof *rows);
     nz_start = calloc((size_t)n_items + 1, sizeof *nz_start);
     nz = malloc(((size_t)n_entries + 1) * sizeof *nz);
     size = calloc((size_t)n_items + 1, sizeof *size);
     mine = malloc(((size_t)n_items + 1) * sizeof *mine);
-    if (!S || !clash || !nz_start || !nz || !size || !mine) {
+    if (!S || !clash || !made || !rows || !nz_start || !nz || !size || !mine) {
         PyErr_NoMemory();
         goto done;
     }
@@ -164,60 +169,44 @@ static PyObject *reduce_options(PyObject *self, PyObject *args)
             if (!alive[k])
                 continue;
             int dead = hopeless;
-            /* First the item that starved the last option to go, if its options are in a few
-             * words: the options of a piece often go for the same item, and the test then
-             * costs those words times option k's items instead of the whole clash set. */
-            if (!dead && last >= 0 && nz_start[last + 1] - nz_start[last] <= QUICK_WORDS) {
-                int inside = 0;
-                for (int32_t e = starts[k]; e < starts[k + 1] && !inside; e++)
-                    inside = items[e] == last;
-                if (!inside) {
-                    const uint64_t *row = S + (size_t)last * W;
-                    int starved = 1;
-                    for (Py_ssize_t q = nz_start[last]; q < nz_start[last + 1] && starved; q++) {
-                        Py_ssize_t w = nz[q];
-                        uint64_t mask = 0;
-                        for (int32_t e = starts[k]; e < starts[k + 1]; e++)
-                            if (exclusive[items[e]])
-                                mask |= S[(size_t)items[e] * W + w];
-                        if (row[w] & ~mask)
-                            starved = 0;
-                    }
-                    dead = starved;
-                }
-            }
             if (!dead) {
-                /* clash: every live option sharing an exclusive item with option k. */
+                check++;
+                Py_ssize_t n_rows = 0;
                 for (int32_t e = starts[k]; e < starts[k + 1]; e++) {
                     int32_t i = items[e];
                     mine[i] = k;
-                    if (!exclusive[i])
-                        continue;
-                    const uint64_t *row = S + (size_t)i * W;
-                    for (Py_ssize_t q = nz_start[i]; q < nz_start[i + 1]; q++)
-                        clash[nz[q]] |= row[nz[q]];
+                    if (exclusive[i])
+                        rows[n_rows++] = S + (size_t)i * W;
                 }
-                /* Option k dies if some needed item outside it has only clashing options. */
-                for (Py_ssize_t j = 0; j < n_items && !dead; j++) {
-                    if (!needed[j] || mine[j] == k)
+                /* Option k dies if some needed item outside it has only options that clash
+                 * with it. First the item that starved the last option to go (the options of
+                 * a piece often go for the same item), then each needed item in turn. */
+                for (Py_ssize_t t = -1; t < n_items && !dead; t++) {
+                    Py_ssize_t j = t < 0 ? last : t;
+                    if (j < 0 || (t >= 0 && j == last) || !needed[j] || mine[j] == k)
                         continue;
                     const uint64_t *row = S + (size_t)j * W;
                     int starved = 1;
-                    for (Py_ssize_t q = nz_start[j]; q < nz_start[j + 1]; q++)
-                        if (row[nz[q]] & ~clash[nz[q]]) {
-                            starved = 0;
-                            break;
+                    for (Py_ssize_t q = nz_start[j]; q < nz_start[j + 1] && starved; q++) {
+                        Py_ssize_t w = nz[q];
+                        uint64_t live = row[w];
+                        if (live == 0)
+                            continue;
+                        if (made[w] != check) {
+                            /* word w of the clash set: the live options sharing an exclusive
+                             * item with option k (made once per option, when first needed) */
+                            uint64_t c = 0;
+                            for (Py_ssize_t r = 0; r < n_rows; r++)
+                                c |= rows[r][w];
+                            clash[w] = c;
+                            made[w] = check;
                         }
-                    dead = starved;
-                    if (dead)
+                        starved = (live & ~clash[w]) == 0;
+                    }
+                    if (starved) {
+                        dead = 1;
                         last = (int32_t)j;
-                }
-                for (int32_t e = starts[k]; e < starts[k + 1]; e++) {
-                    int32_t i = items[e];
-                    if (!exclusive[i])
-                        continue;
-                    for (Py_ssize_t q = nz_start[i]; q < nz_start[i + 1]; q++)
-                        clash[nz[q]] = 0;
+                    }
                 }
             }
             if (dead) {
@@ -238,6 +227,8 @@ static PyObject *reduce_options(PyObject *self, PyObject *args)
 done:
     free(S);
     free(clash);
+    free(made);
+    free(rows);
     free(nz_start);
     free(nz);
     free(size);
