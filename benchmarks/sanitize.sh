@@ -57,7 +57,7 @@ if [ "$build_only" = 1 ]; then
 fi
 python -m pytest -q -p no:cacheprovider --rootdir="$out" "$OLDPWD/tests/test_dlx.py" "$OLDPWD/tests/test_counts.py" \
   "$OLDPWD/tests/test_multiplicities.py" "$OLDPWD/tests/test_constraints.py" "$OLDPWD/tests/test_sanity.py" \
-  "$OLDPWD/tests/test_memo.py" "$OLDPWD/tests/test_sample.py" "$OLDPWD/tests/test_reduce.py" \
+  "$OLDPWD/tests/test_memo.py" "$OLDPWD/tests/test_sample.py" "$OLDPWD/tests/test_reduce.py" "$OLDPWD/tests/test_reduce_packed.py" \
   "$OLDPWD/tests/test_disassembly.py" "$OLDPWD/tests/test_exact_ruler.py" "$OLDPWD/tests/test_burrtools_setup.py" \
   "$OLDPWD/tests/test_prism_disassembly.py" "$OLDPWD/tests/test_orientations.py" "$OLDPWD/tests/test_symmetry.py" \
   "$OLDPWD/tests/test_placements.py" \

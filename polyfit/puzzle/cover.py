@@ -597,9 +597,9 @@ class _CellItems:
         self.grid = grid = BitGrid(cells) if cells else None
         self.strides = tuple(grid.strides) if cells else ()
         self.table = [None] * (grid.length if cells else 0)  # a cell's item by its place
+        self.item_at = array("i", [-1]) * len(self.table)  # the same as int32, -1 for None (for C)
         for k, item in zip(grid.numbers(cells) if cells else (), cell_item.values()):
-            self.table[k] = item
-        self.item_at = None  # the table as int32, -1 for None, for C (made on first use)
+            self.table[k] = self.item_at[k] = item
         self.offsets: dict = {}  # (piece, orientation) -> how to pick its items (see __call__)
 
     def _shape_places(self, placement) -> array | bytes:
@@ -620,11 +620,6 @@ class _CellItems:
         chosen = [placements[i] for i in indices]
         shapes, found, corners, low = [], array("i"), [], tuple(self.grid.low) if self.grid else ()
         shape_number: dict = {}  # (piece, orientation) -> index in shapes
-        if self.item_at is None:
-            self.item_at = array("i", [-1]) * len(self.table)
-            for k, item in enumerate(self.table):
-                if item is not None:
-                    self.item_at[k] = item
 
         def gather():
             if found:
