@@ -55,6 +55,7 @@ _NAMES = {
     "parse_dlx": "polyfit.xc.dlxformat",
     "read_dlx": "polyfit.xc.dlxformat",
     "ExactCoverProblem": "polyfit.xc.problem",
+    "PackedOptions": "polyfit.xc.problem",
     "SearchStats": "polyfit.xc.problem",
 }
 
