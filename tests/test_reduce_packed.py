@@ -117,6 +117,12 @@ def test_bad_buffers_are_a_value_error_in_c_and_in_python(starts, items):
             problem_module._take_python(starts, items, [])
 
 
+def test_the_largest_item_index_unpacks():
+    helpers = c_helpers()
+    starts, items = array("i", [0, 2]), array("i", [2**31 - 1, 0])
+    assert helpers.unpack(starts, items) == problem_module._unpack_python(starts, items) == [(2**31 - 1, 0)]
+
+
 def test_taking_an_option_that_is_not_there_is_an_index_error():
     helpers = c_helpers()
     starts, items = python_packing([(0, 1), (2,)])

@@ -53,9 +53,10 @@ static void release(Buffer *b)
 }
 
 /* Are starts (n_options + 1 offsets) and items a valid packing: offsets from 0, never
- * falling, the last at most the number of entries, and no item negative? Else a ValueError. */
+ * falling, the last at most the number of entries, and every item from 0 to limit - 1?
+ * Else a ValueError. */
 static int check_packed(const char *what, const int32_t *starts, Py_ssize_t n_options, const int32_t *items,
-                        Py_ssize_t n_entries)
+                        Py_ssize_t n_entries, uint32_t limit)
 {
     if (n_options < 0 || starts[0] != 0) {
         PyErr_Format(PyExc_ValueError, "%s: option offsets must start at 0", what);
@@ -67,11 +68,12 @@ static int check_packed(const char *what, const int32_t *starts, Py_ssize_t n_op
             return -1;
         }
     }
-    for (Py_ssize_t e = 0; e < n_entries; e++) {
-        if (items[e] < 0) {
-            PyErr_Format(PyExc_ValueError, "%s: item index out of range", what);
-            return -1;
-        }
+    int bad = 0;
+    for (Py_ssize_t e = 0; e < n_entries; e++)  /* one pass with no branch, which compilers vectorise */
+        bad |= (uint32_t)items[e] >= limit;  /* a negative item is 2**31 or more */
+    if (bad) {
+        PyErr_Format(PyExc_ValueError, "%s: item index out of range", what);
+        return -1;
     }
     return 0;
 }
@@ -106,14 +108,8 @@ static PyObject *reduce_options(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "reduce: buffer sizes do not agree");
         goto done;
     }
-    if (check_packed("reduce", starts, n_options, items, n_entries) < 0)
+    if (check_packed("reduce", starts, n_options, items, n_entries, (uint32_t)n_items) < 0)
         goto done;
-    for (Py_ssize_t e = 0; e < n_entries; e++) {
-        if (items[e] >= n_items) {
-            PyErr_SetString(PyExc_ValueError, "reduce: item index out of range");
-            goto done;
-        }
-    }
 
     /* S[j]: the live options of item j, a bitset of W words; nz[j]: the words of S[j] that
      * were ever nonzero (a superset of the nonzero ones as options die). The option under
@@ -298,7 +294,7 @@ static int get_packed(const char *what, PyObject *starts_obj, PyObject *items_ob
         PyErr_Format(PyExc_ValueError, "%s: starts needs one offset more than there are options", what);
         return -1;
     }
-    return check_packed(what, sb->view.buf, *n_options, ib->view.buf, ib->view.len / 4);
+    return check_packed(what, sb->view.buf, *n_options, ib->view.buf, ib->view.len / 4, (uint32_t)INT32_MAX + 1);
 }
 
 /* Item indices below this share int objects in unpack (larger ones, which no real problem
