@@ -25,7 +25,8 @@
  *   the words and back down, in place, so that a region runs along a line of free cells to
  *   its end in one sweep (words a stride apart have grown before they are read; within a word
  *   the shift is repeated until it gains nothing), and a region is whole after about as many
- *   rounds as its paths turn corners. After as many rounds as the board has cells per word of
+ *   rounds as its paths turn corners (it is whole as soon as the sweeps along the other axes
+ *   since the last one that grew it gain nothing: a sweep leaves it closed along its axis). After as many rounds as the board has cells per word of
  *   its box (and at most 48), a region still growing (a long winding one, or any on a board
  *   that fills little of its box) is finished cell by cell, so no fill costs much more than
  *   the cell-by-cell one.
@@ -167,11 +168,25 @@ done:
 
 #define WORD_ROUNDS 48
 
+/* The set bits of a word: the builtin is one instruction where the compiler may use popcnt,
+ * else a library call; these few shifts and adds are as quick as that call, without it. */
+static inline int bits_set(uint64_t x)
+{
+#ifdef __POPCNT__
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
 static int popcount_words(const uint64_t *w, Py_ssize_t n)
 {
     Py_ssize_t total = 0;
     for (Py_ssize_t i = 0; i < n; i++)
-        total += __builtin_popcountll(w[i]);
+        total += bits_set(w[i]);
     return (int)total;
 }
 
@@ -277,12 +292,17 @@ static int regions_fit(uint64_t *left, const uint64_t *must, Py_ssize_t n, const
             memset(region, 0, (size_t)n * sizeof(uint64_t));
             region[w] = left[w] & -left[w];
             left[w] &= left[w] - 1;
+            /* A sweep leaves the region closed along its axis, so it is whole once the sweeps
+             * along every other axis since the last one that grew it have gained nothing. */
             int done = 0;
-            for (int round = 0; round < rounds && !done; round++) {
-                done = 1;
-                for (Py_ssize_t a = 0; a < axes; a++)
-                    if (sweep(region, left, n, strides[a]))
-                        done = 0;
+            Py_ssize_t still = 0;  /* sweeps in a row that gained nothing */
+            for (Py_ssize_t k = 0; k < (Py_ssize_t)rounds * axes; k++) {
+                if (sweep(region, left, n, strides[k % axes]))
+                    still = 0;
+                else if (++still >= axes - 1 && k >= axes - 1) {
+                    done = 1;
+                    break;
+                }
             }
             if (!done) {  /* finish cell by cell from every cell found so far */
                 Py_ssize_t top = 0, total = n * 64;
@@ -306,7 +326,7 @@ static int regions_fit(uint64_t *left, const uint64_t *must, Py_ssize_t n, const
             }
             Py_ssize_t area = popcount_words(region, n), needed = 0;
             for (Py_ssize_t i = 0; i < n; i++)
-                needed += __builtin_popcountll(region[i] & must[i]);
+                needed += bits_set(region[i] & must[i]);
             if (!reaches(ok, ok_length, needed, area))
                 return 0;
         }
