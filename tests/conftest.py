@@ -22,6 +22,31 @@ from helpers import BUILT_IN_BACKENDS, native
 from polyfit.plugins import get_plugin_manager
 
 
+# Under -n, pytest-xdist shares the tests out one at a time, so a module fixture is made once
+# on each worker that runs a test of its module. The tests of these modules run on one worker
+# instead, so that what their module fixtures make is made once: polyfit studio's server and
+# Chromium (10 s of set-up), and a 6x10 split and checkpoint. (xdist's '--dist loadgroup' is
+# meant for this, but under pytest 9.2 its mark has no effect: it renames the tests through an
+# attribute pytest no longer reads.)
+ONE_WORKER = {"tests/test_studio_browser.py", "tests/test_tampering.py"}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "load":
+        return None  # another --dist asked for: xdist's own
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Scheduling(LoadScopeScheduling):
+        """xdist's 'load' (each test on its own), but a module of ONE_WORKER as one unit."""
+
+        def _split_scope(self, nodeid):
+            module = nodeid.split("::", 1)[0]
+            return module if module in ONE_WORKER else nodeid
+
+    return Scheduling(config, log)
+
+
 @pytest.fixture(params=BUILT_IN_BACKENDS)
 def backend(request):
     """Every built-in backend in turn. A native one that did not build is skipped, or fails

@@ -18,6 +18,7 @@ import pytest
 
 from helpers import ROOT
 
+# Under -n one worker runs this module (conftest.py's ONE_WORKER): its module fixtures are made once.
 CHROMIUM = os.environ.get("POLYFIT_CHROMIUM", "/usr/bin/chromium")
 REQUIRED = os.environ.get("POLYFIT_REQUIRE_BROWSER") == "1"
 SHOTS = Path(os.environ.get("POLYFIT_STUDIO_SHOTS", "")) if os.environ.get("POLYFIT_STUDIO_SHOTS") else None

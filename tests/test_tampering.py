@@ -16,6 +16,7 @@ from polyfit.files import write_json_atomically
 
 from helpers import ROOT, run_cli
 
+# Under -n one worker runs this module (conftest.py's ONE_WORKER): its module fixtures are made once.
 BOARD = ROOT / "shapes" / "pentomino" / "6x10.txt"
 RIGHT = "2339 distinct solutions, 9356 in all"
 
