@@ -8,6 +8,7 @@ read the pipeline from the file names, and nothing deep in it depends on the com
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "polyfit"
@@ -41,9 +42,14 @@ def room_of(parts) -> str:
     return parts[0]
 
 
-def imported(path: Path):
+@functools.cache
+def imported(path: Path) -> tuple[tuple[str, ...], ...]:
     """The polyfit modules a file imports (at the top or inside functions), as tuples of name
-    parts below ``polyfit``."""
+    parts below ``polyfit``. Parsed once per test process: four tests read every module."""
+    return tuple(_imports(path))
+
+
+def _imports(path: Path):
     tree = ast.parse(path.read_text())
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:

@@ -60,20 +60,23 @@ def test_palette_is_deterministic_distinct_and_keyed_by_name():
         assert len(set(many.values())) == len(many)
 
 
-ALL_SETS = {name: [p.name for p in polyfit.pieces(name)] for name in polyfit.piece_sets()}
+def set_names(name: str) -> list[str]:
+    return [p.name for p in polyfit.pieces(name)]
 
 
 def test_a_piece_keeps_its_colour_in_every_set_and_every_set_is_distinct():
+    # Made here, not when the module is collected: every built-in set's pieces take a second.
+    all_sets = {name: set_names(name) for name in polyfit.piece_sets()}
     # The bug: crc32(name) % max(12, len(names)) made Z blue on 6x10 (12 pieces) and another
     # colour on Scott's board (13 pieces: the O tetromino too).
     seen: dict[str, tuple[str, tuple]] = {}
-    for set_name, names in ALL_SETS.items():
+    for set_name, names in all_sets.items():
         colours = piece_colours(names)
         assert len(set(colours.values())) == len(names), set_name
         for name, colour in colours.items():
             first = seen.setdefault(name, (set_name, colour))
             assert colour == first[1], f"{name} in {set_name} and in {first[0]}"
-    shared = [n for n in seen if sum(n in names for names in ALL_SETS.values()) > 1]
+    shared = [n for n in seen if sum(n in names for names in all_sets.values()) > 1]
     assert len(shared) >= 20  # F, I, L... are in many sets: the loop above compared them
 
 
@@ -108,7 +111,7 @@ def test_copies_are_variations_of_their_piece_and_mirror_images_have_their_own_c
     assert colours["L#2"] == copy_colour(colours["L#1"], 2)
     many = piece_colours([f"D#{k}" for k in range(1, 51)] + list("FILNPTUVWXYZ"))
     assert len(set(many.values())) == 62
-    one_sided = piece_colours(ALL_SETS["one-sided-pentominoes"])
+    one_sided = piece_colours(set_names("one-sided-pentominoes"))
     assert one_sided["F"] == piece_colours(["F"])["F"] and one_sided["F'"] != one_sided["F"]
     dominoes = polyfit.load(ROOT / "shapes/dominoes/8x8.txt").colours()
     assert len(dominoes) == 33 and dominoes["D"] == dominoes["D#1"] == hex_colour(piece_colours(["D"])["D"])
