@@ -12,7 +12,8 @@
   written for BurrTools and read back;
 - :func:`group_alive`: is any process of a group still running? :func:`interrupt`: Ctrl-C to a
   command once it has got somewhere;
-- :func:`bodies`: how many separate solids a mesh is.
+- :func:`bodies`: how many separate solids a mesh is;
+- :func:`examples`: a Hypothesis test on a few examples in the quick suite, on many in the whole.
 
 Test modules import this module, never each other.
 """
@@ -34,6 +35,14 @@ PLUGIN_PACKAGES = ["polyfit-classic-cubes", "polyfit-miniexact", "polyfit-classi
 BUILT_IN_BACKENDS = ("dlx-python", "dlx-c", "bitset-c", "bitset-python")
 NATIVE = {"dlx-c", "bitset-c", "count-memo"}
 BURRTXT2 = Path(os.environ.get("TMPDIR", "/tmp")) / "burrtools" / "burrTxt2"  # bash ../shared/burrtools/build.sh
+
+
+def examples(quick: int, whole: int) -> list:
+    """How many examples a Hypothesis test tries, as the values of its ``max_examples``
+    parameter: ``quick`` in the quick suite (``pytest -m "not slow"``), and ``whole`` in a
+    second run marked slow, which the whole suite makes too."""
+    return [pytest.param(quick, id=f"{quick}-examples"),
+            pytest.param(whole, id=f"{whole}-examples", marks=pytest.mark.slow)]
 
 
 def _transforms(dim):

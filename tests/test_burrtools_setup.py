@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import polyfit
-from helpers import ROOT, run
+from helpers import ROOT, examples, run
 from polyfit.formats import burrtools
 from polyfit.limits import LimitError
 from polyfit.puzzle import placements as placement_module
@@ -399,37 +399,41 @@ def test_a_count_of_distinct_solutions_alone_counts_as_the_whole_search():
         assert alone.search.solutions == whole.search.solutions == whole.total
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.integers(1, 12).flatmap(lambda n: st.tuples(
-    st.just(n),
-    st.lists(st.permutations(range(n)), max_size=5),
-    st.sets(st.integers(0, n - 1), min_size=1).map(lambda s: tuple(sorted(s, reverse=True))),
-)))
-def test_the_c_classifier_on_any_tables(case):
-    from array import array
+@pytest.mark.parametrize("max_examples", examples(50, 200))
+def test_the_c_classifier_on_any_tables(max_examples):
+    @settings(max_examples=max_examples, deadline=None)
+    @given(st.integers(1, 12).flatmap(lambda n: st.tuples(
+        st.just(n),
+        st.lists(st.permutations(range(n)), max_size=5),
+        st.sets(st.integers(0, n - 1), min_size=1).map(lambda s: tuple(sorted(s, reverse=True))),
+    )))
+    def check(case):
+        from array import array
 
-    from polyfit.puzzle import cover as cover_module
+        from polyfit.puzzle import cover as cover_module
 
-    if cover_module._classify is None:
-        pytest.skip("the C classifier did not build")
-    n, tables, solution = case
-    packed = array("i", [i for table in tables for i in table])
-    key = sorted(solution)
-    images = [sorted(table[i] for i in solution) for table in tables]
-    canonical = all(image >= key for image in images)
-    fixed_by = 1 + sum(image == key for image in images) if canonical else 0
-    assert cover_module._classify.canonical(solution, packed, n) == fixed_by
-    assert cover_module._classify.symmetric(solution, packed, n) == any(image == key for image in images)
-    if tables:  # the least image by places: each table's places a permutation of its own
-        from polyfit.longsearch.disassembly import _Images
+        if cover_module._classify is None:
+            pytest.skip("the C classifier did not build")
+        n, tables, solution = case
+        packed = array("i", [i for table in tables for i in table])
+        key = sorted(solution)
+        images = [sorted(table[i] for i in solution) for table in tables]
+        canonical = all(image >= key for image in images)
+        fixed_by = 1 + sum(image == key for image in images) if canonical else 0
+        assert cover_module._classify.canonical(solution, packed, n) == fixed_by
+        assert cover_module._classify.symmetric(solution, packed, n) == any(image == key for image in images)
+        if tables:  # the least image by places: each table's places a permutation of its own
+            from polyfit.longsearch.disassembly import _Images
 
-        rng = random.Random(n * 7919 + len(tables))
-        ranked = [[rng.randint(0, 3) for _ in range(n)] for _ in tables]
-        images = _Images(list(zip(tables, ranked)))
-        assert images.least(solution, native=True) == images.least(solution, native=False)
-        best = min(range(len(tables)), key=lambda k: (sorted(ranked[k][i] for i in solution), k))
-        assert images.least(solution, native=True) == (tuple(tables[best][i] for i in solution),
-                                                       tuple(sorted(ranked[best][i] for i in solution)))
+            rng = random.Random(n * 7919 + len(tables))
+            ranked = [[rng.randint(0, 3) for _ in range(n)] for _ in tables]
+            images = _Images(list(zip(tables, ranked)))
+            assert images.least(solution, native=True) == images.least(solution, native=False)
+            best = min(range(len(tables)), key=lambda k: (sorted(ranked[k][i] for i in solution), k))
+            assert images.least(solution, native=True) == (tuple(tables[best][i] for i in solution),
+                                                           tuple(sorted(ranked[best][i] for i in solution)))
+
+    check()
 
 
 # -- area pruning's flood fill in C against the Python one -------------------------------------
@@ -446,62 +450,70 @@ def regions_module():
     return placement_module._regions
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.integers(2, 3).flatmap(lambda dim: st.tuples(
-    st.lists(st.integers(1, 6), min_size=dim, max_size=dim),
-    st.randoms(use_true_random=False),
-    st.integers(0, 2**40),
-)))
-def test_the_c_flood_fill_finds_the_regions_the_python_one_finds(case):
+@pytest.mark.parametrize("max_examples", examples(75, 300))
+def test_the_c_flood_fill_finds_the_regions_the_python_one_finds(max_examples):
     """Any cells of a box left free, any of them to be filled, any areas makeable: the C test
     says yes exactly when every region the Python flood fill finds has a makeable area between
     its cells to fill and all its cells."""
-    regions = regions_module()
-    sizes, rng, areas = case
-    box = list(itertools.product(*(range(n) for n in sizes)))
-    grid = placement_module.BitGrid(box)
-    free = grid.mask(c for c in box if rng.random() < 0.6)
-    must = free & grid.mask(c for c in box if rng.random() < 0.8)
-    expected = all(placement_module.reaches(areas, (r & must).bit_count(), r.bit_count()) for r in grid.regions(free))
-    size = (grid.mask(box).bit_length() + 7) // 8
-    found = regions.fits(free.to_bytes(size, "little"), must.to_bytes(size, "little"), tuple(grid.strides),
-                         areas.to_bytes((areas.bit_length() + 7) // 8, "little"))
-    assert found == expected
+    @settings(max_examples=max_examples, deadline=None)
+    @given(st.integers(2, 3).flatmap(lambda dim: st.tuples(
+        st.lists(st.integers(1, 6), min_size=dim, max_size=dim),
+        st.randoms(use_true_random=False),
+        st.integers(0, 2**40),
+    )))
+    def check(case):
+        regions = regions_module()
+        sizes, rng, areas = case
+        box = list(itertools.product(*(range(n) for n in sizes)))
+        grid = placement_module.BitGrid(box)
+        free = grid.mask(c for c in box if rng.random() < 0.6)
+        must = free & grid.mask(c for c in box if rng.random() < 0.8)
+        expected = all(placement_module.reaches(areas, (r & must).bit_count(), r.bit_count()) for r in grid.regions(free))
+        size = (grid.mask(box).bit_length() + 7) // 8
+        found = regions.fits(free.to_bytes(size, "little"), must.to_bytes(size, "little"), tuple(grid.strides),
+                             areas.to_bytes((areas.bit_length() + 7) // 8, "little"))
+        assert found == expected
+
+    check()
 
 
-@settings(max_examples=100, deadline=None)
-@given(st.integers(2, 3).flatmap(lambda dim: st.tuples(
-    st.lists(st.integers(1, 7), min_size=dim, max_size=dim),
-    st.randoms(use_true_random=False),
-    st.lists(st.integers(0, 2**40), min_size=1, max_size=3),
-)))
-def test_the_batched_c_flood_fill_answers_each_placement_as_the_python_one(case):
+@pytest.mark.parametrize("max_examples", examples(25, 100))
+def test_the_batched_c_flood_fill_answers_each_placement_as_the_python_one(max_examples):
     """fits_many (a shape moved to each corner, areas per placement, filled a word at a time)
     says yes for a placement exactly when the Python flood fill finds every region it leaves
     makeable."""
-    regions = regions_module()
-    sizes, rng, oks = case
-    box = list(itertools.product(*(range(n) for n in sizes)))
-    grid = placement_module.BitGrid(box)
-    board = [c for c in box if rng.random() < 0.8]
-    everything = grid.mask(board)
-    must = everything & grid.mask(c for c in box if rng.random() < 0.8)
-    shapes = [grid.mask(c for c in box if rng.random() < 0.3) for _ in range(3)]
-    size = (grid.mask(box).bit_length() + 7) // 8
-    runs, corners, expected = array("i"), [], []
-    for _ in range(8):  # runs of a shape and its areas at a few corners
-        shape, ok, count = rng.randrange(len(shapes)), rng.randrange(len(oks)), rng.randrange(4)
-        runs.extend((shape, ok, count))
-        for _ in range(count):
-            shift = rng.randrange(size * 8)
-            corners.append(corner_of(shift, grid))
-            free = everything & ~(shapes[shape] << shift)
-            expected.append(all(placement_module.reaches(oks[ok], (r & must).bit_count(), r.bit_count())
-                                for r in grid.regions(free)))
-    found = regions.fits_many(everything.to_bytes(size, "little"), must.to_bytes(size, "little"), tuple(grid.strides),
-                              tuple(ok.to_bytes((ok.bit_length() + 7) // 8, "little") for ok in oks),
-                              tuple(array("i", places(s)) for s in shapes), runs, corners, tuple(grid.low))
-    assert [bool(a) for a in found] == expected
+    @settings(max_examples=max_examples, deadline=None)
+    @given(st.integers(2, 3).flatmap(lambda dim: st.tuples(
+        st.lists(st.integers(1, 7), min_size=dim, max_size=dim),
+        st.randoms(use_true_random=False),
+        st.lists(st.integers(0, 2**40), min_size=1, max_size=3),
+    )))
+    def check(case):
+        regions = regions_module()
+        sizes, rng, oks = case
+        box = list(itertools.product(*(range(n) for n in sizes)))
+        grid = placement_module.BitGrid(box)
+        board = [c for c in box if rng.random() < 0.8]
+        everything = grid.mask(board)
+        must = everything & grid.mask(c for c in box if rng.random() < 0.8)
+        shapes = [grid.mask(c for c in box if rng.random() < 0.3) for _ in range(3)]
+        size = (grid.mask(box).bit_length() + 7) // 8
+        runs, corners, expected = array("i"), [], []
+        for _ in range(8):  # runs of a shape and its areas at a few corners
+            shape, ok, count = rng.randrange(len(shapes)), rng.randrange(len(oks)), rng.randrange(4)
+            runs.extend((shape, ok, count))
+            for _ in range(count):
+                shift = rng.randrange(size * 8)
+                corners.append(corner_of(shift, grid))
+                free = everything & ~(shapes[shape] << shift)
+                expected.append(all(placement_module.reaches(oks[ok], (r & must).bit_count(), r.bit_count())
+                                    for r in grid.regions(free)))
+        found = regions.fits_many(everything.to_bytes(size, "little"), must.to_bytes(size, "little"), tuple(grid.strides),
+                                  tuple(ok.to_bytes((ok.bit_length() + 7) // 8, "little") for ok in oks),
+                                  tuple(array("i", places(s)) for s in shapes), runs, corners, tuple(grid.low))
+        assert [bool(a) for a in found] == expected
+
+    check()
 
 
 def corner_of(place: int, grid) -> tuple:
@@ -543,41 +555,45 @@ def test_the_batched_c_flood_fill_follows_a_long_winding_region_to_its_end(path)
     assert [bool(a) for a in found] == expected
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.integers(2, 3).flatmap(lambda dim: st.tuples(
-    st.lists(st.integers(1, 7), min_size=dim, max_size=dim),
-    st.randoms(use_true_random=False),
-    st.integers(1, 3),
-)))
-def test_the_corners_found_in_c_are_the_corners_found_in_python(case):
+@pytest.mark.parametrize("max_examples", examples(50, 200))
+def test_the_corners_found_in_c_are_the_corners_found_in_python(max_examples):
     """Where a shape lies on a board, its cells on the board cells of their colours: C and its
     Python twin find the same corners in the same order, and they are the corners where every
     cell of the shape, moved there, is on a cell its colour may cover."""
-    regions = regions_module()
-    sizes, rng, colours = case
-    box = list(itertools.product(*(range(n) for n in sizes)))
-    low = tuple(rng.randrange(-3, 4) for _ in sizes)
-    grid = placement_module.BitGrid([tuple(a + b for a, b in zip(c, low)) for c in box])
-    board = [c for c in box if rng.random() < 0.85]
-    allowed = [board] + [[c for c in board if rng.random() < 0.7] for _ in range(colours - 1)]
-    size = grid.length // 8 + 1
-    masks = tuple(grid.mask([tuple(a + b for a, b in zip(c, low)) for c in cells]).to_bytes(size, "little")
-                  for cells in allowed)
-    shape = sorted(c for c in box if rng.random() < 0.3) or [box[0]]
-    shape = [tuple(a - b for a, b in zip(c, shape[0])) for c in shape]
-    shape = [tuple(a - m for a, m in zip(c, map(min, zip(*shape)))) for c in shape]  # normalized
-    painted = array("i", [rng.randrange(colours) for _ in shape]) if colours > 1 else array("i")
-    extent = [max(c[i] for c in shape) + 1 for i in range(len(sizes))]
-    limits = tuple(n - e for n, e in zip(sizes, extent))
-    places = array("i", grid.numbers(shape, grid.low))
-    strides = tuple(grid.strides)
-    found = regions.corners(masks, places, painted, strides, limits, tuple(grid.low))
-    assert found == placement_module._corners(masks, places, painted, strides, limits, tuple(grid.low))
-    on = [set(cells) for cells in allowed]
-    expected = [tuple(a + b for a, b in zip(corner, low)) for corner in box
-                if all(tuple(a + b for a, b in zip(corner, c)) in on[painted[k] if painted else 0]
-                       for k, c in enumerate(shape))]
-    assert found == expected
+    @settings(max_examples=max_examples, deadline=None)
+    @given(st.integers(2, 3).flatmap(lambda dim: st.tuples(
+        st.lists(st.integers(1, 7), min_size=dim, max_size=dim),
+        st.randoms(use_true_random=False),
+        st.integers(1, 3),
+    )))
+    def check(case):
+        regions = regions_module()
+        sizes, rng, colours = case
+        box = list(itertools.product(*(range(n) for n in sizes)))
+        low = tuple(rng.randrange(-3, 4) for _ in sizes)
+        grid = placement_module.BitGrid([tuple(a + b for a, b in zip(c, low)) for c in box])
+        board = [c for c in box if rng.random() < 0.85]
+        allowed = [board] + [[c for c in board if rng.random() < 0.7] for _ in range(colours - 1)]
+        size = grid.length // 8 + 1
+        masks = tuple(grid.mask([tuple(a + b for a, b in zip(c, low)) for c in cells]).to_bytes(size, "little")
+                      for cells in allowed)
+        shape = sorted(c for c in box if rng.random() < 0.3) or [box[0]]
+        shape = [tuple(a - b for a, b in zip(c, shape[0])) for c in shape]
+        shape = [tuple(a - m for a, m in zip(c, map(min, zip(*shape)))) for c in shape]  # normalized
+        painted = array("i", [rng.randrange(colours) for _ in shape]) if colours > 1 else array("i")
+        extent = [max(c[i] for c in shape) + 1 for i in range(len(sizes))]
+        limits = tuple(n - e for n, e in zip(sizes, extent))
+        places = array("i", grid.numbers(shape, grid.low))
+        strides = tuple(grid.strides)
+        found = regions.corners(masks, places, painted, strides, limits, tuple(grid.low))
+        assert found == placement_module._corners(masks, places, painted, strides, limits, tuple(grid.low))
+        on = [set(cells) for cells in allowed]
+        expected = [tuple(a + b for a, b in zip(corner, low)) for corner in box
+                    if all(tuple(a + b for a, b in zip(corner, c)) in on[painted[k] if painted else 0]
+                           for k, c in enumerate(shape))]
+        assert found == expected
+
+    check()
 
 
 def test_the_corners_and_places_in_c_refuse_bad_input():

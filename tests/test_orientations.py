@@ -6,6 +6,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from helpers import examples
 from polyfit.lattices.grid import lattice_group
 from polyfit.puzzle.orientations import group, normal, oriented, turned
 
@@ -31,27 +32,31 @@ def plain(cells, colours, mirror):
     return found
 
 
-@settings(max_examples=200, deadline=None)
-@given(pieces(), st.booleans(), pieces())
-@example((((0, 0), (1, 0)), ()), False, (((0, 0), (0, 2)), ()))  # numbered in the domino's base, (0, 2) is (1, 0)
-def test_orientations_numbered_are_the_orientations_made_cell_by_cell(piece, mirror, other):
-    cells, colours = piece
-    form = oriented(cells, mirror, colours)
-    found = plain(cells, colours, mirror)
-    keys = sorted(found)
-    assert list(zip(form.shapes, form.colourings)) == keys
-    assert form.turns == tuple(found[k] for k in keys)
-    assert form.index == {k: i for i, k in enumerate(keys)}
-    assert form.extents == tuple(tuple(max(c[i] for c in shape) + 1 for i in range(len(cells[0])))
-                                 for shape in form.shapes)
-    transforms = group(len(cells[0]))[0]
-    # Where each transform of the whole group turns this piece, another one, and images of it.
-    images = [normal(g.apply(cells), colours) for g in transforms[::7]]
-    for source in [piece, other] + images:
-        if len(source[0][0]) != len(cells[0]):
-            continue
-        expected = tuple(form.index.get(normal(g.apply(source[0]), source[1]), -1) for g in transforms)
-        assert turned(source[0], source[1], form) == expected
+@pytest.mark.parametrize("max_examples", examples(50, 200))
+def test_orientations_numbered_are_the_orientations_made_cell_by_cell(max_examples):
+    @settings(max_examples=max_examples, deadline=None)
+    @given(pieces(), st.booleans(), pieces())
+    @example((((0, 0), (1, 0)), ()), False, (((0, 0), (0, 2)), ()))  # numbered in the domino's base, (0, 2) is (1, 0)
+    def check(piece, mirror, other):
+        cells, colours = piece
+        form = oriented(cells, mirror, colours)
+        found = plain(cells, colours, mirror)
+        keys = sorted(found)
+        assert list(zip(form.shapes, form.colourings)) == keys
+        assert form.turns == tuple(found[k] for k in keys)
+        assert form.index == {k: i for i, k in enumerate(keys)}
+        assert form.extents == tuple(tuple(max(c[i] for c in shape) + 1 for i in range(len(cells[0])))
+                                     for shape in form.shapes)
+        transforms = group(len(cells[0]))[0]
+        # Where each transform of the whole group turns this piece, another one, and images of it.
+        images = [normal(g.apply(cells), colours) for g in transforms[::7]]
+        for source in [piece, other] + images:
+            if len(source[0][0]) != len(cells[0]):
+                continue
+            expected = tuple(form.index.get(normal(g.apply(source[0]), source[1]), -1) for g in transforms)
+            assert turned(source[0], source[1], form) == expected
+
+    check()
 
 
 @settings(max_examples=100, deadline=None)

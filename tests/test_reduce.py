@@ -14,7 +14,7 @@ from polyfit.puzzle.solve import Puzzle
 from polyfit.xc.problem import ExactCoverProblem
 from polyfit.xc.reduce import _reduce, item_roles, reduce, reduce_python
 
-from helpers import ROOT, brute_force, general_problems, native, problems, run_cli
+from helpers import ROOT, brute_force, examples, general_problems, native, problems, run_cli
 
 
 def solutions_after(reduction):
@@ -22,18 +22,26 @@ def solutions_after(reduction):
     return {frozenset(reduction.kept[k] for k in s) for s in brute_force(reduction.problem)}
 
 
-@settings(max_examples=300, deadline=None)
-@given(problems())
-def test_reduction_keeps_every_solution_of_plain_problems(problem):
-    reduction = reduce(problem, native=False)
-    assert solutions_after(reduction) == brute_force(problem)
+@pytest.mark.parametrize("max_examples", examples(75, 300))
+def test_reduction_keeps_every_solution_of_plain_problems(max_examples):
+    @settings(max_examples=max_examples, deadline=None)
+    @given(problems())
+    def check(problem):
+        reduction = reduce(problem, native=False)
+        assert solutions_after(reduction) == brute_force(problem)
+
+    check()
 
 
-@settings(max_examples=300, deadline=None)
-@given(general_problems())
-def test_reduction_keeps_every_solution_with_multiplicities_and_colours(problem):
-    reduction = reduce(problem, native=False)
-    assert solutions_after(reduction) == brute_force(problem)
+@pytest.mark.parametrize("max_examples", examples(75, 300))
+def test_reduction_keeps_every_solution_with_multiplicities_and_colours(max_examples):
+    @settings(max_examples=max_examples, deadline=None)
+    @given(general_problems())
+    def check(problem):
+        reduction = reduce(problem, native=False)
+        assert solutions_after(reduction) == brute_force(problem)
+
+    check()
 
 
 @pytest.mark.slow
