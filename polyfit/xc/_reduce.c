@@ -315,7 +315,7 @@ static PyObject *unpack(PyObject *self, PyObject *args)
     Py_ssize_t used = starts[n_options];
     for (Py_ssize_t e = 0; e < used; e++)
         if (items[e] >= n_shared)
-            n_shared = items[e] + 1;
+            n_shared = (Py_ssize_t)items[e] + 1;
     if (n_shared > SHARED_INTS)
         n_shared = SHARED_INTS;
     ints = calloc((size_t)n_shared + 1, sizeof *ints);
