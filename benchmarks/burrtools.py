@@ -14,7 +14,7 @@ each kind designers make: colours, optional voxels, piece counts, big pieces, bi
 Both programs read the same ``.xmpuzzle`` file and count its first problem, as whole
 processes, timed in CPU seconds (user + system, from the operating system's accounting of
 the child): ``burrTxt2 -R -c`` (its placement reduction on, count only, no disassembly) and
-``polyfit solve FILE --count --jobs 1``. BurrTools' count is polyfit's ``distinct``; with
+``polyfit solve FILE --count --jobs 1 --problem 1``. BurrTools' count is polyfit's ``distinct``; with
 ``--mirror`` BurrTools also counts once with ``-m`` (mirror images kept), which is polyfit's
 ``distinct_rotations``. Each round runs both on every file, so a change in the machine's load
 hits both sides of a ratio alike. Times are medians over the rounds; ratios (polyfit /
@@ -89,11 +89,13 @@ def run_burrtools(binary: Path, puzzle: Path, *flags: str) -> tuple[float, int]:
 
 
 def run_polyfit(puzzle: Path, python: str = sys.executable) -> tuple[float, float, dict]:
-    """CPU seconds, wall seconds and the JSON summary of ``polyfit solve --count --jobs 1``
-    (an ``error`` instead when polyfit refuses the file)."""
+    """CPU seconds, wall seconds and the JSON summary of ``polyfit solve --count --jobs 1
+    --problem 1`` (an ``error`` instead when polyfit refuses the file). burrTxt2 solves a file's
+    first problem only, so polyfit is asked for that one (without ``--problem`` it counts them
+    all)."""
     before, start = child_cpu(), time.perf_counter()
     result = subprocess.run([python, "-m", "polyfit", "solve", str(puzzle), "--count", "--jobs", "1",
-                             "--json"], capture_output=True, text=True, cwd=OUTSIDE, timeout=1800)
+                             "--problem", "1", "--json"], capture_output=True, text=True, cwd=OUTSIDE, timeout=1800)
     wall, seconds = time.perf_counter() - start, child_cpu() - before
     if result.returncode != 0:
         return seconds, wall, {"error": result.stderr.strip(), "distinct": None, "distinct_rotations": None, "seconds": 0.0}

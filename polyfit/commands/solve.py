@@ -33,7 +33,7 @@ def add_commands(app: typer.Typer, ctx) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print JSON."),
         stats: bool = typer.Option(False, "--stats", help="Report placements, pruning, items, search nodes and the engine chosen."),
         mirror: bool = typer.Option(False, "--mirror", help="Let every piece be turned over (placed as its mirror image)."),
-        problem: Optional[str] = typer.Option(None, "--problem", help="A BurrTools .xmpuzzle's problem: its number (from 1) or name (default: the first)."),
+        problem: Optional[str] = typer.Option(None, "--problem", help="A BurrTools .xmpuzzle's problem: its number (from 1) or name (default: the first; --count counts them all)."),
         figure: Optional[str] = typer.Option(None, "--figure", help="A Soma file's figure: its number (from 1) or name (default: the first; --count counts them all)."),
         list_: bool = typer.Option(False, "--list", help="List the boards of the file (BurrTools problems, Soma figures) and stop."),
         sample: Optional[int] = typer.Option(None, "--sample", min=1, help="Print N solutions drawn independently and uniformly at random among all of them (symmetric copies included)."),
