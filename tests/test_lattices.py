@@ -5,6 +5,7 @@ Counts on the new lattices are checked against the plane-geometry brute force of
 (Polyform Puzzler's hexiamond counts; the OEIS polyiamond and polyhex counts).
 """
 
+import itertools
 import json
 import pytest
 from PIL import Image
@@ -138,6 +139,32 @@ def test_the_group_has_12_motions_closes_and_keeps_neighbours(name):
         before = orientation([plane_centre(name, c) for c in three])
         after = orientation([plane_centre(name, g(c)) for c in three])
         assert (before * after > 0) == g.is_proper
+
+
+@pytest.mark.parametrize("name", sorted(lattices.built_ins()))
+def test_cells_share_a_coset_exactly_when_a_translation_moves_one_onto_the_other(name):
+    """The placement generator tries a shape's cell only on the board cells of its coset: a
+    lattice's formula, and the default that learns the classes one by one, must both agree
+    with is_translation on every pair."""
+    import copy
+
+    lattice = lattices.get(name)
+    span = range(-7, 8) if lattice.dim == 2 else range(-6, 7)
+    cells = [c for c in itertools.product(span, repeat=lattice.dim) if lattice.is_cell(c)]
+    cells = cells[::max(1, len(cells) // 300)]
+    learner = copy.copy(lattice)  # the default, on a copy that keeps the classes it has met
+    learner.__dict__.pop("_cosets_met", None)
+    keys = {c: lattice.coset(c) for c in cells}
+    learned = {c: lattices.Lattice.coset(learner, c) for c in cells}
+    classes = set()
+    for b in cells:
+        for c in cells:
+            moves = lattice.is_translation(tuple(x - y for x, y in zip(b, c)))
+            assert (keys[b] == keys[c]) == moves, (b, c)
+            assert (learned[b] == learned[c]) == moves, (b, c)
+        classes.add(keys[b])
+    # the fine grids' sub-cells fall into as many classes as they have kinds of cell
+    assert len(classes) == {"rhombic": 24, "tetra-octa": 10}.get(name, len(classes))
 
 
 @pytest.mark.parametrize("name", NEW)

@@ -105,6 +105,21 @@ class Lattice:
 
     all_translations = True  # is_translation is always True: placements need not ask
 
+    def coset(self, cell: Cell):
+        """A key of the cell's class under the lattice's translations: cells ``b`` and ``c`` have
+        equal keys exactly when moving by ``b - c`` is a translation (:meth:`is_translation`).
+        The placement generator groups a board's cells by it, so that a shape's cell is tried
+        only on the board cells it can be moved onto. Lattices give a formula; this default
+        finds the class by trying the classes met so far, one :meth:`is_translation` each."""
+        if self.all_translations:
+            return ()
+        met = self.__dict__.setdefault("_cosets_met", [])
+        for number, seen in enumerate(met):
+            if self.is_translation(tuple(a - b for a, b in zip(cell, seen))):
+                return number
+        met.append(tuple(cell))
+        return len(met) - 1
+
     def flood_steps(self) -> list[tuple[Cell, object]]:
         """Neighbour steps as ``(offset, applies)``: ``applies(cell)`` says whether the step
         leads to a neighbour from ``cell`` (None: from every cell). Flood fill by bit shifts."""
@@ -135,6 +150,12 @@ class Lattice:
         if not cells:
             return ()
         shift = self.normal_shift(cells)
+        if len(shift) == 3:
+            p, q, r = shift
+            return tuple(sorted([(x + p, y + q, z + r) for x, y, z in cells]))
+        if len(shift) == 2:
+            p, q = shift
+            return tuple(sorted([(x + p, y + q) for x, y in cells]))
         return tuple(sorted(tuple(a + b for a, b in zip(c, shift)) for c in cells))
 
     def images(self, cells, mirror: bool = True) -> list[Shape]:

@@ -51,7 +51,9 @@ class FineTransform:
         return tuple(cell[p] if s > 0 else k - cell[p] for p, s in zip(self.linear.perm, self.linear.signs))
 
     def apply(self, cells):
-        return tuple(self(c) for c in cells)
+        (p, q, r), (a, b, c), k = self.linear.perm, self.linear.signs, self.reflect
+        u, v, w = (0 if a > 0 else k), (0 if b > 0 else k), (0 if c > 0 else k)
+        return tuple((u + a * x[p], v + b * x[q], w + c * x[r]) for x in cells)
 
     def then(self, other: FineTransform) -> FineTransform:
         """The transform that applies ``self`` first and ``other`` second."""
@@ -89,8 +91,9 @@ class FineGrid(Lattice):
                 steps.setdefault(tuple(a - b for a, b in zip(n, origin)), set()).add(origin)
         result = []
         for offset, kinds in sorted(steps.items()):
-            kinds = frozenset(kinds)
-            result.append((offset, lambda cell, kinds=kinds: self.kind(cell) in kinds))
+            # a cell is of one of these kinds when its coset is one of theirs
+            kinds = frozenset(self.coset(k) for k in kinds)
+            result.append((offset, lambda cell, kinds=kinds: self.coset(cell) in kinds))
         return result
 
     def kind(self, cell):
@@ -185,8 +188,11 @@ class RhombicGrid(FineGrid):
     def is_translation(self, shift) -> bool:
         return all(s % 5 == 0 for s in shift)
 
+    def coset(self, cell):
+        return (cell[0] % 5, cell[1] % 5, cell[2] % 5)
+
     def normal_shift(self, cells):
-        return tuple(-5 * (min(c[i] for c in cells) // 5) for i in range(3))
+        return tuple(-5 * (min(axis) // 5) for axis in zip(*cells))
 
     def parity_weight(self, cell) -> int:
         return 1 if sum(k // 5 for k in cell) % 2 == 0 else -1
@@ -256,8 +262,12 @@ class TetraOctaGrid(FineGrid):
     def is_translation(self, shift) -> bool:
         return all(s % 3 == 0 for s in shift) and sum(s // 3 for s in shift) % 2 == 0
 
+    def coset(self, cell):
+        # with equal remainders b - c = 3 * (b // 3 - c // 3), so the blocks' parities decide
+        return (cell[0] % 3, cell[1] % 3, cell[2] % 3, (cell[0] // 3 + cell[1] // 3 + cell[2] // 3) % 2)
+
     def normal_shift(self, cells):
-        low = [min(c[i] for c in cells) // 3 for i in range(3)]
+        low = [min(axis) // 3 for axis in zip(*cells)]
         if sum(low) % 2:
             low[2] -= 1
         return tuple(-3 * b for b in low)

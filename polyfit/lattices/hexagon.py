@@ -61,6 +61,9 @@ class HexLattice(Lattice):
     def is_translation(self, shift) -> bool:
         return (shift[0] + shift[1]) % 2 == 0
 
+    def coset(self, cell):
+        return (cell[0] + cell[1]) % 2
+
     def flood_steps(self):
         return [(step, None) for step in STEPS]
 

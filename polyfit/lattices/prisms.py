@@ -87,6 +87,9 @@ class PrismLattice(Lattice):
     def is_translation(self, shift) -> bool:
         return (shift[1] + shift[2]) % 2 == 0
 
+    def coset(self, cell):
+        return (cell[1] + cell[2]) % 2
+
     def flood_steps(self):
         return [
             ((-1, 0, 0), None),

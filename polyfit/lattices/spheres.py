@@ -67,6 +67,9 @@ class SphereLattice(Lattice):
     def is_translation(self, shift) -> bool:
         return sum(shift) % 2 == 0
 
+    def coset(self, cell):
+        return sum(cell) % 2
+
     def flood_steps(self):
         return [(step, None) for step in STEPS]
 

@@ -63,6 +63,9 @@ class SticksLattice(EdgeLattice):
     def is_translation(self, shift) -> bool:
         return shift[0] % 2 == 0 and shift[1] % 2 == 0
 
+    def coset(self, cell):
+        return (cell[0] % 2, cell[1] % 2)
+
     def group(self, mirror: bool = True):
         return grid.lattice_group(2, mirror)
 

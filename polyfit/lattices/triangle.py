@@ -59,6 +59,9 @@ class TriangleLattice(Lattice):
     def is_translation(self, shift) -> bool:
         return (shift[0] + shift[1]) % 2 == 0
 
+    def coset(self, cell):
+        return (cell[0] + cell[1]) % 2
+
     def flood_steps(self):
         return [((0, -1), None), ((0, 1), None), ((1, 0), is_up), ((-1, 0), lambda cell: not is_up(cell))]
 

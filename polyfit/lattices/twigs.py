@@ -81,6 +81,9 @@ class TwigsLattice(EdgeLattice):
     def is_translation(self, shift) -> bool:
         return shift[0] % 2 == 0 and shift[1] % 2 == 0 and (shift[0] + shift[1]) % 4 == 0
 
+    def coset(self, cell):
+        return (cell[0] % 2, cell[1] % 2, (cell[0] + cell[1]) % 4)
+
     def group(self, mirror: bool = True):
         return triad_group(TwigTransform, mirror)
 
