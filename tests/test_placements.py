@@ -3,6 +3,7 @@ are prepared in time near linear in their size."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from polyfit.lattices import base as lattices
 from polyfit.puzzle import placements as pl
 from polyfit.puzzle.piece_sets import polyominoes
 from polyfit.puzzle.pieces import Piece
@@ -45,6 +47,64 @@ def test_the_local_region_test_equals_the_whole_board_one(data):
     counts = [(0, data.draw(st.integers(1, 4))) for _ in pieces]
     whole, local = both_ways(cells, pieces, counts, optional)
     assert whole == local
+
+
+def grown(lattice, start, size, rng) -> tuple:
+    """A connected shape of ``size`` cells grown from ``start`` at random."""
+    cells = [start]
+    while len(cells) < size:
+        near = [n for c in cells for n in lattice.neighbours(c) if n not in cells]
+        cells.append(rng.choice(near))
+    return tuple(cells)
+
+
+@pytest.mark.skipif(pl._regions is None, reason="the C flood fill is not built")
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_the_c_graph_fill_answers_as_the_python_fills_on_every_lattice(data):
+    """Area pruning on a lattice other than squares and cubes fills the board as a graph in C;
+    its answer for each placement is the bit-grid fill's and the local fill's."""
+    name = data.draw(st.sampled_from(sorted(lattices.built_ins())))
+    lattice = lattices.get(name)
+    rng = random.Random(data.draw(st.integers(0, 10**6)))
+    span = range(data.draw(st.integers(3, 9 if lattice.dim == 2 else 7)))
+    box = [c for c in itertools.product(span, repeat=lattice.dim) if lattice.is_cell(c)]
+    cells = sorted(c for c in box if rng.random() < 0.8) or box[:1]
+    optional = frozenset(c for c in cells if rng.random() < 0.1)
+    sizes = [data.draw(st.integers(1, 4)) for _ in range(data.draw(st.integers(1, 3)))]
+    pieces = [Piece(chr(65 + k), grown(lattice, rng.choice(cells), n, rng), lattice=lattice) for k, n in enumerate(sizes)]
+    counts = [(0, data.draw(st.integers(1, 4))) for _ in pieces]
+    generated = pl.generate(cells, pieces, counts)
+    makeable = {}
+    for i in {p.piece for p in generated}:
+        others = [(0, hi - 1) if j == i else (0, hi) for j, (_, hi) in enumerate(counts)]
+        makeable[i] = pl.reachable_areas(sizes, others)
+    in_c = pl._graph_regions(cells, optional, makeable, lattice).many(generated)
+    whole = pl._whole_board_regions(cells, optional, makeable, lattice)
+    local = pl._LocalRegions(cells, optional, makeable, max(sizes), lattice)
+    local.cap = 3
+    assert in_c == [whole(p) for p in generated] == [local(p) for p in generated]
+
+
+@pytest.mark.skipif(pl._regions is None, reason="the C flood fill is not built")
+def test_the_c_graph_fill_refuses_numbers_off_the_board():
+    from array import array
+
+    starts, neighbours, must = array("i", [0, 1, 2]), array("i", [1, 0]), b"\x01\x01"
+    ok = ((1 << 1).to_bytes(1, "little"),)
+    assert list(pl._regions.fits_graph(starts, neighbours, must, ok, array("i", [0, 1]), array("i", [0]),
+                                       array("i", [0]))) == [1]
+    for bad in (
+        (array("i", [0, 1, 2]), array("i", [1, 2]), must, ok, array("i", [0, 1]), array("i", [0]), array("i", [0])),
+        (array("i", [0, 2, 1]), array("i", [1, 0]), must, ok, array("i", [0, 1]), array("i", [0]), array("i", [0])),
+        (starts, neighbours, must, ok, array("i", [0, 1]), array("i", [5]), array("i", [0])),
+        (starts, neighbours, must, ok, array("i", [0, 1]), array("i", [0]), array("i", [1])),
+        (starts, neighbours, must, ok, array("i", [0, 1]), array("i", [0]), array("i", [])),
+        (array("i", [0, 1]), array("i", [1]), must, ok, array("i", [0, 1]), array("i", [0]), array("i", [0])),
+        (starts, neighbours, must, ok, array("i", [0, 1]), b"\x00\x00\x00", array("i", [0])),
+    ):
+        with pytest.raises(ValueError):
+            pl._regions.fits_graph(*bad)
 
 
 @pytest.mark.slow

@@ -46,6 +46,16 @@
  *   the digits of a number in base radix, the last coordinate the lowest digit): each the sum
  *   of its coordinates times the strides, as int32 bytes (the twin of orientations.places).
  *
+ * fits_graph(starts, neighbours, must, oks, covered_starts, covered, areas) -> bytearray
+ *   The test of fits_many on any lattice, its board given as a graph: cells are numbered 0 to
+ *   n - 1, cell k's neighbours on the board are neighbours[starts[k]:starts[k + 1]] (starts
+ *   holds n + 1 int32, from 0 up to the length of neighbours, an int32 buffer of cell numbers);
+ *   must: n bytes, nonzero where the cell must be filled. Placement j covers the cells
+ *   covered[covered_starts[j]:covered_starts[j + 1]] (int32 buffers, as starts and neighbours)
+ *   and its pieces make the areas oks[areas[j]] (areas: one int32 per placement). Every region
+ *   the placement leaves is filled in full, cell by cell. Byte j of the answer is 1 when
+ *   placement j fits. Numbers out of range are a ValueError.
+ *
  * images(cells, colours, transforms, radix) -> list
  *   For each transform (a pair (perm, signs): coordinate i of an image is signs[i] times
  *   coordinate perm[i] of a cell), the key of the image of the normalized cells (a tuple of
@@ -809,6 +819,129 @@ done:
     return result;
 }
 
+/* -- fits_graph: any lattice, as a graph -------------------------------------------------- */
+
+/* The int32 entries of a buffer, its count into *count: NULL with a ValueError when its length
+ * is not whole int32s. */
+static const int32_t *int32s(const Py_buffer *view, const char *name, Py_ssize_t *count)
+{
+    if (view->len % (Py_ssize_t)sizeof(int32_t) != 0) {
+        PyErr_Format(PyExc_ValueError, "fits_graph: %s must be int32s", name);
+        return NULL;
+    }
+    *count = view->len / (Py_ssize_t)sizeof(int32_t);
+    return view->buf;
+}
+
+/* Do starts (count entries) run from 0 up to total, never down, and every entry of items
+ * (total of them) lie in 0..limit - 1? */
+static int check_lists(const int32_t *starts, Py_ssize_t count, const int32_t *items, Py_ssize_t total,
+                       Py_ssize_t limit, const char *name)
+{
+    if (count < 1 || starts[0] != 0 || starts[count - 1] != total) {
+        PyErr_Format(PyExc_ValueError, "fits_graph: %s must run from 0 to the length of its list", name);
+        return -1;
+    }
+    for (Py_ssize_t i = 1; i < count; i++)
+        if (starts[i] < starts[i - 1]) {
+            PyErr_Format(PyExc_ValueError, "fits_graph: %s must never go down", name);
+            return -1;
+        }
+    for (Py_ssize_t i = 0; i < total; i++)
+        if (items[i] < 0 || items[i] >= limit) {
+            PyErr_Format(PyExc_ValueError, "fits_graph: a cell of %s is not a cell of the board", name);
+            return -1;
+        }
+    return 0;
+}
+
+static PyObject *fits_graph(PyObject *self, PyObject *args)
+{
+    Py_buffer starts_view, neighbours_view, must_view, covered_starts_view, covered_view, areas_view;
+    PyObject *oks, *result = NULL;
+    if (!PyArg_ParseTuple(args, "y*y*y*O!y*y*y*", &starts_view, &neighbours_view, &must_view, &PyTuple_Type, &oks,
+                          &covered_starts_view, &covered_view, &areas_view))
+        return NULL;
+    uint32_t *seen = NULL;
+    int32_t *stack = NULL;
+    Py_ssize_t n = must_view.len, n_starts, n_neighbours, n_covered_starts, n_covered, n_areas;
+    const uint8_t *must = must_view.buf;
+    const int32_t *starts = int32s(&starts_view, "starts", &n_starts);
+    const int32_t *neighbours = starts ? int32s(&neighbours_view, "neighbours", &n_neighbours) : NULL;
+    const int32_t *covered_starts = neighbours ? int32s(&covered_starts_view, "covered_starts", &n_covered_starts) : NULL;
+    const int32_t *covered = covered_starts ? int32s(&covered_view, "covered", &n_covered) : NULL;
+    const int32_t *areas = covered ? int32s(&areas_view, "areas", &n_areas) : NULL;
+    if (areas == NULL)
+        goto done;
+    if (n_starts != n + 1 || n > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "fits_graph: starts must hold one more entry than must has cells");
+        goto done;
+    }
+    if (check_lists(starts, n_starts, neighbours, n_neighbours, n, "starts") < 0 ||
+        check_lists(covered_starts, n_covered_starts, covered, n_covered, n, "covered_starts") < 0)
+        goto done;
+    Py_ssize_t m = n_covered_starts - 1;
+    if (n_areas != m || m >= UINT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "fits_graph: areas must hold one entry per placement");
+        goto done;
+    }
+    for (Py_ssize_t j = 0; j < m; j++)
+        if (areas[j] < 0 || areas[j] >= PyTuple_GET_SIZE(oks) || !PyBytes_Check(PyTuple_GET_ITEM(oks, areas[j]))) {
+            PyErr_SetString(PyExc_ValueError, "fits_graph: an entry of areas is not an index of oks (bytes)");
+            goto done;
+        }
+    /* seen[k] == j + 1: cell k is covered by placement j, or already in one of its regions */
+    seen = calloc((size_t)(n > 0 ? n : 1), sizeof *seen);
+    stack = malloc((size_t)(n > 0 ? n : 1) * sizeof *stack);
+    result = PyByteArray_FromStringAndSize(NULL, m);
+    if (seen == NULL || stack == NULL || result == NULL) {
+        Py_CLEAR(result);
+        PyErr_NoMemory();
+        goto done;
+    }
+    char *answer = PyByteArray_AS_STRING(result);
+    for (Py_ssize_t j = 0; j < m; j++) {
+        uint32_t stamp = (uint32_t)j + 1;
+        PyObject *ok = PyTuple_GET_ITEM(oks, areas[j]);
+        const uint8_t *ok_bits = (const uint8_t *)PyBytes_AS_STRING(ok);
+        Py_ssize_t ok_length = PyBytes_GET_SIZE(ok);
+        for (Py_ssize_t i = covered_starts[j]; i < covered_starts[j + 1]; i++)
+            seen[covered[i]] = stamp;
+        int fits = 1;
+        for (Py_ssize_t start = 0; start < n && fits; start++) {
+            if (seen[start] == stamp)
+                continue;
+            Py_ssize_t top = 0, area = 0, needed = 0;
+            seen[start] = stamp;
+            stack[top++] = (int32_t)start;
+            while (top > 0) {
+                int32_t k = stack[--top];
+                area++;
+                needed += must[k] != 0;
+                for (int32_t i = starts[k]; i < starts[k + 1]; i++) {
+                    int32_t near = neighbours[i];
+                    if (seen[near] != stamp) {
+                        seen[near] = stamp;
+                        stack[top++] = near;  /* each cell is pushed once: at most n */
+                    }
+                }
+            }
+            fits = reaches(ok_bits, ok_length, needed, area);
+        }
+        answer[j] = (char)fits;
+    }
+done:
+    free(seen);
+    free(stack);
+    PyBuffer_Release(&starts_view);
+    PyBuffer_Release(&neighbours_view);
+    PyBuffer_Release(&must_view);
+    PyBuffer_Release(&covered_starts_view);
+    PyBuffer_Release(&covered_view);
+    PyBuffer_Release(&areas_view);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"fits", fits, METH_VARARGS, "fits(free, must, strides, ok) -> bool"},
     {"fits_many", fits_many, METH_VARARGS,
@@ -816,6 +949,8 @@ static PyMethodDef methods[] = {
     {"corners", corners, METH_VARARGS, "corners(masks, places, colours, strides, limits, low) -> list of corners"},
     {"places", places, METH_VARARGS, "places(numbers, radix, strides) -> int32 bytes"},
     {"images", images, METH_VARARGS, "images(cells, colours, transforms, radix) -> list of (numbers, colours)"},
+    {"fits_graph", fits_graph, METH_VARARGS,
+     "fits_graph(starts, neighbours, must, oks, covered_starts, covered, areas) -> bytearray"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -178,7 +178,7 @@ class PlacementKeys:
         if self.groups:
             self._map_oriented(sym, table, only)
         index, lookup, piece_map = self.index, self.lookup, sym.piece_map
-        to = [index[sym(c)] for c in self.cells]
+        to = [index[c] for c in sym.images(self.cells)]
         bit = [1 << i for i in to]
         for k, cells in zip(self.others, self.cell_indices):
             if only is not None and placements[k].piece != only:

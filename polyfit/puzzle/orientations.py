@@ -169,6 +169,17 @@ def moved(cells, g, offset=None) -> list:
     return [(a * x[p] + u, b * x[q] + v) for x in cells]
 
 
+def translated(cells, offset) -> list:
+    """The cells moved by ``offset``, in order."""
+    if len(offset) == 3:
+        p, q, r = offset
+        return [(x + p, y + q, z + r) for x, y, z in cells]
+    if len(offset) == 2:
+        p, q = offset
+        return [(x + p, y + q) for x, y in cells]
+    return [tuple(a + b for a, b in zip(c, offset)) for c in cells]
+
+
 def normal(cells, colours=()) -> tuple[tuple, tuple]:
     """Cells (with their colours) translated so each coordinate's least value is 0 and sorted."""
     dim = len(cells[0])

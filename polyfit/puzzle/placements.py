@@ -29,7 +29,7 @@ from polyfit.errors import plural
 from polyfit.lattices import base as lattices
 from polyfit.lattices.grid import Cell
 from polyfit.limits import check, limit
-from polyfit.puzzle.orientations import PieceForms, group, oriented, painted_orientations, places
+from polyfit.puzzle.orientations import PieceForms, group, oriented, painted_orientations, places, translated
 from polyfit.records import Record
 
 try:
@@ -153,16 +153,20 @@ def generate(board_cells, pieces, counts=None, colours=None) -> list[Placement]:
 
     A shape fits at shift ``s`` when every cell ``c`` of it lands on the board: ``s`` is in
     ``board - c`` for each ``c``, so the fitting shifts are the intersection of a few sets (each
-    built once per cell offset). On squares and cubes the sets are the bits of one integer each
+    built once per cell offset, from the board cells of ``c``'s coset: on grids where not every
+    move is a translation, those a move of the lattice takes ``c`` to). On squares and cubes the sets are the bits of one integer each
     (:class:`BitGrid`, in C: :func:`_generate_on_grid`), and the placements are counted against the
     limit before they are made."""
     lattice = lattices.of(pieces[0]) if pieces else None
     if lattice is not None and lattice.name in ("square", "cubic"):
         return _generate_on_grid(board_cells, pieces, counts, colours)
-    board = set(board_cells)
-    landing: dict = {}  # cell offset c -> {b - c for b on the board}
+    # a cell c of a shape goes only onto the board cells b that moving by b - c reaches
+    coset = lattice.coset if lattice is not None else (lambda cell: ())
+    by_coset: dict = {}
+    for b in board_cells:
+        by_coset.setdefault(coset(b), []).append(b)
+    landing: dict = {}  # cell offset c -> {b - c for the board cells b of c's coset}
     result = []
-    every_shift = lattice is None or lattice.all_translations
     most = limit("placements")
     for index, piece in enumerate(pieces):
         if counts is not None and counts[index][1] == 0:
@@ -177,14 +181,12 @@ def generate(board_cells, pieces, counts=None, colours=None) -> list[Placement]:
             for c in shape:
                 shifts = landing.get(c)
                 if shifts is None:
-                    shifts = landing[c] = _differences_from(board, c)
-                    if not every_shift:  # only moves that take a cell to a cell of its kind
-                        shifts = landing[c] = {s for s in shifts if lattice.is_translation(s)}
+                    shifts = landing[c] = _differences_from(by_coset.get(coset(c), ()), c)
                 fits = shifts if fits is None else fits & shifts
             if len(result) + len(fits) > most:
                 check("placements", len(result) + len(fits), "the pieces on this board (and more to come)")
             for shift in sorted(fits):
-                placed = tuple(tuple(x + s for x, s in zip(c, shift)) for c in shape)
+                placed = tuple(translated(shape, shift))
                 if colouring and not all(colours.allows(k, colours.cells.get(c, 0)) for c, k in zip(placed, colouring)):
                     continue
                 result.append(Placement(index, placed, colouring))
@@ -516,6 +518,8 @@ def prune_area(board_cells, pieces, placements, stats: PlacementStats, counts, o
     if native_regions(lattice, (bits // 64 + len(board_cells)) * len(placements)):
         forms = _forms(pieces, colours)
         fits = _whole_board_regions(board_cells, optional, makeable, lattice, native=True, forms=forms)
+    elif _regions is not None and len(board_cells) * len(placements) <= NATIVE_STEPS:
+        fits = _graph_regions(board_cells, optional, makeable, lattice)
     elif bits <= WHOLE_BOARD_BITS:
         fits = _whole_board_regions(board_cells, optional, makeable, lattice)
     else:
@@ -539,6 +543,38 @@ WHOLE_BOARD_BITS = 8192
 # that costs at most about this many steps (words of the board's bits plus its cells, times the
 # placements: a few tens of milliseconds); larger problems are filled around each placement.
 NATIVE_STEPS = 50_000_000
+
+
+def _graph_regions(board_cells, optional, makeable, lattice=None):
+    """The test of :func:`_whole_board_regions` on any lattice, in C (``fits_graph``): the
+    board as a graph, each cell's neighbours on the board listed once, and every region a
+    placement leaves filled cell by cell. Its twins are the Python fills (the tests compare
+    them on every lattice)."""
+    cells = list(board_cells)
+    neighbours = (lattice or lattices.get(lattices.default_name(len(cells[0])))).neighbours
+    index = {c: k for k, c in enumerate(cells)}
+    starts, adjacent = array("i", [0]), array("i")
+    for c in cells:
+        adjacent.extend([index[n] for n in neighbours(c) if n in index])
+        starts.append(len(adjacent))
+    must = bytes(c not in optional for c in cells)
+    pieces = sorted(makeable)
+    ok_number = {piece: k for k, piece in enumerate(pieces)}
+    oks = tuple(makeable[p].to_bytes((makeable[p].bit_length() + 7) // 8, "little") for p in pieces)
+
+    def fits_many(placements) -> list[bool]:
+        covered_starts, covered = array("i", [0]), array("i")
+        for placement in placements:
+            covered.extend([index[c] for c in placement.cells])
+            covered_starts.append(len(covered))
+        areas = array("i", [ok_number[p.piece] for p in placements])
+        return [bool(a) for a in _regions.fits_graph(starts, adjacent, must, oks, covered_starts, covered, areas)]
+
+    def fits(placement) -> bool:
+        return fits_many([placement])[0]
+
+    fits.many = fits_many
+    return fits
 
 
 def native_regions(lattice, steps: int) -> bool:
@@ -769,7 +805,13 @@ def _differences(placements, lattice, forms: PieceForms | None = None) -> list[i
     along an axis whose sign the turn flips), so one sum per piece does for all orientations
     the generator made (``forms``)."""
     if lattice.name not in ("square", "cubic"):
-        return [colour_difference(p.cells, lattice) for p in placements]
+        weights: dict = {}  # cell -> its parity weight, asked of the lattice once a cell
+        weight = lattice.parity_weight
+        for p in placements:
+            for c in p.cells:
+                if c not in weights:
+                    weights[c] = weight(c)
+        return [sum(map(weights.__getitem__, p.cells)) for p in placements]
     known: dict = {}  # (piece, orientation) -> its difference at corner 0
     of_piece: dict = {}  # piece -> its difference
     result = []

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from polyfit.lattices import base as lattices
 from polyfit.lattices.grid import Cell, Transform
-from polyfit.puzzle.orientations import moved, normal, numbered_images, oriented, painted_image, painted_orientations
+from polyfit.puzzle.orientations import (moved, normal, numbered_images, oriented, painted_image, painted_orientations,
+                                         translated)
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class Symmetry:
         per cell (hundreds of coloured or optional cells, for each of up to 48 symmetries)."""
         if type(self.transform) is Transform and len(self.transform.perm) in (2, 3):
             return moved(list(cells), self.transform, self.offset)
-        return [self(c) for c in cells]
+        return translated(self.transform.apply(list(cells)), self.offset)
 
     @property
     def is_identity(self) -> bool:
@@ -51,15 +52,15 @@ def board_symmetries(cells, lattice=None) -> list[Symmetry]:
     if lattice.name in ("square", "cubic"):
         result = _box_symmetries(cells, lattice)
     else:
-        target = lattice.normalize(cells)
-        shift = lattice.normal_shift(cells)
+        board, shift = set(cells), lattice.normal_shift(cells)
         result = []
         for g in lattice.group():
             image = g.apply(cells)
-            if lattice.normalize(image) == target:
-                # image + its shift == cells + their shift, so g then this offset maps cells onto cells
-                image_shift = lattice.normal_shift(image)
-                result.append(Symmetry(g, tuple(a - b for a, b in zip(image_shift, shift))))
+            # the image in normal position is the cells in theirs exactly when g then this
+            # offset (a translation of the lattice) maps the cells onto themselves
+            offset = tuple(a - b for a, b in zip(lattice.normal_shift(image), shift))
+            if board.issuperset(translated(image, offset)):
+                result.append(Symmetry(g, offset))
     result.sort(key=lambda s: (not s.is_identity, s.transform))
     return result
 
