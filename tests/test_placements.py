@@ -86,6 +86,38 @@ def test_the_c_graph_fill_answers_as_the_python_fills_on_every_lattice(data):
     assert in_c == [whole(p) for p in generated] == [local(p) for p in generated]
 
 
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_placements_by_corners_are_those_by_sets_on_every_lattice(data):
+    """Off squares and cubes the generator finds where a shape lies by the corners of a bit
+    grid (in C when built), keeping the moves that are translations of the lattice; its twin
+    intersects sets of moves. Both give the same placements in the same order."""
+    name = data.draw(st.sampled_from(sorted(lattices.built_ins())))
+    lattice = lattices.get(name)
+    rng = random.Random(data.draw(st.integers(0, 10**6)))
+    span = range(data.draw(st.integers(3, 9 if lattice.dim == 2 else 7)))
+    box = [c for c in itertools.product(span, repeat=lattice.dim) if lattice.is_cell(c)]
+    cells = sorted(c for c in box if rng.random() < 0.85) or box[:1]
+    pieces = [Piece(chr(65 + k), grown(lattice, rng.choice(cells), data.draw(st.integers(1, 5)), rng),
+                    mirror=data.draw(st.booleans()), lattice=lattice) for k in range(data.draw(st.integers(1, 3)))]
+    counts = [(0, data.draw(st.integers(0, 2))) for _ in pieces]
+    by_corners = pl._generate_by_corners(cells, pieces, counts, None, lattice)
+    assert by_corners == pl._generate_by_sets(cells, pieces, counts, None, lattice)
+    assert all(set(p.cells) <= set(cells) for p in by_corners)
+
+
+def test_placements_by_corners_on_a_board_whose_last_row_is_nearly_empty():
+    """A shape may reach past the board's last cell at its first corner: the board's bits
+    are laid out over the whole grid, not up to its last cell."""
+    lattice = lattices.get("triangle")
+    cells = [(0, c) for c in range(40)] + [(1, 1)]
+    pieces = [Piece("A", [(0, c) for c in range(30)] + [(1, 29)], lattice=lattice),
+              Piece("B", [(0, 0), (0, 1), (1, 1)], lattice=lattice)]
+    by_corners = pl._generate_by_corners(cells, pieces, None, None, lattice)
+    assert by_corners == pl._generate_by_sets(cells, pieces, None, None, lattice)
+    assert {p.piece for p in by_corners} == {0, 1}
+
+
 @pytest.mark.skipif(pl._regions is None, reason="the C flood fill is not built")
 def test_the_c_graph_fill_refuses_numbers_off_the_board():
     from array import array

@@ -27,6 +27,12 @@ class Transform:
         return tuple(s * cell[p] for p, s in zip(self.perm, self.signs))
 
     def apply(self, cells) -> Shape:
+        if len(self.perm) == 3:
+            (p, q, r), (a, b, c) = self.perm, self.signs
+            return tuple([(a * x[p], b * x[q], c * x[r]) for x in cells])
+        if len(self.perm) == 2:
+            (p, q), (a, b) = self.perm, self.signs
+            return tuple([(a * x[p], b * x[q]) for x in cells])
         return tuple(self(c) for c in cells)
 
     def then(self, other: Transform) -> Transform:

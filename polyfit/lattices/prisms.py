@@ -36,7 +36,9 @@ class PrismTransform:
         return (z,) + self.plane(cell[1:])
 
     def apply(self, cells):
-        return tuple(self(c) for c in cells)
+        cells = list(cells)
+        layers = [-c[0] if self.upside_down else c[0] for c in cells]
+        return tuple([(z,) + flat for z, flat in zip(layers, self.plane.apply([c[1:] for c in cells]))])
 
     def then(self, other: PrismTransform) -> PrismTransform:
         """The transform that applies ``self`` first and ``other`` second."""

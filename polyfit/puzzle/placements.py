@@ -151,16 +151,73 @@ def generate(board_cells, pieces, counts=None, colours=None) -> list[Placement]:
     whose count allows no more copies). ``colours`` (:class:`polyfit.puzzle.colours.Colours`):
     coloured pieces go only where the colour rule allows, in each colouring of their cells.
 
-    A shape fits at shift ``s`` when every cell ``c`` of it lands on the board: ``s`` is in
-    ``board - c`` for each ``c``, so the fitting shifts are the intersection of a few sets (each
-    built once per cell offset, from the board cells of ``c``'s coset: on grids where not every
-    move is a translation, those a move of the lattice takes ``c`` to). On squares and cubes the sets are the bits of one integer each
-    (:class:`BitGrid`, in C: :func:`_generate_on_grid`), and the placements are counted against the
-    limit before they are made."""
+    The board is the bits of an integer laid out in its box (:class:`BitGrid`), and the corners
+    where an orientation lies on it are found by one C call (or its twin, :func:`_corners`) from
+    its cells' places; on squares and cubes by :func:`_generate_on_grid` (whose placements make
+    their cells only when asked), on the other lattices by :func:`_generate_by_corners` (which
+    keeps the moves that are translations of the lattice). A board spread thinly over a huge
+    box is done by :func:`_generate_by_sets`. The placements are counted against the limit
+    before they are made."""
     lattice = lattices.of(pieces[0]) if pieces else None
     if lattice is not None and lattice.name in ("square", "cubic"):
         return _generate_on_grid(board_cells, pieces, counts, colours)
-    # a cell c of a shape goes only onto the board cells b that moving by b - c reaches
+    board_cells = list(board_cells)
+    if board_cells and len(board_cells[0]) in (2, 3) and BitGrid.size(board_cells) <= max(1 << 16, 64 * len(board_cells)):
+        return _generate_by_corners(board_cells, pieces, counts, colours, lattice)
+    return _generate_by_sets(board_cells, pieces, counts, colours, lattice)
+
+
+def _forms_of(piece, lattice, colours) -> list[tuple]:
+    """A piece's orientations, each with the colours of its cells (in each colouring)."""
+    painted = colours.of(piece) if colours else ()
+    if painted:
+        return list(painted_orientations(lattice, piece.cells, piece.mirror, painted))
+    return [(shape, ()) for shape in piece.orientations()]
+
+
+def _generate_by_corners(board_cells, pieces, counts, colours, lattice) -> list[Placement]:
+    """:func:`generate` on a bit grid of the board: the corners where each orientation lies on
+    it (its least coordinates' place), of which those that move it by a translation of the
+    lattice (its first cell stays in its coset)."""
+    grid = BitGrid(board_cells)
+    strides, low, box = tuple(grid.strides), tuple(grid.low), grid.box
+    masks = (grid.mask(board_cells).to_bytes(grid.length // 8 + 1, "little"),)  # the whole grid
+    corners_of = _regions.corners if _regions is not None else _corners
+    coset = lattice.coset if lattice is not None else (lambda cell: ())
+    every_move = lattice is None or lattice.all_translations
+    most = limit("placements")
+    result = []
+    for index, piece in enumerate(pieces):
+        if counts is not None and counts[index][1] == 0:
+            continue
+        for shape, colouring in _forms_of(piece, lattice, colours):
+            axes = list(zip(*shape))
+            least = tuple(min(axis) for axis in axes)
+            limits = tuple(b - (max(axis) - a + 1) for b, axis, a in zip(box, axes, least))
+            if min(limits) < 0:
+                continue
+            places = array("i", grid.numbers(shape, corner=tuple(g - a for g, a in zip(low, least))))
+            corners = corners_of(masks, places, b"", strides, limits, low)
+            if len(result) + len(corners) > most:
+                check("placements", len(result) + len(corners), "the pieces on this board (and more to come)")
+            first, kind = shape[0], coset(shape[0])
+            for corner in corners:
+                shift = tuple(c - a for c, a in zip(corner, least))
+                if not every_move and coset(tuple(x + s for x, s in zip(first, shift))) != kind:
+                    continue
+                placed = tuple(translated(shape, shift))
+                if colouring and not all(colours.allows(k, colours.cells.get(c, 0)) for c, k in zip(placed, colouring)):
+                    continue
+                result.append(Placement(index, placed, colouring))
+    return result
+
+
+def _generate_by_sets(board_cells, pieces, counts, colours, lattice) -> list[Placement]:
+    """:func:`generate` with sets, for a board of any size of box: a shape fits at shift
+    ``s`` when every cell ``c`` of it lands on the board: ``s`` is in ``board - c`` for each
+    ``c``, so the fitting shifts are the intersection of a few sets (each built once per cell
+    offset, from the board cells of ``c``'s coset: on grids where not every move is a
+    translation, those a move of the lattice takes ``c`` to)."""
     coset = lattice.coset if lattice is not None else (lambda cell: ())
     by_coset: dict = {}
     for b in board_cells:
@@ -171,12 +228,7 @@ def generate(board_cells, pieces, counts=None, colours=None) -> list[Placement]:
     for index, piece in enumerate(pieces):
         if counts is not None and counts[index][1] == 0:
             continue
-        painted = colours.of(piece) if colours else ()
-        if painted:
-            forms = painted_orientations(lattice, piece.cells, piece.mirror, painted)
-        else:
-            forms = [(shape, ()) for shape in piece.orientations()]
-        for shape, colouring in forms:
+        for shape, colouring in _forms_of(piece, lattice, colours):
             fits = None
             for c in shape:
                 shifts = landing.get(c)
