@@ -11,6 +11,7 @@ The transforms are the lattice's (:meth:`polyfit.lattices.base.Lattice.group`): 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from dataclasses import dataclass
 
 from polyfit.lattices import base as lattices
@@ -47,22 +48,32 @@ class Symmetry:
 def board_symmetries(cells, lattice=None) -> list[Symmetry]:
     """Every lattice symmetry mapping the cell set onto itself, the identity first (squares or
     cubes unless ``lattice`` says otherwise)."""
-    cells = list(cells)
+    cells = tuple(cells)
     lattice = lattice or lattices.get(lattices.default_name(len(cells[0])))
     if lattice.name in ("square", "cubic"):
         result = _box_symmetries(cells, lattice)
+    elif type(lattice).__hash__ is None:  # (a plugin's lattice may be unhashable: not kept)
+        result = list(_lattice_symmetries.__wrapped__(cells, lattice))
     else:
-        board, shift = set(cells), lattice.normal_shift(cells)
-        result = []
-        for g in lattice.group():
-            image = g.apply(cells)
-            # the image in normal position is the cells in theirs exactly when g then this
-            # offset (a translation of the lattice) maps the cells onto themselves
-            offset = tuple(a - b for a, b in zip(lattice.normal_shift(image), shift))
-            if board.issuperset(translated(image, offset)):
-                result.append(Symmetry(g, offset))
+        result = list(_lattice_symmetries(cells, lattice))
     result.sort(key=lambda s: (not s.is_identity, s.transform))
     return result
+
+
+@lru_cache(maxsize=8)
+def _lattice_symmetries(cells: tuple, lattice) -> tuple:
+    """:func:`board_symmetries` off squares and cubes, kept for the few boards last asked
+    about (a puzzle asks for its board's twice: its own symmetries and its mirror partners)."""
+    board, shift = set(cells), lattice.normal_shift(cells)
+    result = []
+    for g in lattice.group():
+        image = g.apply(cells)
+        # the image in normal position is the cells in theirs exactly when g then this
+        # offset (a translation of the lattice) maps the cells onto themselves
+        offset = tuple(a - b for a, b in zip(lattice.normal_shift(image), shift))
+        if board.issuperset(translated(image, offset)):
+            result.append(Symmetry(g, offset))
+    return tuple(result)
 
 
 def _box_symmetries(cells, lattice) -> list[Symmetry]:
