@@ -144,15 +144,16 @@ class PlacementKeys:
             for i in range(dim - 2, -1, -1):
                 self.strides[i] = self.strides[i + 1] * sizes[i + 1]
         self.others = others
+        self._by_piece: dict | None = None  # made by _others_of when first asked for
         self.cells = sorted({c for k in others for c in placements[k].cells})
         index = {c: i for i, c in enumerate(self.cells)}
         self.index = index
-        self.cell_indices = [[index[c] for c in placements[k].cells] for k in others]
+        at = index.__getitem__
+        self.cell_indices = [list(map(at, placements[k].cells)) for k in others]
         self.lookup = {}
+        bit = [1 << i for i in range(len(self.cells))]
         for k, cells in zip(others, self.cell_indices):
-            mask = 0
-            for i in cells:
-                mask |= 1 << i
+            mask = sum(map(bit.__getitem__, cells))  # (a placement's cells are distinct)
             # a coloured placement (BurrTools colours) is its colours too, in the order of its cells
             self.lookup[placements[k].piece, mask, placements[k].colours] = k
 
@@ -180,17 +181,26 @@ class PlacementKeys:
         index, lookup, piece_map = self.index, self.lookup, sym.piece_map
         to = [index[c] for c in sym.images(self.cells)]
         bit = [1 << i for i in to]
-        for k, cells in zip(self.others, self.cell_indices):
-            if only is not None and placements[k].piece != only:
-                continue
-            mask = 0
-            for i in cells:
-                mask |= bit[i]
+        if only is None:
+            mapped = zip(self.others, self.cell_indices)
+        else:
+            mapped = self._others_of().get(only, ())
+        for k, cells in mapped:
+            mask = sum(map(bit.__getitem__, cells))  # (a placement's cells are distinct)
             colours = placements[k].colours
             if colours:  # each colour goes with its cell: in the order of the cells' images
                 colours = tuple([c for _, c in sorted(zip([to[i] for i in cells], colours))])
             table[k] = lookup[piece_map[placements[k].piece], mask, colours]
         return table
+
+    def _others_of(self) -> dict:
+        """piece -> its placements mapped by cell masks, as pairs (index, cell indices)."""
+        made = self._by_piece
+        if made is None:
+            made = self._by_piece = {}
+            for k, cells in zip(self.others, self.cell_indices):
+                made.setdefault(self.placements[k].piece, []).append((k, cells))
+        return made
 
     def _affine(self, sym: Symmetry) -> tuple:
         """What maps the corners of generated placements under ``sym``: per turn number the
@@ -647,7 +657,7 @@ class _CellItems:
 
     def __call__(self, placement) -> tuple:
         if placement.shape is None:
-            return tuple([self.cell_item[c] for c in placement.cells])
+            return tuple(map(self.cell_item.__getitem__, placement.cells))
         key = placement.piece, placement.orientation
         gather = self.offsets.get(key)
         if gather is None:

@@ -616,8 +616,9 @@ def _graph_regions(board_cells, optional, makeable, lattice=None):
 
     def fits_many(placements) -> list[bool]:
         covered_starts, covered = array("i", [0]), array("i")
+        at = index.__getitem__
         for placement in placements:
-            covered.extend([index[c] for c in placement.cells])
+            covered.extend(map(at, placement.cells))
             covered_starts.append(len(covered))
         areas = array("i", [ok_number[p.piece] for p in placements])
         return [bool(a) for a in _regions.fits_graph(starts, adjacent, must, oks, covered_starts, covered, areas)]
