@@ -77,7 +77,7 @@ class SphereLattice(Lattice):
         return lattice_group(3, mirror)
 
     def normal_shift(self, cells):
-        low = [min(c[i] for c in cells) for i in range(3)]
+        low = [min(axis) for axis in zip(*cells)]
         # x stops one short of its least value where x + y + z would change parity
         return (-low[0], -low[1], -low[2] + (sum(low) & 1))
 

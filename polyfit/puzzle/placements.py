@@ -178,10 +178,14 @@ def _forms_of(piece, lattice, colours) -> list[tuple]:
 def _generate_by_corners(board_cells, pieces, counts, colours, lattice) -> list[Placement]:
     """:func:`generate` on a bit grid of the board: the corners where each orientation lies on
     it (its least coordinates' place), of which those that move it by a translation of the
-    lattice (its first cell stays in its coset)."""
+    lattice (its first cell stays in its coset). A placement's cells are the board's own cell
+    tuples, picked by their places (none is made)."""
     grid = BitGrid(board_cells)
     strides, low, box = tuple(grid.strides), tuple(grid.low), grid.box
     masks = (grid.mask(board_cells).to_bytes(grid.length // 8 + 1, "little"),)  # the whole grid
+    cell_at = [None] * grid.length  # place -> the board's cell there
+    for cell, place in zip(board_cells, grid.numbers(board_cells)):
+        cell_at[place] = cell
     corners_of = _regions.corners if _regions is not None else _corners
     coset = lattice.coset if lattice is not None else (lambda cell: ())
     every_move = lattice is None or lattice.all_translations
@@ -200,12 +204,11 @@ def _generate_by_corners(board_cells, pieces, counts, colours, lattice) -> list[
             corners = corners_of(masks, places, b"", strides, limits, low)
             if len(result) + len(corners) > most:
                 check("placements", len(result) + len(corners), "the pieces on this board (and more to come)")
-            first, kind = shape[0], coset(shape[0])
-            for corner in corners:
-                shift = tuple(c - a for c, a in zip(corner, least))
-                if not every_move and coset(tuple(x + s for x, s in zip(first, shift))) != kind:
+            kind, first = coset(shape[0]), places[0]  # (the shape's cells and places are sorted alike)
+            for base in grid.numbers(corners):
+                if not every_move and coset(cell_at[base + first]) != kind:
                     continue
-                placed = tuple(translated(shape, shift))
+                placed = tuple(map(cell_at.__getitem__, map(base.__add__, places)))
                 if colouring and not all(colours.allows(k, colours.cells.get(c, 0)) for c, k in zip(placed, colouring)):
                     continue
                 result.append(Placement(index, placed, colouring))
@@ -816,7 +819,7 @@ def prune_parity(board_cells, pieces, placements, stats: PlacementStats, counts,
     puzzle's BurrTools colours, as the placements were generated with."""
     lattice = lattices.of(pieces[0])
     target = colour_difference(board_cells, lattice)
-    difference = _differences(placements, lattice, _forms(pieces, colours))
+    difference = _differences(placements, lattice, _forms(pieces, colours), board_cells)
     used = [i for i, (_, hi) in enumerate(counts) if hi > 0]
     # A placement as one number: its difference and its piece (the test is one per such pair).
     size = len(pieces)
@@ -850,7 +853,7 @@ def prune_parity(board_cells, pieces, placements, stats: PlacementStats, counts,
         indices = kept
 
 
-def _differences(placements, lattice, forms: PieceForms | None = None) -> list[int]:
+def _differences(placements, lattice, forms: PieceForms | None = None, board_cells=()) -> list[int]:
     """Each placement's colour difference. On squares and cubes moving a shape by a corner
     whose coordinates add up to an odd number swaps the checkerboard's colours, so one sum per
     orientation does for all its placements; and turning a piece swaps them when the image is
@@ -858,12 +861,10 @@ def _differences(placements, lattice, forms: PieceForms | None = None) -> list[i
     along an axis whose sign the turn flips), so one sum per piece does for all orientations
     the generator made (``forms``)."""
     if lattice.name not in ("square", "cubic"):
-        weights: dict = {}  # cell -> its parity weight, asked of the lattice once a cell
-        weight = lattice.parity_weight
-        for p in placements:
-            for c in p.cells:
-                if c not in weights:
-                    weights[c] = weight(c)
+        # each cell's parity weight, asked of the lattice once a cell (of the board, which
+        # holds every placement's cells, or of the placements when it is not given)
+        cells = set(board_cells) or {c for p in placements for c in p.cells}
+        weights = {c: lattice.parity_weight(c) for c in cells}
         return [sum(map(weights.__getitem__, p.cells)) for p in placements]
     known: dict = {}  # (piece, orientation) -> its difference at corner 0
     of_piece: dict = {}  # piece -> its difference
