@@ -29,6 +29,11 @@ counts, big pieces and big boxes where the kind has them:
   other's mirror image).
 - ``umlaut``: a small puzzle written as BurrTools writes it on a Western machine: plain XML
   in latin-1, with a designer's name with an umlaut in its comment and a problem name.
+- ``spheres-500``, ``prisms-768``, ``tetra-octa-320``, ``rhombic-32``: one puzzle on each of
+  BurrTools' other grids, big for its kind: a 10x10x10 box of spheres (500) in 10 pieces,
+  6 layers of 128 triangular prisms in 8 pieces, 320 tetrahedra and octahedra's eighths in 8
+  pieces, and 32 rhombic dodecahedra in 8 pieces of whole dodecahedra (1,536 sub-cells);
+  written by polyfit's BurrTools writer.
 
 Every count polyfit's tests expect from these files was counted by BurrTools 0.7.1
 (``burrTxt2 -R -c``, and ``-m`` for the count with mirror images kept).
@@ -38,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import itertools
 import random
 from pathlib import Path
 
@@ -53,9 +59,10 @@ def neighbours(cell):
     return [tuple(a + b for a, b in zip(cell, step)) for step in STEPS]
 
 
-def dissect(cells, pieces: int, rng: random.Random) -> list[list]:
+def dissect(cells, pieces: int, rng: random.Random, neighbours=neighbours) -> list[list]:
     """Cut ``cells`` (connected) into ``pieces`` connected parts of about equal size: seeds far
-    apart, then the smallest part that can grow takes a free neighbour at random."""
+    apart, then the smallest part that can grow takes a free neighbour at random (the cubes'
+    six unless ``neighbours`` says otherwise)."""
     cells = list(cells)
     free = set(cells)
     seeds = [rng.choice(cells)]
@@ -283,6 +290,61 @@ def umlaut() -> bytes:
     return text.encode("latin-1")
 
 
+def on_lattice(name: str, lattice_name: str, cells, count: int, seed: int) -> bytes:
+    """A puzzle on one of BurrTools' other grids: ``cells`` of the lattice cut at random into
+    ``count`` pieces, written by polyfit's BurrTools writer, whose files burrTxt2 reads (the
+    tests check it on every grid)."""
+    from polyfit.lattices import base as lattices
+
+    lattice = lattices.get(lattice_name)
+    cells = sorted(cells)
+    return written(name, lattice, cells, dissect(cells, count, random.Random(seed), lattice.neighbours))
+
+
+def written(name: str, lattice, cells, parts) -> bytes:
+    from polyfit.formats.burrtools import xmpuzzle_bytes
+    from polyfit.puzzle.board import Board
+    from polyfit.puzzle.pieces import Piece
+
+    board = Board(tuple(cells), name=name, lattice=lattice)
+    pieces = [Piece(chr(65 + k), tuple(part), mirror=False, lattice=lattice) for k, part in enumerate(parts)]
+    return xmpuzzle_bytes(board, pieces, name=name)
+
+
+def rhombic_dodecahedra(name: str, blocks: int, count: int, seed: int) -> bytes:
+    """The rhombic dodecahedra about the blocks of a cube of ``blocks`` blocks a side whose
+    coordinates add up to an even number (they pack face to face), cut at random into
+    ``count`` pieces of whole dodecahedra, as designers of such puzzles make them."""
+    from polyfit.lattices.finegrids import RHOMBIC
+
+    centres = [b for b in itertools.product(range(blocks), repeat=3) if sum(b) % 2 == 0]
+    steps = [s for s in itertools.product((-1, 0, 1), repeat=3) if sorted(map(abs, s)) == [0, 1, 1]]
+
+    def touching(b):  # the dodecahedra sharing a face with this one
+        return [tuple(x + y for x, y in zip(b, s)) for s in steps]
+
+    parts = dissect(centres, count, random.Random(seed), touching)
+    cells = sorted({c for b in centres for c in RHOMBIC.dodecahedron(b)})
+    return written(name, RHOMBIC, cells, [[c for b in part for c in RHOMBIC.dodecahedron(b)] for part in parts])
+
+
+def lattice_box(lattice_name: str, sides) -> list:
+    from polyfit.lattices import base as lattices
+
+    lattice = lattices.get(lattice_name)
+    return [c for c in itertools.product(*map(range, sides)) if lattice.is_cell(c)]
+
+
+def other_grids() -> dict[str, bytes]:
+    """One puzzle on each of BurrTools' other grids, big for its kind."""
+    return {
+        "spheres-500": on_lattice("spheres-500", "spheres", lattice_box("spheres", (10, 10, 10)), 10, 2),
+        "prisms-768": on_lattice("prisms-768", "prisms", lattice_box("prisms", (6, 8, 16)), 8, 3),
+        "tetra-octa-320": on_lattice("tetra-octa-320", "tetra-octa", lattice_box("tetra-octa", (12, 12, 12)), 8, 4),
+        "rhombic-32": rhombic_dodecahedra("rhombic-32", 4, 8, 5),
+    }
+
+
 def files() -> dict[str, bytes]:
     made = {
         "colour-cube": colour_cube(),
@@ -303,6 +365,7 @@ def files() -> dict[str, bytes]:
     }
     result = {f"{name}.xmpuzzle": gzip.compress(text.encode("ascii"), mtime=0) for name, text in made.items()}
     result["umlaut.xmpuzzle"] = umlaut()  # plain XML, as BurrTools writes it uncompressed
+    result.update({f"{name}.xmpuzzle": data for name, data in other_grids().items()})
     return result
 
 

@@ -47,6 +47,11 @@ BURRTOOLS = {
     "soma-marked-corner": (1920, 3840),
     "soma-two-coloured-t": (480, 960),
     "soma-coloured-mirror-pair": (480, 480),
+    # BurrTools' other grids
+    "spheres-500": (1, 1),
+    "prisms-768": (1, 1),
+    "tetra-octa-320": (1, 1),
+    "rhombic-32": (57, 57),
 }
 SLOW = {"cube-15-slow": (4354, 4354)}  # a search of several seconds
 
