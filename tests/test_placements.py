@@ -58,18 +58,23 @@ def grown(lattice, start, size, rng) -> tuple:
     return tuple(cells)
 
 
+def random_board(data, density: float):
+    """A built-in lattice, a random number generator, and a board: that share of the lattice's
+    cells in a box of random size."""
+    lattice = lattices.get(data.draw(st.sampled_from(sorted(lattices.built_ins()))))
+    rng = random.Random(data.draw(st.integers(0, 10**6)))
+    span = range(data.draw(st.integers(3, 9 if lattice.dim == 2 else 7)))
+    box = [c for c in itertools.product(span, repeat=lattice.dim) if lattice.is_cell(c)]
+    return lattice, rng, sorted(c for c in box if rng.random() < density) or box[:1]
+
+
 @pytest.mark.skipif(pl._regions is None, reason="the C flood fill is not built")
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_the_c_graph_fill_answers_as_the_python_fills_on_every_lattice(data):
     """Area pruning on a lattice other than squares and cubes fills the board as a graph in C;
     its answer for each placement is the bit-grid fill's and the local fill's."""
-    name = data.draw(st.sampled_from(sorted(lattices.built_ins())))
-    lattice = lattices.get(name)
-    rng = random.Random(data.draw(st.integers(0, 10**6)))
-    span = range(data.draw(st.integers(3, 9 if lattice.dim == 2 else 7)))
-    box = [c for c in itertools.product(span, repeat=lattice.dim) if lattice.is_cell(c)]
-    cells = sorted(c for c in box if rng.random() < 0.8) or box[:1]
+    lattice, rng, cells = random_board(data, 0.8)
     optional = frozenset(c for c in cells if rng.random() < 0.1)
     sizes = [data.draw(st.integers(1, 4)) for _ in range(data.draw(st.integers(1, 3)))]
     pieces = [Piece(chr(65 + k), grown(lattice, rng.choice(cells), n, rng), lattice=lattice) for k, n in enumerate(sizes)]
@@ -92,12 +97,7 @@ def test_placements_by_corners_are_those_by_sets_on_every_lattice(data):
     """Off squares and cubes the generator finds where a shape lies by the corners of a bit
     grid (in C when built), keeping the moves that are translations of the lattice; its twin
     intersects sets of moves. Both give the same placements in the same order."""
-    name = data.draw(st.sampled_from(sorted(lattices.built_ins())))
-    lattice = lattices.get(name)
-    rng = random.Random(data.draw(st.integers(0, 10**6)))
-    span = range(data.draw(st.integers(3, 9 if lattice.dim == 2 else 7)))
-    box = [c for c in itertools.product(span, repeat=lattice.dim) if lattice.is_cell(c)]
-    cells = sorted(c for c in box if rng.random() < 0.85) or box[:1]
+    lattice, rng, cells = random_board(data, 0.85)
     pieces = [Piece(chr(65 + k), grown(lattice, rng.choice(cells), data.draw(st.integers(1, 5)), rng),
                     mirror=data.draw(st.booleans()), lattice=lattice) for k in range(data.draw(st.integers(1, 3)))]
     counts = [(0, data.draw(st.integers(0, 2))) for _ in pieces]
