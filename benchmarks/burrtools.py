@@ -146,6 +146,17 @@ def default_files() -> list[Path]:
     return sorted((SHARED / "puz").glob("*.xmpuzzle")) + sorted(OURS.glob("*.xmpuzzle"))
 
 
+def is_flat(board) -> bool:
+    """Does the board lie in one plane (a 2D board, or the cells of a 3D lattice in one plane,
+    such as a layer of spheres)?"""
+    if board.lattice.dim == 2:
+        return True
+    import numpy
+
+    first = board.cells[0]
+    return numpy.linalg.matrix_rank(numpy.array([[a - b for a, b in zip(c, first)] for c in board.cells])) <= 2
+
+
 def verdict(bt: float, pf: float, wall: float) -> str:
     if bt >= TARGET:
         return "yes" if pf <= bt else "no"
@@ -199,7 +210,7 @@ def main() -> None:
             # BurrTools turns a flat puzzle over in space, so for it a flat piece's mirror image
             # is a rotation: -m keeps no more, and polyfit (which reads the puzzle as a board in
             # the plane) counts it as distinct, not distinct_rotations
-            flat = polyfit.read_board(f, select="1").lattice.dim == 2
+            flat = is_flat(polyfit.read_board(f, select="1"))
             name = "distinct" if flat else "distinct_rotations"
             if mirrored != times[f]["summary"][name]:
                 wrong.append(f"{f.name}: BurrTools -m counts {mirrored}, polyfit's {name} is {times[f]['summary'][name]}")
