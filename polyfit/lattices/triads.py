@@ -45,7 +45,11 @@ class TriadTransform:
         return self.from_triad(self.triad(self.to_triad(cell)))
 
     def apply(self, cells):
-        return tuple(self(c) for c in cells)
+        to, back, (p, q, r) = self.to_triad, self.from_triad, self.perm
+        if self.negate:
+            f = self.FLIP
+            return tuple([back((f - t[p], f - t[q], f - t[r])) for t in map(to, cells)])
+        return tuple([back((t[p], t[q], t[r])) for t in map(to, cells)])
 
     def then(self, other: TriadTransform) -> TriadTransform:
         """The transform that applies ``self`` first and ``other`` second."""

@@ -105,9 +105,9 @@ class PlacementKeys:
     A placement the generator made on squares or cubes is its piece, orientation and corner
     (:mod:`polyfit.puzzle.orientations`): a symmetry sends it to the orientation its transform
     makes of that one (looked up once per orientation) at the transformed corner, with no
-    cell touched. Any other placement (pre-placed ones, other lattices) is its piece and a
-    cell mask: cell ``i`` (in sorted order) is bit ``i``, and a symmetry maps the placement by
-    adding up the bits its cells go to.
+    cell touched. Any other placement (pre-placed ones, other lattices) is its piece and its
+    cells' indices (cell ``i`` in sorted order is index ``i``), and a symmetry maps the
+    placement by sorting the indices its cells go to.
     """
 
     def __init__(self, placements: list[Placement], pieces=None, painted=None):
@@ -150,12 +150,10 @@ class PlacementKeys:
         self.index = index
         at = index.__getitem__
         self.cell_indices = [list(map(at, placements[k].cells)) for k in others]
-        self.lookup = {}
-        bit = [1 << i for i in range(len(self.cells))]
-        for k, cells in zip(others, self.cell_indices):
-            mask = sum(map(bit.__getitem__, cells))  # (a placement's cells are distinct)
-            # a coloured placement (BurrTools colours) is its colours too, in the order of its cells
-            self.lookup[placements[k].piece, mask, placements[k].colours] = k
+        # a placement as its piece and its cells' indices (its cells are sorted, so they are
+        # in increasing order); a coloured one (BurrTools colours) is its colours too, in order
+        self.lookup = {(placements[k].piece, tuple(cells), placements[k].colours): k
+                       for k, cells in zip(others, self.cell_indices)}
 
     def _number(self, corner) -> int:
         return sum((c - low) * stride for c, low, stride in zip(corner, self.low, self.strides))
@@ -180,17 +178,17 @@ class PlacementKeys:
             self._map_oriented(sym, table, only)
         index, lookup, piece_map = self.index, self.lookup, sym.piece_map
         to = [index[c] for c in sym.images(self.cells)]
-        bit = [1 << i for i in to]
         if only is None:
             mapped = zip(self.others, self.cell_indices)
         else:
             mapped = self._others_of().get(only, ())
         for k, cells in mapped:
-            mask = sum(map(bit.__getitem__, cells))  # (a placement's cells are distinct)
             colours = placements[k].colours
             if colours:  # each colour goes with its cell: in the order of the cells' images
-                colours = tuple([c for _, c in sorted(zip([to[i] for i in cells], colours))])
-            table[k] = lookup[piece_map[placements[k].piece], mask, colours]
+                moved, colours = zip(*sorted(zip(map(to.__getitem__, cells), colours)))
+            else:
+                moved = sorted(map(to.__getitem__, cells))
+            table[k] = lookup[piece_map[placements[k].piece], tuple(moved), tuple(colours)]
         return table
 
     def _others_of(self) -> dict:
