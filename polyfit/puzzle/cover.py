@@ -192,7 +192,7 @@ class PlacementKeys:
         return table
 
     def _others_of(self) -> dict:
-        """piece -> its placements mapped by cell masks, as pairs (index, cell indices)."""
+        """piece -> its placements mapped by their cells, as pairs (index, cell indices)."""
         made = self._by_piece
         if made is None:
             made = self._by_piece = {}
