@@ -240,7 +240,7 @@ def differences_by_cells_and_by_orientation(cells, pieces, colours=None) -> tupl
     made = generate(cells, pieces, [p.count for p in pieces], colours)
     by_cells = [placement_module._checkerboard(p.cells) for p in made]
     forms = placement_module._forms(pieces, colours)
-    return by_cells, placement_module._differences(made, lattices.of(pieces[0]), forms)
+    return by_cells, placement_module._differences(made, lattices.of(pieces[0]), cells, forms)
 
 
 @settings(max_examples=60, deadline=None)

@@ -22,21 +22,11 @@ def solutions_after(reduction):
     return {frozenset(reduction.kept[k] for k in s) for s in brute_force(reduction.problem)}
 
 
+@pytest.mark.parametrize("kind", [problems, general_problems], ids=["plain", "multiplicities-and-colours"])
 @pytest.mark.parametrize("max_examples", examples(75, 300))
-def test_reduction_keeps_every_solution_of_plain_problems(max_examples):
+def test_reduction_keeps_every_solution(kind, max_examples):
     @settings(max_examples=max_examples, deadline=None)
-    @given(problems())
-    def check(problem):
-        reduction = reduce(problem, native=False)
-        assert solutions_after(reduction) == brute_force(problem)
-
-    check()
-
-
-@pytest.mark.parametrize("max_examples", examples(75, 300))
-def test_reduction_keeps_every_solution_with_multiplicities_and_colours(max_examples):
-    @settings(max_examples=max_examples, deadline=None)
-    @given(general_problems())
+    @given(kind())
     def check(problem):
         reduction = reduce(problem, native=False)
         assert solutions_after(reduction) == brute_force(problem)

@@ -26,14 +26,15 @@ class Transform:
     def __call__(self, cell: Cell) -> Cell:
         return tuple(s * cell[p] for p, s in zip(self.perm, self.signs))
 
-    def apply(self, cells) -> Shape:
+    def apply(self, cells, offset=None) -> Shape:
+        """The cells under this transform, then moved by ``offset`` (if given), in one pass."""
         if len(self.perm) == 3:
-            (p, q, r), (a, b, c) = self.perm, self.signs
-            return tuple([(a * x[p], b * x[q], c * x[r]) for x in cells])
+            (p, q, r), (a, b, c), (u, v, w) = self.perm, self.signs, offset or (0, 0, 0)
+            return tuple([(a * x[p] + u, b * x[q] + v, c * x[r] + w) for x in cells])
         if len(self.perm) == 2:
-            (p, q), (a, b) = self.perm, self.signs
-            return tuple([(a * x[p], b * x[q]) for x in cells])
-        return tuple(self(c) for c in cells)
+            (p, q), (a, b), (u, v) = self.perm, self.signs, offset or (0, 0)
+            return tuple([(a * x[p] + u, b * x[q] + v) for x in cells])
+        return tuple(tuple(y + o for y, o in zip(self(c), offset or (0,) * len(c))) for c in cells)
 
     def then(self, other: Transform) -> Transform:
         """The transform that applies ``self`` first and ``other`` second."""

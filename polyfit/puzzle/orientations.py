@@ -159,16 +159,6 @@ class PieceForms:
         return high
 
 
-def moved(cells, g, offset=None) -> list:
-    """The cells under the transform ``g`` (a signed permutation of the coordinates), then
-    moved by ``offset``: the same as ``g.apply`` with the offset added, without a call per cell."""
-    if len(g.perm) == 3:
-        (p, q, r), (a, b, c), (u, v, w) = g.perm, g.signs, offset or (0, 0, 0)
-        return [(a * x[p] + u, b * x[q] + v, c * x[r] + w) for x in cells]
-    (p, q), (a, b), (u, v) = g.perm, g.signs, offset or (0, 0)
-    return [(a * x[p] + u, b * x[q] + v) for x in cells]
-
-
 def translated(cells, offset) -> list:
     """The cells moved by ``offset``, in order."""
     if len(offset) == 3:

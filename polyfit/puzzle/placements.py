@@ -819,7 +819,7 @@ def prune_parity(board_cells, pieces, placements, stats: PlacementStats, counts,
     puzzle's BurrTools colours, as the placements were generated with."""
     lattice = lattices.of(pieces[0])
     target = colour_difference(board_cells, lattice)
-    difference = _differences(placements, lattice, _forms(pieces, colours), board_cells)
+    difference = _differences(placements, lattice, board_cells, _forms(pieces, colours))
     used = [i for i, (_, hi) in enumerate(counts) if hi > 0]
     # A placement as one number: its difference and its piece (the test is one per such pair).
     size = len(pieces)
@@ -853,7 +853,7 @@ def prune_parity(board_cells, pieces, placements, stats: PlacementStats, counts,
         indices = kept
 
 
-def _differences(placements, lattice, forms: PieceForms | None = None, board_cells=()) -> list[int]:
+def _differences(placements, lattice, board_cells, forms: PieceForms | None = None) -> list[int]:
     """Each placement's colour difference. On squares and cubes moving a shape by a corner
     whose coordinates add up to an odd number swaps the checkerboard's colours, so one sum per
     orientation does for all its placements; and turning a piece swaps them when the image is
@@ -861,10 +861,9 @@ def _differences(placements, lattice, forms: PieceForms | None = None, board_cel
     along an axis whose sign the turn flips), so one sum per piece does for all orientations
     the generator made (``forms``)."""
     if lattice.name not in ("square", "cubic"):
-        # each cell's parity weight, asked of the lattice once a cell (of the board, which
-        # holds every placement's cells, or of the placements when it is not given)
-        cells = set(board_cells) or {c for p in placements for c in p.cells}
-        weights = {c: lattice.parity_weight(c) for c in cells}
+        # each cell's parity weight, asked of the lattice once per board cell (the board holds
+        # every placement's cells)
+        weights = {c: lattice.parity_weight(c) for c in board_cells}
         return [sum(map(weights.__getitem__, p.cells)) for p in placements]
     known: dict = {}  # (piece, orientation) -> its difference at corner 0
     of_piece: dict = {}  # piece -> its difference

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from polyfit.lattices import base as lattices
 from polyfit.lattices.grid import Cell, Transform
-from polyfit.puzzle.orientations import (moved, normal, numbered_images, oriented, painted_image, painted_orientations,
+from polyfit.puzzle.orientations import (normal, numbered_images, oriented, painted_image, painted_orientations,
                                          translated)
 
 
@@ -29,11 +29,11 @@ class Symmetry:
     def __call__(self, cell: Cell) -> Cell:
         return tuple(a + b for a, b in zip(self.transform(cell), self.offset))
 
-    def images(self, cells) -> list[Cell]:
-        """The image of each cell, in order: on squares and cubes in one pass, without a call
-        per cell (hundreds of coloured or optional cells, for each of up to 48 symmetries)."""
-        if type(self.transform) is Transform and len(self.transform.perm) in (2, 3):
-            return moved(list(cells), self.transform, self.offset)
+    def images(self, cells):
+        """The image of each cell, in order, without a call per cell (hundreds of coloured or
+        optional cells, for each of up to 48 symmetries)."""
+        if type(self.transform) is Transform:
+            return self.transform.apply(cells, self.offset)
         return translated(self.transform.apply(list(cells)), self.offset)
 
     @property
@@ -92,7 +92,7 @@ def _box_symmetries(cells, lattice) -> list[Symmetry]:
         # Coordinate k of an image is signs[k] * cell[perm[k]]: its least value over the box.
         least = [low[p] if s > 0 else -high[p] for p, s in zip(g.perm, g.signs)]
         offset = tuple(a - b for a, b in zip(low, least))
-        if whole or board.issuperset(moved(cells, g, offset)):  # a whole box maps onto itself
+        if whole or board.issuperset(g.apply(cells, offset)):  # a whole box maps onto itself
             result.append(Symmetry(g, offset))
     return result
 
@@ -233,7 +233,7 @@ def _keeps(values: dict):
     dim = len(cells[0])
     axes = list(zip(*cells))
     low, high = [min(axis) for axis in axes], [max(axis) for axis in axes]
-    normalized = tuple(moved(cells, Transform.identity(dim), tuple(-a for a in low))) if dim in (2, 3) else ()
+    normalized = tuple(translated(cells, tuple(-a for a in low))) if dim in (2, 3) else ()
     radix = max(h - a for a, h in zip(low, high)) + 1
     small = normalized and radix ** dim * len(cells) < 2**58  # (numbers that fit a machine word)
     own = numbered_images(normalized, painted, [Transform.identity(dim)], radix)[0] if small else None
