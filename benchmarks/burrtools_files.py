@@ -20,6 +20,8 @@ counts, big pieces and big boxes where the kind has them:
   carry their colour (the others are neutral), so that thousands of assemblies remain.
 - ``counts``: a 3x3x3 cube with its 8 corners optional, from 6 kinds of tetracube used 0 to
   2 times each.
+- ``max-holes``: a 4x3x2 box with 6 optional voxels, from at most one each of 6 tetracubes,
+  2 trominoes and a domino, with at most 2 voxels left empty (``maxHoles``).
 - ``frame-40``: the twelve edges of a 40x40x40 cube (456 voxels in a box of 64,000), in 8
   corner pieces.
 - ``soma-marked-corner``, ``soma-two-coloured-t``, ``soma-coloured-mirror-pair``: the Soma cube
@@ -110,8 +112,10 @@ def piece(cells, colour=None, name="") -> Shape:
     return Shape({c: ("#", colour(c) if colour else 0) for c in cells}, name)
 
 
-def puzzle_xml(shapes, parts, result: int, name: str, colours: int = 0, pairs=(), comment: str = "") -> str:
-    """``parts``: (shape id, count) or (shape id, (min, max))."""
+def puzzle_xml(shapes, parts, result: int, name: str, colours: int = 0, pairs=(), comment: str = "",
+               max_holes: int | None = None) -> str:
+    """``parts``: (shape id, count) or (shape id, (min, max)); ``max_holes``: the problem's
+    maxHoles."""
     lines = ['<?xml version="1.0"?>', '<puzzle version="2">', ' <gridType type="0"/>']
     palette = [(200, 40, 40), (40, 40, 200), (40, 160, 40)]
     lines.append(" <colors>" + "".join(f'<color red="{r}" green="{g}" blue="{b}"/>' for r, g, b in palette[:colours]) + "</colors>")
@@ -119,7 +123,8 @@ def puzzle_xml(shapes, parts, result: int, name: str, colours: int = 0, pairs=()
     lines += ["  " + s.xml() for s in shapes]
     lines.append(" </shapes>")
     lines.append(" <problems>")
-    lines.append(f'  <problem name="{name}">')
+    holes = "" if max_holes is None else f' maxHoles="{max_holes}"'
+    lines.append(f'  <problem name="{name}"{holes}>')
     lines.append("   <shapes>")
     for shape, count in parts:
         if isinstance(count, tuple):
@@ -245,6 +250,19 @@ def counts():
     return puzzle_xml(shapes + [result], parts, len(shapes), "Corners optional")
 
 
+def max_holes():
+    """A 4x3x2 box with six optional voxels, filled with at most one each of six tetracubes,
+    two trominoes and a domino, leaving at most two voxels empty (maxHoles): pieces of three
+    sizes, so the limit is no limit on how many pieces are used."""
+    shapes = [piece(cells, name=name) for name, cells in TETRACUBES.items()]
+    shapes += [piece([(0, 0, 0), (1, 0, 0), (0, 1, 0)], name="V"), piece([(0, 0, 0), (1, 0, 0), (2, 0, 0)], name="I3"),
+               piece([(0, 0, 0), (1, 0, 0)], name="D")]
+    optional = {(0, 0, 0), (3, 0, 0), (0, 2, 0), (3, 2, 0), (1, 1, 1), (2, 1, 1)}
+    result = Shape({c: ("+" if c in optional else "#", 0) for c in box(4, 3, 2)}, "Two holes at most")
+    parts = [(k, (0, 1)) for k in range(len(shapes))]
+    return puzzle_xml(shapes + [result], parts, len(shapes), "Two holes at most", max_holes=2)
+
+
 def frame_40():
     rng = random.Random(17)
     n = 40
@@ -356,6 +374,7 @@ def files() -> dict[str, bytes]:
         "cube-15-slow": cube_15_slow(),
         "cube-16-colours": cube_16_colours(),
         "counts": counts(),
+        "max-holes": max_holes(),
         "frame-40": frame_40(),
         # Colours that restrict nothing, as BurrTools counts them:
         "soma-marked-corner": soma("A marked corner", cube_colours={(0, 0, 0): 1}),

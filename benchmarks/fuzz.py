@@ -103,6 +103,7 @@ def make_seeds(work: Path, kinds=None) -> list[Seed]:
         Seed("board", "b.txt", (shapes / "pentomino" / "3x20.txt").read_bytes(), ["export-dlx", "{}"]),
         Seed("board", "b.txt", (shapes / "pentomino" / "scott.txt").read_bytes(), ["export-dlx", "{}", "--pieces", "pentominoes,tetrominoes:O"]),
         Seed("board", "b.txt", b"; pieces: 0..2*trominoes\n###+\n#A##\n#AA#\n", ["solve", "{}", "--limit", "2"]),
+        Seed("board", "b.txt", b"; pieces: 0..4*trominoes,0..2*domino\n; max-holes: 2\n+##+\n####\n####\n+##+\n", ["solve", "{}", "--count"]),
         Seed("board", "b.txt", (shapes / "polyiamond" / "parallelogram-4x9.txt").read_bytes(), ["export-dlx", "{}"]),
         Seed("board", "b.txt", (shapes / "polyhex" / "tetrahexes-4x7-bee.txt").read_bytes(), ["solve", "{}", "--limit", "2"]),
         Seed("voxel text", "b.vox", (shapes / "soma" / "castle.vox").read_bytes(), ["solve", "{}", "--limit", "1"]),
@@ -127,6 +128,8 @@ def make_seeds(work: Path, kinds=None) -> list[Seed]:
     seeds.append(Seed("xmpuzzle", "p.xmpuzzle", gzip.compress(soma, mtime=0), ["solve", "{}", "--problem", "2", "--count"]))
     seeds.append(Seed("xmpuzzle", "p.xmpuzzle", soma, ["convert", "{}", "{dir}/out.txt", "--problem", "Castle"]))
     seeds.append(Seed("xmpuzzle", "p.xmpuzzle", (burr / "coloured-soma.xmpuzzle").read_bytes(), ["solve", "{}", "--count"]))
+    holes = ROOT / "benchmarks" / "data" / "burrtools" / "max-holes.xmpuzzle"  # maxHoles
+    seeds.append(Seed("xmpuzzle", "p.xmpuzzle", gzip.decompress(holes.read_bytes()), ["solve", "{}", "--count"]))
     # BurrTools' other grids: prisms (with assemblies, and taken apart), spheres, rhombic, tetra-octa
     seeds.append(Seed("xmpuzzle", "p.xmpuzzle", (burr / "prisms" / "tower-solved-by-burrtools.xmpuzzle").read_bytes(),
                       ["solve", "{}", "--count"]))
@@ -174,12 +177,14 @@ def make_seeds(work: Path, kinds=None) -> list[Seed]:
 
 
 # Boards whose look-alikes share their exact cover problem: pre-placed dominoes and holes
-# (a count range, so the dominoes left are the same either way), mirror-placed.
+# (a count range, so the dominoes left are the same either way), mirror-placed; and optional
+# cells, some of which a look-alike's max-holes line makes required.
 LOOK_ALIKES = [
     b"; pieces: 0..99*domino\nDD..DD\n######\n######\n######\n",
     b"; pieces: 0..99*domino\nD....D\nD....D\n######\n######\n######\n",
     b"; pieces: 0..99*domino\n.D..D.\n.D..D.\n######\n######\n######\n######\n",
     b"; pieces: 0..99*domino,trominoes:I=0..9\n##I#\n##I#\n##I#\n####\n####\n",
+    b"; pieces: 0..99*domino,trominoes:I=0..9\n+##+\n####\n####\n+##+\n",  # max-holes changes its answer
 ]
 LOOK_ALIKE_COUNT = ["solve", "{}", "--count", "--json", "--jobs", "1", "--depth", "2", "--backend", "dlx-c"]
 
@@ -341,7 +346,7 @@ def look_alike(data: bytes, rng: random.Random) -> tuple[bytes, str]:
     text = data.decode("utf-8", "surrogateescape")
     lines = text.split("\n")
     art = [k for k, line in enumerate(lines) if line and not line.startswith(";")]
-    kind = rng.choice(["holes", "pre-placed", "optional", "name", "rows", "any"])
+    kind = rng.choice(["holes", "pre-placed", "optional", "name", "rows", "max-holes", "any"])
     if kind == "holes" and art:  # pre-placed pieces left out
         letter = rng.choice([c for c in "DI" if c in text] or ["D"])
         for k in art:
@@ -356,6 +361,9 @@ def look_alike(data: bytes, rng: random.Random) -> tuple[bytes, str]:
         lines[k] = lines[k][:j] + "+" + lines[k][j + 1:]
     elif kind == "name":
         lines.insert(0, f"; name: look-alike {rng.randrange(1000)}")
+    elif kind == "max-holes":  # at most so many optional cells left empty
+        lines = [line for line in lines if not line.startswith("; max-holes:")]
+        lines.insert(0, f"; max-holes: {rng.randrange(4)}")
     elif kind == "rows" and art:  # upside down: the same shape, other cell names
         rows = [lines[k] for k in art]
         for k, row in zip(art, reversed(rows)):

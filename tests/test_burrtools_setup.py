@@ -38,6 +38,7 @@ BURRTOOLS = {
     "cage-216": (1, 1),
     "colour-cube": (1, 1),
     "counts": (3082, 6164),
+    "max-holes": (19819, 39638),
     "cube-15": (294, 294),
     "cube-16-colours": (4052, 4052),
     "cube-9": (1, 1),

@@ -6,7 +6,9 @@ against a second formulation (copies as separately named pieces, whose count is 
 larger for k identical copies).
 """
 
+import functools
 import json
+from dataclasses import replace
 from math import factorial
 
 import pytest
@@ -20,6 +22,7 @@ from polyfit.puzzle.piece_sets import BUILT_IN, polyominoes
 from polyfit.puzzle.solve import Counts, Puzzle
 
 import helpers
+from polyfit import api
 from helpers import ROOT, run_cli
 
 CHESSBOARD = "\n".join(["########"] * 8)
@@ -117,6 +120,7 @@ def test_conways_puzzle():
 
 TROMINOES = polyominoes(3)  # I L
 DOMINO = polyominoes(2)[0]
+SQUARE = next(p for p in polyominoes(4) if p.name == "O")
 
 
 def as_brute(pieces):
@@ -153,6 +157,92 @@ def test_counts_match_the_independent_counter(backend, art, spec):
     assert counts_of(puzzle, backend) == expected
     # With symmetry breaking off, every solution is found once.
     assert Puzzle(board, pieces, break_symmetry=False).count(backend).search.solutions == expected[1]
+
+
+# -- at most so many optional cells left empty (BurrTools' maxHoles) ---------------------------
+
+
+HOLES_CASES = [
+    ("+##+\n####\n####\n+##+", [(TROMINOES[0], 0, 4), (TROMINOES[1], 0, 4), (DOMINO, 0, 2)]),
+    ("++###\n#####\n###++", [(TROMINOES[1], 0, 4), (DOMINO, 0, 3)]),
+    ("D+##\nD###\n+##+", [(TROMINOES[0], 0, 3), (TROMINOES[1], 0, 3), (DOMINO, 1, 3)]),
+    # one square tetromino breaks the symmetry
+    ("+##+\n####\n####\n+##+", [(SQUARE, 1, 1), (TROMINOES[0], 0, 3), (TROMINOES[1], 0, 3), (DOMINO, 0, 2)]),
+]
+
+
+@functools.cache
+def _brute_solutions(board, pieces):
+    fixed = [(name, cells) for name, cells, _ in board.fixed]
+    return helpers.solutions(board.cells, as_brute(pieces), board.optional, fixed)
+
+
+@functools.cache
+def brute_counts_with_holes(board, pieces, most):
+    """:func:`brute_counts` of the solutions that leave at most ``most`` cells empty
+    (``pieces`` a tuple; each answer kept for the next backend)."""
+    fixed = [(name, cells) for name, cells, _ in board.fixed]
+    kept = [s for s in _brute_solutions(board, pieces) if len(board.cells) - sum(len(cells) for _, cells in s) <= most]
+    return helpers.distinct(kept, board.cells, as_brute(pieces), board.optional, fixed), len(kept)
+
+
+@pytest.mark.parametrize("art, spec", HOLES_CASES)
+def test_a_limit_on_holes_keeps_the_solutions_that_leave_that_many_empty_or_fewer(backend, art, spec):
+    board = parse_board_text(art)
+    pieces = tuple(Piece(p.name, p.cells, p.mirror, (lo, hi)) for p, lo, hi in spec)
+    seen = set()
+    for most in range(len(board.optional) + 1):
+        expected = brute_counts_with_holes(board, pieces, most)
+        seen.add(expected)
+        limited = replace(board, max_holes=most)
+        try:
+            puzzle = Puzzle(limited, pieces)
+        except PolyfitError as error:  # no choice of pieces covers enough cells
+            assert expected == (0, 0) and "left empty" in str(error)
+            continue
+        needs_capable(backend, puzzle)
+        assert counts_of(puzzle, backend) == expected, most
+        assert Puzzle(limited, pieces, break_symmetry=False).count(backend).search.solutions == expected[1]
+    assert len(seen) >= 3  # the limit decides something
+
+
+@pytest.mark.parametrize("case", [0, 3])
+def test_a_limit_on_holes_holds_in_every_way_of_running(case):
+    """Burnside's counts (the memo counter), jobs, samples and the solutions shown all leave no
+    more cells empty than the limit allows, with a piece breaking the symmetry (case 3) or none."""
+    art, spec = HOLES_CASES[case]
+    board = replace(parse_board_text(art), max_holes=2)
+    pieces = tuple(Piece(p.name, p.cells, p.mirror, (lo, hi)) for p, lo, hi in spec)
+    expected = brute_counts_with_holes(replace(board, max_holes=None), pieces, 2)
+    puzzle = api.Puzzle(board, pieces)
+    assert puzzle.cover.max_holes == 2 and (puzzle.cover.breaker is not None) == (case == 3)
+    for counts in (puzzle.count("count-memo"), puzzle.count("count-memo-python"), puzzle.count("dlx-c", jobs=2)):
+        assert (counts.distinct, counts.total) == expected
+    shown = list(puzzle.solutions(all=True))
+    assert len(shown) == expected[1]
+    for solution in shown + puzzle.sample(20, seed=3):
+        covered = sum(len(cells) for cells in solution.placements.values())
+        assert len(board.cells) - 2 <= covered <= len(board.cells)
+
+
+def test_a_limit_on_holes_is_read_and_written_with_the_board(tmp_path):
+    path = tmp_path / "board.txt"
+    path.write_text("; pieces: 0..4*trominoes,0..2*domino\n; max-holes: 1\n+##+\n####\n####\n+##+\n")
+    result = run_cli(["solve", str(path), "--count", "--json"])
+    assert result.exit_code == 0, result.output
+    board = parse_board_text(path.read_text())
+    assert board.max_holes == 1
+    pieces = tuple(Piece(p.name, p.cells, p.mirror, (0, 4)) for p in TROMINOES) + (Piece(DOMINO.name, DOMINO.cells, DOMINO.mirror, (0, 2)),)
+    data = json.loads(result.output)
+    assert (data["distinct"], data["total"]) == brute_counts_with_holes(replace(board, max_holes=None), pieces, 1)
+    for target in ("copy.xmpuzzle", "copy.txt"):
+        assert run_cli(["convert", str(path), str(tmp_path / target)]).exit_code == 0
+        again = json.loads(run_cli(["solve", str(tmp_path / target), "--count", "--json"]).output)
+        assert (again["distinct"], again["total"]) == (data["distinct"], data["total"]), target
+    path.write_text("; max-holes: two\n; pieces: 0..4*trominoes\n+##+\n")
+    result = run_cli(["solve", str(path)])
+    assert result.exit_code == 2
+    assert "board.txt:1:14: max-holes must be a whole number" in result.output
 
 
 def test_identical_copies_count_once_not_k_factorial_times(backend):

@@ -508,11 +508,9 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
             raise ParseError(path, shape.line, shape.column, f"shape {shape_id} is a piece of problem {number} but has no filled voxels")
         check("cells", len(cells), f"{path}: shape {shape_id}")
         pieces.append((shape_id, Piece(names[shape_id], tuple(cells), flat, (lo, hi), GRID_LATTICES.get(grid, ""))))
-    if problem.max_holes is not None:
-        most = sum(p.size * p.count[1] for _, p in pieces)
-        least = sum(p.size * p.count[0] for _, p in pieces)
-        if len(every) - least > problem.max_holes and len(variable) > problem.max_holes and least != most:
-            raise ParseError(path, problem.line, problem.column, f"problem {number} limits the holes to {problem.max_holes} (maxHoles): polyfit cannot limit them")
+    max_holes = problem.max_holes
+    if max_holes is not None and len({sum(p.size * p.count[k] for _, p in pieces) for k in (0, 1)}) == 1:
+        max_holes = None  # the pieces' counts are fixed: BurrTools ignores the limit (its holes are known)
     colours = _colours(puzzle, problem, result, pieces, lambda voxel: shift(_cell(voxel, flat, grid)), flat, grid)
     cells = tuple(sorted(every))
     allowed = {}
@@ -533,6 +531,7 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
                       {} if flat or grid else _OrientationNumbers(piece)) for shape_id, piece in pieces),
         colours=colours,
         lattice=GRID_LATTICES.get(grid, ""),
+        max_holes=max_holes,
     )
     return board, Layout(flat, offset, pieces, grid)
 
@@ -870,7 +869,8 @@ def xmpuzzle_text(board: Board, pieces, solutions=(), name: str | None = None, s
     # No solve state: BurrTools then keeps the saved assemblies and, when it solves the
     # problem, adds its own (burrTxt2 cannot resume a problem marked solved without its
     # assembler's state).
-    lines.append(f'    <problem name="{_attr(title)}">')
+    holes = "" if board.max_holes is None else f' maxHoles="{board.max_holes}"'
+    lines.append(f'    <problem name="{_attr(title)}"{holes}>')
     lines.append("      <shapes>")
     for k, piece in enumerate(pieces):
         lo, hi = piece.count

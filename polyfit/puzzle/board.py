@@ -45,6 +45,8 @@ class Board:
     # BurrTools colours of the cells and pieces, and their rule (polyfit.puzzle.colours.Colours);
     # when given, they decide the placements and symmetries and ``allowed`` only reports them.
     colours: object = field(default=None, compare=False, hash=False, repr=False)
+    # The most optional cells a solution may leave empty (BurrTools' maxHoles); None: any.
+    max_holes: int | None = None
 
     def __post_init__(self):
         where = self.path or self.name or "the board"
@@ -57,6 +59,8 @@ class Board:
             values = [c[axis] for c in self.cells]
             box *= max(values) - min(values) + 1
         check("box", box, where)
+        if self.max_holes is not None and (type(self.max_holes) is not int or self.max_holes < 0):
+            raise PolyfitError(f"{where}: the most holes must be a whole number, 0 or more, not {self.max_holes!r}")
 
     @property
     def dim(self) -> int:
@@ -79,7 +83,8 @@ class Board:
         """The board drawn in text art: 2D (``dim=2``) or voxel layers (``dim=3``).
 
         Pre-placed pieces are the face-connected groups of each letter; ``; name:`` and other
-        ``; key: value`` lines become :attr:`name` and :attr:`metadata`."""
+        ``; key: value`` lines become :attr:`name` and :attr:`metadata`; ``; max-holes: N``
+        sets :attr:`max_holes`."""
         if dim not in (2, 3):
             raise PolyfitError(f"a text-art board is 2D or 3D, not {dim}D")
         from polyfit.lattices.textart import read_art  # text boards only: not a file of another kind
@@ -94,6 +99,14 @@ class Board:
                 cells = tuple(sorted(group))
                 fixed.append((letter, cells, min(art.where[c] for c in cells)))
         fixed.sort(key=lambda f: f[2])
+        max_holes = None
+        if "max-holes" in metadata:
+            text = metadata["max-holes"]
+            if not (text.isascii() and text.isdigit()):
+                line, column = art.metadata_at["max-holes"]
+                raise ParseError(path, line, column, f"max-holes must be a whole number, 0 or more (the most "
+                                 f"optional cells a solution leaves empty), not {text!r}")
+            max_holes = int(text)
         return cls(
             tuple(sorted(art.cells)),
             metadata.get("name", ""),
@@ -103,6 +116,7 @@ class Board:
             tuple(fixed),
             dict(art.metadata_at),
             lattice,
+            max_holes=max_holes,
         )
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from polyfit.errors import PolyfitError
-from polyfit.puzzle.cover import cell_name, crossing_name
+from polyfit.puzzle.cover import HOLE, cell_name, crossing_name
 from polyfit.xc.problem import ExactCoverProblem
 
 
@@ -54,6 +54,10 @@ def full_problem(puzzle) -> FullProblem:
             option += tuple(item[crossing_name(crossed.points[k])] for k in crossed.held[index])
         options.append(option)
         placement.append(index)
+    if cover.max_holes is not None:  # the hole options as the cover has them
+        holes = [k for k, index in enumerate(cover.option_placement) if index == HOLE]
+        options += [problem.options[k] for k in holes]
+        placement += [HOLE] * len(holes)
     full = ExactCoverProblem(list(problem.primary), list(problem.secondary), options, list(problem.bounds))
     return FullProblem(full, placement)
 
@@ -90,8 +94,9 @@ def symmetric_problem(puzzle, sym) -> tuple[ExactCoverProblem, list[tuple[int, .
     free = [c for c in board.cells if c not in fixed_cells]
     cell_orbit = _cycles({c: sym(c) for c in free})
     orbits = sorted(set(cell_orbit.values()))
-    required = [c for c in orbits if c not in board.optional]
-    spare = [c for c in orbits if c in board.optional]
+    required = [c for c in orbits if c not in cover.optional]
+    spare = [c for c in orbits if c in cover.optional]
+    limited = cover.max_holes is not None  # then the optional cells are primary, with hole options
     used = [i for i, (lo, hi) in enumerate(puzzle.counts) if hi > 0]
     piece_orbit = _cycles({i: sym.piece_map[i] for i in used})
     piece_leaders = sorted(set(piece_orbit.values()))
@@ -103,11 +108,16 @@ def symmetric_problem(puzzle, sym) -> tuple[ExactCoverProblem, list[tuple[int, .
     points = crossed.points if crossed is not None else []
     first_point = n_pieces + len(item_of_cell)
     problem = ExactCoverProblem(
-        [f"piece{lead}" for lead in piece_leaders] + [cell_name(c) for c in required],
-        [cell_name(c) for c in spare] + [crossing_name(p) for p in points],
+        [f"piece{lead}" for lead in piece_leaders] + [cell_name(c) for c in required]
+        + ([cell_name(c) for c in spare] + ["holes"] if limited else []),
+        ([] if limited else [cell_name(c) for c in spare]) + [crossing_name(p) for p in points],
     )
+    if limited:
+        first_point += 1
     bounds = [puzzle.counts[lead] for lead in piece_leaders]
-    if any(b != (1, 1) for b in bounds):
+    if limited:
+        problem.bounds = bounds + [(1, 1)] * (len(required) + len(spare)) + [(0, cover.max_holes)]
+    elif any(b != (1, 1) for b in bounds):
         problem.bounds = bounds + [(1, 1)] * len(required)
     table = cover.table(sym)
     searched = len(cover.placements) - len(cover.fixed)
@@ -134,6 +144,15 @@ def symmetric_problem(puzzle, sym) -> tuple[ExactCoverProblem, list[tuple[int, .
         option += tuple(first_point + k for k in sorted(through))
         problem.options.append(option)
         amounts.append((times,) + (1,) * (len(option) - 1))
+    if limited:  # a hole on each cell of an orbit: as many holes as the orbit has cells
+        holes = len(problem.primary) - 1
+        size = {c: 0 for c in spare}
+        for c in free:
+            if cell_orbit[c] in size:
+                size[cell_orbit[c]] += 1
+        for c in spare:
+            problem.options.append((holes, item_of_cell[c]))
+            amounts.append((size[c], 1))
     return problem, amounts
 
 
@@ -191,7 +210,8 @@ def sample(puzzle, backend, n: int, seed: int | None) -> list[tuple[int, ...]]:
         return min(puzzle.placements[i].cells)
 
     drawn = backend.sample(full.problem, n, seed)
-    return [tuple(sorted((full.placement[o] for o in options), key=reading_order)) + fixed for options in drawn]
+    return [tuple(sorted((full.placement[o] for o in options if full.placement[o] != HOLE), key=reading_order)) + fixed
+            for options in drawn]
 
 
 def parse_memory(text: str) -> int:

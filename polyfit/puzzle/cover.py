@@ -50,6 +50,24 @@ from polyfit.puzzle.placements import BitGrid, Placement, runs, shape_places
 from polyfit.puzzle.symmetry import Symmetry
 
 
+# With a limit on the optional cells left empty (BurrTools' maxHoles), the optional cells are
+# primary items, and each has one more option: a hole there, which covers it and the HOLES
+# item; HOLES takes 0..limit of them (Algorithm M). A hole option stands for no placement: its
+# entry in Cover.option_placement is HOLE, and the solutions read from a search leave it out
+# (Cover.placements_of), as the placements alone say which cells stay empty. HOLES is the last
+# primary item, named "holes" unless a piece is (holes_label).
+HOLES = "holes"
+HOLE = -1
+
+
+def holes_label(names) -> str:
+    """The name of the :data:`HOLES` item: one no piece has."""
+    names, label = set(names), HOLES
+    while label in names:
+        label = "_" + label
+    return label
+
+
 def cell_name(cell) -> str:
     if len(cell) == 2:
         return f"r{cell[0]}c{cell[1]}"
@@ -279,6 +297,8 @@ class Cover:
     orbit_sizes: dict[int, int] = field(default_factory=dict)
     pieces: list | None = None  # the puzzle's pieces, to map placements by their orientations
     painted: list | None = None  # each piece's colours (polyfit.puzzle.colours), () when none
+    optional: frozenset = frozenset()  # the searched cells a solution may leave empty
+    max_holes: int | None = None  # the most of them a solution leaves empty (None: any)
 
     def __post_init__(self):
         self._tables: dict[Symmetry, list[int]] = {}
@@ -286,6 +306,13 @@ class Cover:
         self._solution_tables: dict[int | None, tuple[list, list]] = {}
         self._option_placement: array | None = None  # option_placement packed for the C classifier
         self.has_reflections = any(not sym.is_proper for sym in self.symmetries)
+
+    def placements_of(self, options) -> tuple[int, ...]:
+        """A solution's placements (indices) from its options (indices), hole options left out."""
+        placement_of = self.option_placement
+        if self.max_holes is None:
+            return tuple([placement_of[k] for k in options])
+        return tuple([placement_of[k] for k in options if placement_of[k] != HOLE])
 
     def table(self, sym: Symmetry) -> list[int]:
         """Where ``sym`` sends each placement, as a list of placement indices (built once)."""
@@ -370,6 +397,8 @@ class Cover:
         of each mapped to placement indices; each solution stands for itself alone). ``native``:
         the C twin (the default when it built) or the Python loop."""
         placement_of = self.option_placement
+        if self.max_holes is not None:  # the holes follow from the placements: leave them out
+            batch = [tuple([k for k in options if placement_of[k] != HOLE]) for options in batch]
         if ((_classify is not None) if native is None else native) and self.placements:
             if self._option_placement is None:
                 self._option_placement = array("i", placement_of)
@@ -377,7 +406,7 @@ class Cover:
                                              len(self.placements))
         found = []
         for options in batch:
-            placements = tuple([placement_of[k] for k in options])
+            placements = self.placements_of(options)
             canonical, _, fixed_by = self.classify(placements, native=False)
             if canonical:
                 found.append((placements, fixed_by))
@@ -547,27 +576,38 @@ def build_cover(
     optional=frozenset(),
     fixed=(),
     colours=None,
+    max_holes: int | None = None,
 ) -> Cover:
     """The exact cover problem of the cells ``board_cells`` (those the search fills; the
-    ``optional`` ones may stay empty) by ``placements``; ``fixed`` are pre-placed ones;
-    ``colours`` the BurrTools colours of the pieces (:class:`polyfit.puzzle.colours.Colours`)."""
+    ``optional`` ones may stay empty, at most ``max_holes`` of them when it is given) by
+    ``placements``; ``fixed`` are pre-placed ones; ``colours`` the BurrTools colours of the
+    pieces (:class:`polyfit.puzzle.colours.Colours`)."""
     counts = list(counts) if counts is not None else [(1, 1)] * len(pieces)
     used = [i for i in range(len(pieces)) if counts[i][1] > 0]
     piece_item = {piece: k for k, piece in enumerate(used)}
     required = sorted(c for c in board_cells if c not in optional)
     spare = sorted(c for c in board_cells if c in optional)
+    if max_holes is not None and max_holes >= len(spare):
+        max_holes = None  # a limit no solution can pass
+    if max_holes == 0:  # no cell may stay empty: the optional cells are required
+        required, spare, max_holes = sorted(required + spare), [], None
+    limited = max_holes is not None
     cell_item = {c: len(used) + k for k, c in enumerate(required + spare)}
     crossed = crossings(pieces, placements, fixed)
     problem = ExactCoverProblem(
-        [pieces[i].name for i in used] + [cell_name(c) for c in required],
-        [cell_name(c) for c in spare] + ([crossing_name(p) for p in crossed.points] if crossed else []),
+        [pieces[i].name for i in used] + [cell_name(c) for c in required]
+        + ([cell_name(c) for c in spare] + [holes_label(pieces[i].name for i in used)] if limited else []),
+        ([] if limited else [cell_name(c) for c in spare]) + ([crossing_name(p) for p in crossed.points] if crossed else []),
     )
-    if any(counts[i] != (1, 1) for i in used):
+    if limited:
+        problem.bounds = [counts[i] for i in used] + [(1, 1)] * (len(required) + len(spare)) + [(0, max_holes)]
+    elif any(counts[i] != (1, 1) for i in used):
         problem.bounds = [counts[i] for i in used] + [(1, 1)] * len(required)
     everything = list(placements) + list(fixed)
     painted = [colours.of(p) if colours else () for p in pieces]
     cover = Cover(problem, everything, [], list(symmetries), pieces=list(pieces), painted=painted)
     cover.fixed = list(range(len(placements), len(everything)))
+    cover.optional = frozenset(spare)
     cover.crossings = crossed
     if break_symmetry:
         choose_breaker(cover, pieces, counts)
@@ -579,15 +619,20 @@ def build_cover(
     if crossed is None:
         problem.options = items_of.options(placements, searched, piece_item)
         cover.option_placement += searched
-        return cover
-    for index in searched:
-        held = crossed.held[index]
-        if held is None:
-            continue
-        placement = placements[index]
-        option = (piece_item[placement.piece],) + items_of(placement) + tuple(first_point + k for k in held)
-        problem.options.append(option)
-        cover.option_placement.append(index)
+    else:
+        for index in searched:
+            held = crossed.held[index]
+            if held is None:
+                continue
+            placement = placements[index]
+            option = (piece_item[placement.piece],) + items_of(placement) + tuple(first_point + k for k in held)
+            problem.options.append(option)
+            cover.option_placement.append(index)
+    if limited:
+        cover.max_holes = max_holes
+        holes = len(problem.primary) - 1
+        problem.options += [(holes, cell_item[c]) for c in spare]
+        cover.option_placement += [HOLE] * len(spare)
     return cover
 
 

@@ -232,7 +232,7 @@ def new_board(puzzle: Puzzle, placements, pieces_spec: str | None = None) -> Boa
     return Board(board.cells, board.name, metadata, board.path,
                  frozenset(c for c in board.optional if c not in covered), tuple(fixed),
                  dict(board.metadata_at), board.lattice, pieces=board.pieces, allowed=board.allowed,
-                 colours=board.colours)
+                 colours=board.colours, max_holes=board.max_holes)
 
 
 def board_text(board: Board, comment: str = "") -> str:
@@ -248,6 +248,8 @@ def board_text(board: Board, comment: str = "") -> str:
     lattice = lattices.of(board)
     if lattice.name != lattices.default_name(board.dim) and "lattice" not in board.metadata:
         lines.append(f"; lattice: {lattice.name}")  # a board read from a BurrTools file of another grid
+    if board.max_holes is not None and "max-holes" not in board.metadata:
+        lines.append(f"; max-holes: {board.max_holes}")  # a board read from a BurrTools file with maxHoles
     if comment:
         lines.append(f"; {comment}")
     marks = {c: "#" for c in board.cells}

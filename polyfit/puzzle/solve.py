@@ -123,6 +123,7 @@ class Puzzle:
             board.optional,
             preplaced.placements,
             board.colours,
+            board.max_holes,
         )
         # Every placement: the searched ones, then the pre-placed ones (cover.fixed).
         self.placements = self.cover.placements
@@ -137,8 +138,9 @@ class Puzzle:
     def _check_area(self, free) -> None:
         board, pieces = self.board, self.pieces
         optional = len(board.optional)
+        empty = optional if board.max_holes is None else min(optional, board.max_holes)  # the most left empty
         sizes = [p.size for p in pieces]
-        problem = area_problem(len(free) - optional, len(free), sizes, self.counts)
+        problem = area_problem(len(free) - empty, len(free), sizes, self.counts)
         if problem is None:
             return
         exact = all(p.count == (1, 1) for p in pieces) and not optional and not board.fixed
@@ -150,7 +152,8 @@ class Puzzle:
                 f"total area {piece_area}: every piece is used exactly once, so they must match"
             )
         left = " left after the pre-placed pieces" if board.fixed else ""
-        raise PolyfitError(f"{board.label}: {plural(len(free), 'cell')}{left}, {optional} of them optional; {problem}")
+        limit = "" if empty == optional else f" (at most {empty} left empty)"
+        raise PolyfitError(f"{board.label}: {plural(len(free), 'cell')}{left}, {optional} of them optional{limit}; {problem}")
 
     def labels(self, placements) -> list[str]:
         """A label per placement: the piece's name, numbered ``NAME#k`` when the solution
@@ -229,13 +232,12 @@ class Puzzle:
         start = time.perf_counter()
         try:
             if self.impossible is None:
-                placement_of = cover.option_placement
                 for options in backend.solutions(problem, counts.search):
                     if order is not None:
                         options = [order[k] for k in options]
                     if forced:
                         options = (*forced, *options)
-                    yield self.classify(tuple([placement_of[k] for k in options]), counts)
+                    yield self.classify(cover.placements_of(options), counts)
             counts.complete = True
         finally:
             counts.seconds = time.perf_counter() - start
