@@ -186,6 +186,8 @@ def list_boards_text(name: str, boards) -> str:
     lines = [f"{name}: {plural(len(boards), 'board')}"]
     for number, board in enumerate(boards, start=1):
         optional = f" ({len(board.optional)} optional)" if board.optional else ""
+        if board.optional and board.max_holes is not None:
+            optional = f" ({len(board.optional)} optional, at most {board.max_holes} left empty)"
         if board.pieces:
             pieces = ", ".join(
                 p.name + ("" if p.count == (1, 1) else "=" + "..".join(dict.fromkeys(map(str, p.count))))

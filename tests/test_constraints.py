@@ -239,6 +239,8 @@ def test_a_limit_on_holes_is_read_and_written_with_the_board(tmp_path):
         assert run_cli(["convert", str(path), str(tmp_path / target)]).exit_code == 0
         again = json.loads(run_cli(["solve", str(tmp_path / target), "--count", "--json"]).output)
         assert (again["distinct"], again["total"]) == (data["distinct"], data["total"]), target
+    listed = run_cli(["solve", str(tmp_path / "copy.xmpuzzle"), "--list"]).output
+    assert "16 cells (4 optional, at most 1 left empty)" in listed
     path.write_text("; max-holes: two\n; pieces: 0..4*trominoes\n+##+\n")
     result = run_cli(["solve", str(path)])
     assert result.exit_code == 2
