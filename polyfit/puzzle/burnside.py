@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from polyfit.errors import PolyfitError
-from polyfit.puzzle.cover import HOLE, cell_name, crossing_name
+from polyfit.puzzle.cover import HOLE, cell_name, crossing_name, items_problem
 from polyfit.xc.problem import ExactCoverProblem
 
 
@@ -107,18 +107,10 @@ def symmetric_problem(puzzle, sym) -> tuple[ExactCoverProblem, list[tuple[int, .
     crossed = cover.crossings
     points = crossed.points if crossed is not None else []
     first_point = n_pieces + len(item_of_cell)
-    problem = ExactCoverProblem(
-        [f"piece{lead}" for lead in piece_leaders] + [cell_name(c) for c in required]
-        + ([cell_name(c) for c in spare] + ["holes"] if limited else []),
-        ([] if limited else [cell_name(c) for c in spare]) + [crossing_name(p) for p in points],
-    )
+    problem = items_problem([f"piece{lead}" for lead in piece_leaders], [puzzle.counts[lead] for lead in piece_leaders],
+                            required, spare, points, cover.max_holes)
     if limited:
-        first_point += 1
-    bounds = [puzzle.counts[lead] for lead in piece_leaders]
-    if limited:
-        problem.bounds = bounds + [(1, 1)] * (len(required) + len(spare)) + [(0, cover.max_holes)]
-    elif any(b != (1, 1) for b in bounds):
-        problem.bounds = bounds + [(1, 1)] * len(required)
+        first_point += 1  # after the holes item
     table = cover.table(sym)
     searched = len(cover.placements) - len(cover.fixed)
     amounts = []

@@ -60,6 +60,24 @@ HOLES = "holes"
 HOLE = -1
 
 
+def items_problem(pieces: list[str], counts: list, required, spare, points, max_holes: int | None,
+                  holes: str = HOLES) -> ExactCoverProblem:
+    """The items of a cover, with no options yet: the ``pieces`` (names, used ``counts``
+    times) and the ``required`` cells primary, then the ``spare`` (optional) cells, then the
+    crossing ``points`` secondary; with ``max_holes``, the spare cells are primary, followed by
+    the :data:`HOLES` item (named ``holes``) taken 0 to ``max_holes`` times."""
+    limited = max_holes is not None
+    problem = ExactCoverProblem(
+        pieces + [cell_name(c) for c in required] + ([cell_name(c) for c in spare] + [holes] if limited else []),
+        ([] if limited else [cell_name(c) for c in spare]) + [crossing_name(p) for p in points],
+    )
+    if limited:
+        problem.bounds = list(counts) + [(1, 1)] * (len(required) + len(spare)) + [(0, max_holes)]
+    elif any(c != (1, 1) for c in counts):
+        problem.bounds = list(counts) + [(1, 1)] * len(required)
+    return problem
+
+
 def holes_label(names) -> str:
     """The name of the :data:`HOLES` item: one no piece has."""
     names, label = set(names), HOLES
@@ -594,15 +612,9 @@ def build_cover(
     limited = max_holes is not None
     cell_item = {c: len(used) + k for k, c in enumerate(required + spare)}
     crossed = crossings(pieces, placements, fixed)
-    problem = ExactCoverProblem(
-        [pieces[i].name for i in used] + [cell_name(c) for c in required]
-        + ([cell_name(c) for c in spare] + [holes_label(pieces[i].name for i in used)] if limited else []),
-        ([] if limited else [cell_name(c) for c in spare]) + ([crossing_name(p) for p in crossed.points] if crossed else []),
-    )
-    if limited:
-        problem.bounds = [counts[i] for i in used] + [(1, 1)] * (len(required) + len(spare)) + [(0, max_holes)]
-    elif any(counts[i] != (1, 1) for i in used):
-        problem.bounds = [counts[i] for i in used] + [(1, 1)] * len(required)
+    names = [pieces[i].name for i in used]
+    problem = items_problem(names, [counts[i] for i in used], required, spare,
+                            crossed.points if crossed else [], max_holes, holes_label(names))
     everything = list(placements) + list(fixed)
     painted = [colours.of(p) if colours else () for p in pieces]
     cover = Cover(problem, everything, [], list(symmetries), pieces=list(pieces), painted=painted)
