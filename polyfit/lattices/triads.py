@@ -45,6 +45,18 @@ class TriadTransform:
         return self.from_triad(self.triad(self.to_triad(cell)))
 
     def apply(self, cells):
+        maps = _affine_maps(self)
+        if maps is not None:  # one sum per coordinate and cell (see _affine_maps)
+            (a0, b0, ar0, br0, ak0, bk0), (a1, b1, ar1, br1, ak1, bk1) = maps
+            images = []
+            for r, c in cells:
+                if (r + c) & 1:
+                    k = (c - 1 - r) >> 1
+                    images.append((a1 + r * ar1 + k * ak1, b1 + r * br1 + k * bk1))
+                else:
+                    k = (c - r) >> 1
+                    images.append((a0 + r * ar0 + k * ak0, b0 + r * br0 + k * bk0))
+            return tuple(images)
         to, back, (p, q, r) = self.to_triad, self.from_triad, self.perm
         if self.negate:
             f = self.FLIP
@@ -64,6 +76,41 @@ class TriadTransform:
     @property
     def is_identity(self) -> bool:
         return self.perm == (0, 1, 2) and not self.negate
+
+
+_AFFINE: dict = {}
+
+
+def _affine_maps(transform: TriadTransform):
+    """The transform as two affine maps, one for the cells (r, c) with r + c even and one for
+    the odd ones, or None when it is not affine on them. Within a class a cell is
+    ``(p + k·(0, 2) + r·(1, 1))`` for its row r, ``k = (c - p - r) / 2`` and its class p, and
+    a symmetry of the lattice moves the cells of a class rigidly: so an image is the image of
+    ``(0, p)`` plus r times the step of ``(1, 1)`` plus k times that of ``(0, 2)``, as
+    ``(a, b, ar, br, ak, bk)``. Worked out from three cells per class and checked on a square of
+    cells around the origin (a lattice whose coordinates behave otherwise keeps the triads)."""
+    key = (type(transform), transform.perm, transform.negate)
+    if key in _AFFINE:
+        return _AFFINE[key]
+
+    def exact(cell):
+        t = transform.to_triad(cell)
+        return transform.from_triad(transform.triad(t))
+
+    maps = []
+    for p in (0, 1):
+        a, b = exact((0, p))
+        (ar, br), (ak, bk) = [(x - a, y - b) for x, y in (exact((1, 1 + p)), exact((0, 2 + p)))]
+        maps.append((a, b, ar, br, ak, bk))
+    for r in range(-7, 8):
+        for c in range(-7, 8):
+            a, b, ar, br, ak, bk = maps[(r + c) & 1]
+            k = (c - ((r + c) & 1) - r) >> 1
+            if exact((r, c)) != (a + r * ar + k * ak, b + r * br + k * bk):
+                _AFFINE[key] = None
+                return None
+    _AFFINE[key] = maps = tuple(maps)
+    return maps
 
 
 def triad_group(kind: type[TriadTransform], mirror: bool) -> tuple[TriadTransform, ...]:
