@@ -4,11 +4,12 @@ are prepared in time near linear in their size."""
 from __future__ import annotations
 
 import itertools
+from array import array
 import random
 
 import pytest
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from polyfit.lattices import base as lattices
@@ -137,6 +138,59 @@ def test_the_c_graph_fill_refuses_numbers_off_the_board():
     ):
         with pytest.raises(ValueError):
             pl._regions.fits_graph(*bad)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_numbered_placements_pick_sort_and_add_up_as_their_cells_do(data):
+    """Off squares and cubes a generated placement is its cells' numbers on the sorted board:
+    they name its cells; C's pick, sorted_images and sums answer as their Python twins."""
+    lattice, rng, cells = random_board(data, 0.85)
+    pieces = [Piece(chr(65 + k), grown(lattice, rng.choice(cells), data.draw(st.integers(1, 5)), rng), lattice=lattice)
+              for k in range(data.draw(st.integers(1, 3)))]
+    generated = pl.generate(cells, pieces)
+    board = pl.numbered_on(generated)
+    assume(board is not None)
+    assert list(board) == cells
+    for p in generated:
+        assert p.cells == tuple(cells[n] for n in pl.int32s(p.numbers))
+        assert list(pl.int32s(p.numbers)) == sorted(pl.int32s(p.numbers))
+    starts, items = pl.concatenated(p.numbers for p in generated)
+    weights = array("i", [rng.randint(-3, 3) for _ in cells])
+    to = array("i", rng.sample(range(len(cells)), len(cells)))
+    bases = array("i", [rng.randrange(len(cells)) for _ in range(5)])
+    places = array("i", [rng.randrange(len(cells) - max(bases)) for _ in range(4)])
+    assert pl.sums(weights, items, starts) == [sum(weights[cells.index(c)] for c in p.cells) for p in generated]
+    images = pl.sorted_images(to, items, starts)
+    assert [list(pl.int32s(images[4 * a:4 * b])) for a, b in zip(starts, starts[1:])] == \
+        [sorted(to[cells.index(c)] for c in p.cells) for p in generated]
+    native = pl._regions
+    try:
+        pl._regions = None  # the Python twins
+        assert pl.sums(weights, items, starts) == native.sums(weights, items, starts)
+        assert pl.sorted_images(to, items, starts) == native.sorted_images(to, items, starts)
+        assert pl.pick(to, places, bases) == native.pick(to, places, bases)
+    finally:
+        pl._regions = native
+
+
+@pytest.mark.skipif(pl._regions is None, reason="the C helpers are not built")
+def test_the_c_helpers_of_numbered_placements_refuse_numbers_off_their_tables():
+    table, ok = array("i", [5, 6, 7]), array("i", [0, 2])
+    assert list(pl.int32s(pl._regions.pick(table, ok, array("i", [0])))) == [5, 7]
+    assert pl._regions.sums(table, ok, array("i", [0, 1, 2])) == [5, 7]
+    for call, args in (
+        ("pick", (table, array("i", [0, 3]), array("i", [0]))),
+        ("pick", (table, ok, array("i", [1]))),
+        ("pick", (table, b"\x00\x00", array("i", [0]))),
+        ("sums", (table, array("i", [3]), array("i", [0, 1]))),
+        ("sums", (table, ok, array("i", [0, 1]))),
+        ("sorted_images", (table, ok, array("i", [1, 2]))),
+        ("sorted_images", (table, ok, array("i", [0, 2, 1, 2]))),
+        ("sorted_images", (table, array("i", [-1]), array("i", [0, 1]))),
+    ):
+        with pytest.raises(ValueError):
+            getattr(pl._regions, call)(*args)
 
 
 @pytest.mark.slow

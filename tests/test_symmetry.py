@@ -73,6 +73,7 @@ def test_one_sided_pieces_lose_reflections_unless_the_set_has_their_mirror():
 # -- the breaker's choice: skipping candidates by their orbit bound changes nothing -------------
 
 BURRTOOLS_DATA = Path(__file__).resolve().parent.parent / "benchmarks" / "data" / "burrtools"
+TESTS_DATA = Path(__file__).resolve().parent / "data"
 
 
 def _exhaustive_breaker(cover, pieces, counts):
@@ -169,3 +170,26 @@ def test_cells_kept_by_a_symmetry_are_found_as_cell_by_cell(case):
     for sym in group:
         assert keeps(sym) == all(values.get(sym(c)) == v for c, v in values.items())
     assert keeps(chosen)
+
+
+@pytest.mark.parametrize("path", ["prisms/hexagon-tower-triprisms.xmpuzzle", "prisms/triangle-tower-tetraprisms.xmpuzzle",
+                                  "spheres/tetrahedron-tetraspheres.xmpuzzle", "spheres/flat-hexagon.xmpuzzle",
+                                  "finegrids/to-cube-threes-coloured.xmpuzzle", "finegrids/rd-octahedral-six.xmpuzzle"])
+def test_symmetry_tables_of_numbered_placements_send_each_placement_to_its_image(path):
+    """Off squares and cubes placements are their cells' numbers, and a symmetry sends them all
+    in one C call (sorted_images): each lands on the placement of its image's piece, cells
+    and colours, worked out cell by cell."""
+    import polyfit
+    from polyfit.puzzle.placements import numbered_on
+
+    puzzle = polyfit.Puzzle(polyfit.read_board(TESTS_DATA / "burrtools" / path), break_symmetry=False)
+    cover = puzzle.cover
+    assert numbered_on(cover.placements) is not None and len(cover.symmetries) > 1
+    where = {(p.piece, p.cells, p.colours): k for k, p in enumerate(cover.placements)}
+    for sym in cover.symmetries:
+        plain = []
+        for p in cover.placements:
+            moved = sorted(zip((sym(c) for c in p.cells), p.colours or [()] * len(p.cells)))
+            cells, colours = zip(*moved)
+            plain.append(where[sym.piece_map[p.piece], cells, colours if p.colours else ()])
+        assert cover.table(sym) == plain

@@ -52,9 +52,27 @@
  *   holds n + 1 int32, from 0 up to the length of neighbours, an int32 buffer of cell numbers);
  *   must: n bytes, nonzero where the cell must be filled. Placement j covers the cells
  *   covered[covered_starts[j]:covered_starts[j + 1]] (int32 buffers, as starts and neighbours)
- *   and its pieces make the areas oks[areas[j]] (areas: one int32 per placement). Every region
- *   the placement leaves is filled in full, cell by cell. Byte j of the answer is 1 when
+ *   and its pieces make the areas oks[areas[j]] (areas: one int32 per placement). The board's
+ *   components are found once; a component the placement does not touch must fit whole, and
+ *   the regions it leaves of the others are filled from its sides, all at once, until one is
+ *   left growing: that one is the rest (see fill_sides). Byte j of the answer is 1 when
  *   placement j fits. Numbers out of range are a ValueError.
+ *
+ * pick(table, places, bases) -> bytes
+ *   For each base in turn (an int32 buffer), table[base + place] for each place (int32
+ *   buffers, as table), as int32 bytes: the board numbers of a shape's cells (places) at each
+ *   of its corners (bases), table holding each place's number. An index off the table is a
+ *   ValueError.
+ *
+ * sorted_images(table, items, starts) -> bytes
+ *   The groups items[starts[j]:starts[j + 1]] (int32 buffers; starts run from 0 to the
+ *   number of items) each mapped through table (int32: table[item]) and sorted, one after
+ *   another, as int32 bytes: placements as cell numbers, sent by a symmetry (table: where it
+ *   sends each cell). An item off the table is a ValueError.
+ *
+ * sums(table, items, starts) -> list
+ *   For each group as in sorted_images, the sum of table[item] over its items (the colour
+ *   difference of each placement, table the cells' parity weights).
  *
  * images(cells, colours, transforms, radix) -> list
  *   For each transform (a pair (perm, signs): coordinate i of an image is signs[i] times
@@ -823,14 +841,19 @@ done:
 
 /* The int32 entries of a buffer, its count into *count: NULL with a ValueError when its length
  * is not whole int32s. */
-static const int32_t *int32s(const Py_buffer *view, const char *name, Py_ssize_t *count)
+static const int32_t *named_int32s(const Py_buffer *view, const char *function, const char *name, Py_ssize_t *count)
 {
     if (view->len % (Py_ssize_t)sizeof(int32_t) != 0) {
-        PyErr_Format(PyExc_ValueError, "fits_graph: %s must be int32s", name);
+        PyErr_Format(PyExc_ValueError, "%s: %s must be int32s", function, name);
         return NULL;
     }
     *count = view->len / (Py_ssize_t)sizeof(int32_t);
     return view->buf;
+}
+
+static const int32_t *int32s(const Py_buffer *view, const char *name, Py_ssize_t *count)
+{
+    return named_int32s(view, "fits_graph", name, count);
 }
 
 /* Do starts (count entries) run from 0 up to total, never down, and every entry of items
@@ -853,6 +876,104 @@ static int check_lists(const int32_t *starts, Py_ssize_t count, const int32_t *i
             return -1;
         }
     return 0;
+}
+
+/* The regions a placement leaves in the components it touches, filled from its sides at once:
+ * a group of cells grows from each free neighbour of the placement, one cell per group in
+ * turn (each group a queue threaded through next), and groups that meet merge (union-find on
+ * root); a group whose queue runs out is a whole region, checked then. When one group is left
+ * growing, it is the rest of the touched components (area and needed, less the regions
+ * found): so a placement that leaves one region costs the cells around it until its sides'
+ * groups meet, not the whole board. */
+typedef struct {
+    uint32_t *seen;  /* seen[k] == stamp: cell k is covered, or in a group (owner[k]) */
+    const int32_t *starts, *neighbours;
+    const uint8_t *must;
+    int32_t *owner, *next, *root, *head, *tail, *active;
+    Py_ssize_t *area, *needed;
+} Fill;
+
+static int32_t group_of(Fill *f, int32_t g)
+{
+    while (f->root[g] != g) {
+        f->root[g] = f->root[f->root[g]];
+        g = f->root[g];
+    }
+    return g;
+}
+
+static void add_cell(Fill *f, int32_t g, int32_t k, uint32_t stamp)
+{
+    f->seen[k] = stamp;
+    f->owner[k] = g;
+    f->next[k] = -1;
+    if (f->head[g] < 0)
+        f->head[g] = k;
+    else
+        f->next[f->tail[g]] = k;
+    f->tail[g] = k;
+    f->area[g]++;
+    f->needed[g] += f->must[k] != 0;
+}
+
+static int fill_sides(Fill *f, uint32_t stamp, const int32_t *covered, Py_ssize_t count, Py_ssize_t area,
+                      Py_ssize_t needed, const uint8_t *ok, Py_ssize_t ok_length)
+{
+    int32_t groups = 0, growing = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        int32_t k = covered[i];
+        for (int32_t e = f->starts[k]; e < f->starts[k + 1]; e++) {
+            int32_t near = f->neighbours[e];
+            if (f->seen[near] != stamp) {
+                f->root[groups] = groups;
+                f->head[groups] = -1;
+                f->area[groups] = f->needed[groups] = 0;
+                add_cell(f, groups, near, stamp);
+                f->active[growing++] = groups++;
+            }
+        }
+    }
+    while (growing > 1) {
+        int32_t kept = 0;
+        for (int32_t a = 0; a < growing; a++) {
+            int32_t g = f->active[a];
+            if (f->root[g] != g)
+                continue;  /* merged into another group */
+            int32_t k = f->head[g];
+            if (k < 0) {  /* a whole region */
+                if (!reaches(ok, ok_length, f->needed[g], f->area[g]))
+                    return 0;
+                area -= f->area[g];
+                needed -= f->needed[g];
+                continue;
+            }
+            f->head[g] = f->next[k];
+            for (int32_t e = f->starts[k]; e < f->starts[k + 1]; e++) {
+                int32_t near = f->neighbours[e];
+                if (f->seen[near] != stamp) {
+                    add_cell(f, g, near, stamp);
+                } else if (f->owner[near] >= 0) {
+                    int32_t other = group_of(f, f->owner[near]);
+                    if (other != g) {  /* g takes the other group in */
+                        f->root[other] = g;
+                        f->area[g] += f->area[other];
+                        f->needed[g] += f->needed[other];
+                        if (f->head[other] >= 0) {
+                            if (f->head[g] < 0)
+                                f->head[g] = f->head[other];
+                            else
+                                f->next[f->tail[g]] = f->head[other];
+                            f->tail[g] = f->tail[other];
+                        }
+                    }
+                }
+            }
+            f->active[kept++] = g;
+        }
+        growing = kept;
+    }
+    /* what is left: the last group's region, or nothing */
+    return area == 0 || reaches(ok, ok_length, needed, area);
 }
 
 static PyObject *fits_graph(PyObject *self, PyObject *args)
@@ -890,46 +1011,102 @@ static PyObject *fits_graph(PyObject *self, PyObject *args)
             PyErr_SetString(PyExc_ValueError, "fits_graph: an entry of areas is not an index of oks (bytes)");
             goto done;
         }
-    /* seen[k] == j + 1: cell k is covered by placement j, or already in one of its regions */
-    seen = calloc((size_t)(n > 0 ? n : 1), sizeof *seen);
-    stack = malloc((size_t)(n > 0 ? n : 1) * sizeof *stack);
+    size_t cells = (size_t)(n > 0 ? n : 1);
+    seen = calloc(cells, sizeof *seen);
+    stack = malloc(cells * sizeof *stack);
+    int32_t *component = malloc(cells * sizeof *component);
+    Fill fill = {0};
+    fill.owner = malloc(cells * sizeof(int32_t));
+    fill.next = malloc(cells * sizeof(int32_t));
+    fill.root = malloc(cells * sizeof(int32_t));
+    fill.head = malloc(cells * sizeof(int32_t));
+    fill.tail = malloc(cells * sizeof(int32_t));
+    fill.area = malloc(cells * sizeof(Py_ssize_t));
+    fill.needed = malloc(cells * sizeof(Py_ssize_t));
+    fill.active = malloc(cells * sizeof(int32_t));
+    Py_ssize_t *component_area = malloc(cells * sizeof *component_area);
+    Py_ssize_t *component_needed = malloc(cells * sizeof *component_needed);
+    uint32_t *touched = calloc(cells, sizeof *touched);
     result = PyByteArray_FromStringAndSize(NULL, m);
-    if (seen == NULL || stack == NULL || result == NULL) {
+    if (seen == NULL || stack == NULL || component == NULL || fill.owner == NULL || fill.next == NULL ||
+        fill.root == NULL || fill.head == NULL || fill.tail == NULL || fill.area == NULL || fill.needed == NULL ||
+        fill.active == NULL || component_area == NULL || component_needed == NULL || touched == NULL || result == NULL) {
         Py_CLEAR(result);
         PyErr_NoMemory();
-        goto done;
+        goto release;
     }
+    /* The board's components, once: a region a placement leaves lies in one, and the
+     * components it does not touch stay whole. */
+    Py_ssize_t components = 0;
+    for (Py_ssize_t k = 0; k < n; k++)
+        component[k] = -1;
+    for (Py_ssize_t start = 0; start < n; start++) {
+        if (component[start] >= 0)
+            continue;
+        Py_ssize_t top = 0, area = 0, needed = 0;
+        component[start] = (int32_t)components;
+        stack[top++] = (int32_t)start;
+        while (top > 0) {
+            int32_t k = stack[--top];
+            area++;
+            needed += must[k] != 0;
+            for (int32_t i = starts[k]; i < starts[k + 1]; i++)
+                if (component[neighbours[i]] < 0) {
+                    component[neighbours[i]] = (int32_t)components;
+                    stack[top++] = neighbours[i];  /* each cell is pushed once: at most n */
+                }
+        }
+        component_area[components] = area;
+        component_needed[components] = needed;
+        components++;
+    }
+    fill.seen = seen;
+    fill.starts = starts;
+    fill.neighbours = neighbours;
+    fill.must = must;
     char *answer = PyByteArray_AS_STRING(result);
     for (Py_ssize_t j = 0; j < m; j++) {
         uint32_t stamp = (uint32_t)j + 1;
         PyObject *ok = PyTuple_GET_ITEM(oks, areas[j]);
         const uint8_t *ok_bits = (const uint8_t *)PyBytes_AS_STRING(ok);
         Py_ssize_t ok_length = PyBytes_GET_SIZE(ok);
-        for (Py_ssize_t i = covered_starts[j]; i < covered_starts[j + 1]; i++)
-            seen[covered[i]] = stamp;
-        int fits = 1;
-        for (Py_ssize_t start = 0; start < n && fits; start++) {
-            if (seen[start] == stamp)
-                continue;
-            Py_ssize_t top = 0, area = 0, needed = 0;
-            seen[start] = stamp;
-            stack[top++] = (int32_t)start;
-            while (top > 0) {
-                int32_t k = stack[--top];
-                area++;
-                needed += must[k] != 0;
-                for (int32_t i = starts[k]; i < starts[k + 1]; i++) {
-                    int32_t near = neighbours[i];
-                    if (seen[near] != stamp) {
-                        seen[near] = stamp;
-                        stack[top++] = near;  /* each cell is pushed once: at most n */
-                    }
-                }
+        /* the components the placement touches: what is left of them is filled from its
+         * sides; each other one must be fillable whole */
+        Py_ssize_t area = 0, needed = 0;
+        for (Py_ssize_t i = covered_starts[j]; i < covered_starts[j + 1]; i++) {
+            int32_t k = covered[i];
+            seen[k] = stamp;
+            fill.owner[k] = -1;
+            area--;
+            needed -= must[k] != 0;
+            if (touched[component[k]] != stamp) {
+                touched[component[k]] = stamp;
+                area += component_area[component[k]];
+                needed += component_needed[component[k]];
             }
-            fits = reaches(ok_bits, ok_length, needed, area);
         }
+        int fits = 1;
+        for (Py_ssize_t c = 0; c < components && fits; c++)
+            if (touched[c] != stamp)
+                fits = reaches(ok_bits, ok_length, component_needed[c], component_area[c]);
+        if (fits)
+            fits = fill_sides(&fill, stamp, covered + covered_starts[j], covered_starts[j + 1] - covered_starts[j],
+                              area, needed, ok_bits, ok_length);
         answer[j] = (char)fits;
     }
+release:
+    free(component);
+    free(fill.owner);
+    free(fill.next);
+    free(fill.root);
+    free(fill.head);
+    free(fill.tail);
+    free(fill.area);
+    free(fill.needed);
+    free(fill.active);
+    free(component_area);
+    free(component_needed);
+    free(touched);
 done:
     free(seen);
     free(stack);
@@ -942,6 +1119,135 @@ done:
     return result;
 }
 
+/* -- pick, sorted_images, sums: a placement as the numbers of its cells --------------------- */
+
+static PyObject *pick(PyObject *self, PyObject *args)
+{
+    Py_buffer table_view, places_view, bases_view;
+    if (!PyArg_ParseTuple(args, "y*y*y*", &table_view, &places_view, &bases_view))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n_table, n_places, n_bases;
+    const int32_t *table = named_int32s(&table_view, "pick", "table", &n_table);
+    const int32_t *places = table ? named_int32s(&places_view, "pick", "places", &n_places) : NULL;
+    const int32_t *bases = places ? named_int32s(&bases_view, "pick", "bases", &n_bases) : NULL;
+    if (bases == NULL)
+        goto done;
+    int32_t low = INT32_MAX, high = INT32_MIN;
+    for (Py_ssize_t j = 0; j < n_places; j++) {
+        low = places[j] < low ? places[j] : low;
+        high = places[j] > high ? places[j] : high;
+    }
+    for (Py_ssize_t i = 0; i < n_bases && n_places; i++)
+        if ((int64_t)bases[i] + low < 0 || (int64_t)bases[i] + high >= n_table) {
+            PyErr_SetString(PyExc_ValueError, "pick: a base plus a place is off the table");
+            goto done;
+        }
+    if (n_places && n_bases > PY_SSIZE_T_MAX / 4 / n_places) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize(NULL, n_bases * n_places * 4);
+    if (result == NULL)
+        goto done;
+    int32_t *out = (int32_t *)PyBytes_AS_STRING(result);
+    for (Py_ssize_t i = 0; i < n_bases; i++) {
+        const int32_t *at = table + bases[i];
+        for (Py_ssize_t j = 0; j < n_places; j++)
+            *out++ = at[places[j]];
+    }
+done:
+    PyBuffer_Release(&table_view);
+    PyBuffer_Release(&places_view);
+    PyBuffer_Release(&bases_view);
+    return result;
+}
+
+static int compare_int32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The int32 buffers (table, items, starts) of sorted_images and sums, checked: starts run from 0
+ * up to the number of items, never down, and every item is an index of the table. */
+static int read_groups(PyObject *args, const char *function, Py_buffer *views, const int32_t **table,
+                       Py_ssize_t *n_table, const int32_t **items, const int32_t **starts, Py_ssize_t *groups)
+{
+    if (!PyArg_ParseTuple(args, "y*y*y*", &views[0], &views[1], &views[2]))
+        return -1;
+    Py_ssize_t n_items, n_starts;
+    *table = named_int32s(&views[0], function, "table", n_table);
+    *items = *table ? named_int32s(&views[1], function, "items", &n_items) : NULL;
+    *starts = *items ? named_int32s(&views[2], function, "starts", &n_starts) : NULL;
+    if (*starts == NULL)
+        return -1;
+    if (n_starts < 1 || (*starts)[0] != 0 || (*starts)[n_starts - 1] != n_items) {
+        PyErr_Format(PyExc_ValueError, "%s: starts must run from 0 to the number of items", function);
+        return -1;
+    }
+    for (Py_ssize_t j = 1; j < n_starts; j++)
+        if ((*starts)[j] < (*starts)[j - 1]) {
+            PyErr_Format(PyExc_ValueError, "%s: starts must never go down", function);
+            return -1;
+        }
+    for (Py_ssize_t i = 0; i < n_items; i++)
+        if ((*items)[i] < 0 || (*items)[i] >= *n_table) {
+            PyErr_Format(PyExc_ValueError, "%s: an item is not an index of the table", function);
+            return -1;
+        }
+    *groups = n_starts - 1;
+    return 0;
+}
+
+static PyObject *sorted_images(PyObject *self, PyObject *args)
+{
+    Py_buffer views[3] = {{0}};
+    const int32_t *table, *items, *starts;
+    Py_ssize_t n_table, groups;
+    PyObject *result = NULL;
+    if (read_groups(args, "sorted_images", views, &table, &n_table, &items, &starts, &groups) == 0) {
+        Py_ssize_t total = starts[groups];
+        result = PyBytes_FromStringAndSize(NULL, total * 4);
+        if (result != NULL) {
+            int32_t *out = (int32_t *)PyBytes_AS_STRING(result);
+            for (Py_ssize_t i = 0; i < total; i++)
+                out[i] = table[items[i]];
+            for (Py_ssize_t j = 0; j < groups; j++)
+                qsort(out + starts[j], (size_t)(starts[j + 1] - starts[j]), sizeof *out, compare_int32);
+        }
+    }
+    for (int k = 0; k < 3; k++)
+        if (views[k].obj != NULL)
+            PyBuffer_Release(&views[k]);
+    return result;
+}
+
+static PyObject *sums(PyObject *self, PyObject *args)
+{
+    Py_buffer views[3] = {{0}};
+    const int32_t *table, *items, *starts;
+    Py_ssize_t n_table, groups;
+    PyObject *result = NULL;
+    if (read_groups(args, "sums", views, &table, &n_table, &items, &starts, &groups) == 0) {
+        result = PyList_New(groups);
+        for (Py_ssize_t j = 0; result != NULL && j < groups; j++) {
+            long long total = 0;
+            for (Py_ssize_t i = starts[j]; i < starts[j + 1]; i++)
+                total += table[items[i]];
+            PyObject *value = PyLong_FromLongLong(total);
+            if (value == NULL)
+                Py_CLEAR(result);
+            else
+                PyList_SET_ITEM(result, j, value);
+        }
+    }
+    for (int k = 0; k < 3; k++)
+        if (views[k].obj != NULL)
+            PyBuffer_Release(&views[k]);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"fits", fits, METH_VARARGS, "fits(free, must, strides, ok) -> bool"},
     {"fits_many", fits_many, METH_VARARGS,
@@ -951,6 +1257,9 @@ static PyMethodDef methods[] = {
     {"images", images, METH_VARARGS, "images(cells, colours, transforms, radix) -> list of (numbers, colours)"},
     {"fits_graph", fits_graph, METH_VARARGS,
      "fits_graph(starts, neighbours, must, oks, covered_starts, covered, areas) -> bytearray"},
+    {"pick", pick, METH_VARARGS, "pick(table, places, bases) -> int32 bytes"},
+    {"sorted_images", sorted_images, METH_VARARGS, "sorted_images(table, items, starts) -> int32 bytes"},
+    {"sums", sums, METH_VARARGS, "sums(table, items, starts) -> list of ints"},
     {NULL, NULL, 0, NULL},
 };
 

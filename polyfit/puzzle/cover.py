@@ -46,7 +46,8 @@ except ImportError:  # the C extension did not build: _CellItems' Python loop do
     _cover = None
 from polyfit.puzzle.orientations import PieceForms, turned
 from polyfit.puzzle.orientations import group as whole_group
-from polyfit.puzzle.placements import BitGrid, Placement, runs, shape_places
+from polyfit.puzzle.placements import (BitGrid, Placement, concatenated, int32s, numbered_on, pick, runs,
+                                      shape_places, sorted_images)
 from polyfit.puzzle.symmetry import Symmetry
 
 
@@ -181,14 +182,23 @@ class PlacementKeys:
                 self.strides[i] = self.strides[i + 1] * sizes[i + 1]
         self.others = others
         self._by_piece: dict | None = None  # made by _others_of when first asked for
-        self.cells = sorted({c for k in others for c in placements[k].cells})
+        # A placement as its cells' indices in self.cells, int32 bytes (its cells are sorted, so
+        # they are in increasing order): the numbers of those the generator numbered
+        # (Placement.numbers), when all are numbered on one board.
+        board = numbered_on([placements[k] for k in others])
+        if board is not None:
+            self.cells = list(board)
+            self.cell_indices = [placements[k].numbers for k in others]
+        else:
+            self.cells = sorted({c for k in others for c in placements[k].cells})
         index = {c: i for i, c in enumerate(self.cells)}
         self.index = index
-        at = index.__getitem__
-        self.cell_indices = [list(map(at, placements[k].cells)) for k in others]
-        # a placement as its piece and its cells' indices (its cells are sorted, so they are
-        # in increasing order); a coloured one (BurrTools colours) is its colours too, in order
-        self.lookup = {(placements[k].piece, tuple(cells), placements[k].colours): k
+        if board is None:
+            at = index.__getitem__
+            self.cell_indices = [array("i", map(at, placements[k].cells)).tobytes() for k in others]
+        # a placement as its piece and its cells' indices; a coloured one (BurrTools colours)
+        # is its colours too, in order
+        self.lookup = {(placements[k].piece, cells, placements[k].colours): k
                        for k, cells in zip(others, self.cell_indices)}
 
     def _number(self, corner) -> int:
@@ -213,18 +223,24 @@ class PlacementKeys:
         if self.groups:
             self._map_oriented(sym, table, only)
         index, lookup, piece_map = self.index, self.lookup, sym.piece_map
-        to = [index[c] for c in sym.images(self.cells)]
+        to = array("i", [index[c] for c in sym.images(self.cells)])
         if only is None:
-            mapped = zip(self.others, self.cell_indices)
+            mapped = list(zip(self.others, self.cell_indices))
         else:
             mapped = self._others_of().get(only, ())
+        plain = []  # the uncoloured ones, sent in one C call
         for k, cells in mapped:
             colours = placements[k].colours
             if colours:  # each colour goes with its cell: in the order of the cells' images
-                moved, colours = zip(*sorted(zip(map(to.__getitem__, cells), colours)))
+                moved, colours = zip(*sorted(zip(map(to.__getitem__, int32s(cells)), colours)))
+                table[k] = lookup[piece_map[placements[k].piece], array("i", moved).tobytes(), tuple(colours)]
             else:
-                moved = sorted(map(to.__getitem__, cells))
-            table[k] = lookup[piece_map[placements[k].piece], tuple(moved), tuple(colours)]
+                plain.append((k, cells))
+        if plain:
+            starts, items = concatenated(cells for _, cells in plain)
+            images = sorted_images(to, items, starts)
+            for (k, _), a, b in zip(plain, starts, starts[1:]):
+                table[k] = lookup[piece_map[placements[k].piece], images[4 * a:4 * b], ()]
         return table
 
     def _others_of(self) -> dict:
@@ -666,6 +682,7 @@ class _CellItems:
         for k, item in zip(grid.numbers(cells) if cells else (), cell_item.values()):
             self.table[k] = self.item_at[k] = item
         self.offsets: dict = {}  # (piece, orientation) -> how to pick its items (see __call__)
+        self.numbered_items = [None, None]  # a board, and its cells' items (_numbered_items)
 
     def _shape_places(self, placement) -> array | bytes:
         """The places of a placement's shape's cells at corner 0 (its cells' places less its
@@ -685,15 +702,24 @@ class _CellItems:
         chosen = [placements[i] for i in indices]
         shapes, found, corners, low = [], array("i"), [], tuple(self.grid.low) if self.grid else ()
         shape_number: dict = {}  # (piece, orientation) -> index in shapes
+        numbered = []  # a run of placements numbered on one board
 
         def gather():
             if found:
                 parts.append(PackedOptions(*_cover.options(self.item_at, tuple(shapes), found, corners, low, self.strides)))
                 del found[:], corners[:]
+            if numbered:
+                parts.append(self._numbered_options(numbered, piece_item))
+                del numbered[:]
 
         for k, run in runs(chosen):
             placement = chosen[k]
             piece, orientation = placement.piece, placement.orientation
+            if orientation < 0 and self._numbered_items(placement.board) is not None:
+                if numbered and placement.board is not numbered[0].board:
+                    gather()
+                numbered.append(placement)
+                continue
             if orientation < 0:
                 gather()
                 parts.append((piece_item[piece],) + self(placement))
@@ -709,6 +735,28 @@ class _CellItems:
             return parts[0]
         return PackedOptions(tuples=[option for part in parts
                                      for option in (part if isinstance(part, PackedOptions) else (part,))])
+
+    def _numbered_items(self, board) -> array | None:
+        """The item of each cell of ``board`` (the sorted cells numbered placements index), as
+        int32; None when there is no board or some cell of it is no item. Made once per board."""
+        if board is None:
+            return None
+        known = self.numbered_items
+        if known[0] is not board:
+            items = [self.cell_item.get(c, -1) for c in board]
+            known[:] = [board, None if -1 in items else array("i", items)]
+        return known[1]
+
+    def _numbered_options(self, numbered, piece_item: dict) -> PackedOptions:
+        """The options of placements numbered on one board: their cells' items picked in C."""
+        starts, items = concatenated(p.numbers for p in numbered)
+        picked = pick(self._numbered_items(numbered[0].board), items, array("i", [0]))
+        option_starts, option_items = array("i", [0]), array("i")
+        for p, a, b in zip(numbered, starts, starts[1:]):
+            option_items.append(piece_item[p.piece])
+            option_items.frombytes(picked[4 * a:4 * b])
+            option_starts.append(len(option_items))
+        return PackedOptions(option_starts, option_items)
 
     def __call__(self, placement) -> tuple:
         if placement.shape is None:

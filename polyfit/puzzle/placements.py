@@ -48,23 +48,31 @@ class Placement:
     orientations (:mod:`polyfit.puzzle.orientations`) it is, its ``shape`` (normalized cells)
     and its ``corner`` (least coordinates): its cells are made from them on first use, so that
     set-up does no work per cell for placements nothing asks about. Otherwise ``orientation``
-    is -1."""
+    is -1; a placement the generator made on another lattice knows its cells' ``numbers``
+    instead (int32 bytes, increasing: indices into ``board``, the sorted cells of the board it
+    was made on), which area pruning, parity, symmetry and the cover read in C, and makes its
+    cells from them on first use."""
 
-    __slots__ = ("piece", "colours", "orientation", "corner", "shape", "_cells")
+    __slots__ = ("piece", "colours", "orientation", "corner", "shape", "_cells", "numbers", "board")
 
     def __init__(self, piece: int, cells=None, colours: tuple = (), orientation: int = -1, corner: tuple = (),
-                 shape: tuple | None = None):
+                 shape: tuple | None = None, numbers=None, board=None):
         self.piece = piece
         self._cells = cells
         self.colours = colours
         self.orientation = orientation
         self.corner = corner
         self.shape = shape
+        self.numbers = numbers
+        self.board = board
 
     @property
     def cells(self) -> tuple[Cell, ...]:
         cells = self._cells
         if cells is None:
+            if self.numbers is not None:
+                cells = self._cells = tuple(map(self.board.__getitem__, int32s(self.numbers)))
+                return cells
             if len(self.corner) == 3:
                 a, b, c = self.corner
                 cells = tuple([(z + a, y + b, x + c) for z, y, x in self.shape])
@@ -178,14 +186,16 @@ def _forms_of(piece, lattice, colours) -> list[tuple]:
 def _generate_by_corners(board_cells, pieces, counts, colours, lattice) -> list[Placement]:
     """:func:`generate` on a bit grid of the board: the corners where each orientation lies on
     it (its least coordinates' place), of which those that move it by a translation of the
-    lattice (its first cell stays in its coset). A placement's cells are the board's own cell
-    tuples, picked by their places (none is made)."""
-    grid = BitGrid(board_cells)
+    lattice (its first cell stays in its coset). A placement is its cells' numbers on the
+    sorted board (:attr:`Placement.numbers`), picked by their places for all the corners of
+    an orientation at once (:func:`pick`): no cell is made."""
+    board = board_cells if all(a < b for a, b in zip(board_cells, board_cells[1:])) else sorted(board_cells)
+    grid = BitGrid(board)
     strides, low, box = tuple(grid.strides), tuple(grid.low), grid.box
-    masks = (grid.mask(board_cells).to_bytes(grid.length // 8 + 1, "little"),)  # the whole grid
-    cell_at = [None] * grid.length  # place -> the board's cell there
-    for cell, place in zip(board_cells, grid.numbers(board_cells)):
-        cell_at[place] = cell
+    masks = (grid.mask(board).to_bytes(grid.length // 8 + 1, "little"),)  # the whole grid
+    number_at = array("i", [-1]) * grid.length  # place -> the number of the board's cell there
+    for number, place in enumerate(grid.numbers(board)):
+        number_at[place] = number
     corners_of = _regions.corners if _regions is not None else _corners
     coset = lattice.coset if lattice is not None else (lambda cell: ())
     every_move = lattice is None or lattice.all_translations
@@ -205,14 +215,68 @@ def _generate_by_corners(board_cells, pieces, counts, colours, lattice) -> list[
             if len(result) + len(corners) > most:
                 check("placements", len(result) + len(corners), "the pieces on this board (and more to come)")
             kind, first = coset(shape[0]), places[0]  # (the shape's cells and places are sorted alike)
-            for base in grid.numbers(corners):
-                if not every_move and coset(cell_at[base + first]) != kind:
+            bases = array("i", grid.numbers(corners))
+            if not every_move:
+                bases = array("i", [b for b in bases if coset(board[number_at[b + first]]) == kind])
+            found = pick(number_at, places, bases)
+            size = 4 * len(places)
+            for k in range(len(bases)):
+                numbers = found[k * size:(k + 1) * size]
+                if colouring and not all(colours.allows(c, colours.cells.get(board[n], 0))
+                                         for n, c in zip(int32s(numbers), colouring)):
                     continue
-                placed = tuple(map(cell_at.__getitem__, map(base.__add__, places)))
-                if colouring and not all(colours.allows(k, colours.cells.get(c, 0)) for c, k in zip(placed, colouring)):
-                    continue
-                result.append(Placement(index, placed, colouring))
+                result.append(Placement(index, None, colouring, numbers=numbers, board=board))
     return result
+
+
+def pick(table, places, bases) -> bytes:
+    """For each base, ``table[base + place]`` for each place, as int32 bytes (int32 buffers
+    in; C's ``pick`` in polyfit/puzzle/_regions.c when it built)."""
+    if _regions is not None:
+        return _regions.pick(table, places, bases)
+    table, places = int32s(table), int32s(places)
+    return array("i", [table[base + place] for base in int32s(bases) for place in places]).tobytes()
+
+
+def sorted_images(table, items, starts) -> bytes:
+    """Each group ``items[starts[j]:starts[j + 1]]`` mapped through ``table`` and sorted, one
+    after another, as int32 bytes (C's ``sorted_images`` when it built)."""
+    if _regions is not None:
+        return _regions.sorted_images(table, items, starts)
+    table, items, starts = int32s(table), int32s(items), int32s(starts)
+    found = array("i")
+    for a, b in zip(starts, starts[1:]):
+        found.extend(sorted(table[i] for i in items[a:b]))
+    return found.tobytes()
+
+
+def sums(table, items, starts) -> list[int]:
+    """The sum of ``table[item]`` over each group of items, as :func:`sorted_images` groups
+    them (C's ``sums`` when it built)."""
+    if _regions is not None:
+        return _regions.sums(table, items, starts)
+    table, items, starts = int32s(table), int32s(items), int32s(starts)
+    return [sum(table[i] for i in items[a:b]) for a, b in zip(starts, starts[1:])]
+
+
+def numbered_on(placements) -> tuple | None:
+    """The board (sorted cells) every one of the placements is numbered on
+    (:attr:`Placement.numbers`), or None when some is not, or they are on different boards."""
+    board = placements[0].board if placements else None
+    if board is None or any(p.board is not board for p in placements):
+        return None
+    return board
+
+
+def concatenated(groups) -> tuple[array, array]:
+    """Groups of numbers (int32 bytes: placements' numbers) one after another, and where each
+    starts (an offset more than there are groups): the int32 buffers :func:`sorted_images` and
+    :func:`sums` take."""
+    starts, items = array("i", [0]), array("i")
+    for numbers in groups:
+        items.frombytes(numbers)
+        starts.append(len(items))
+    return starts, items
 
 
 def _generate_by_sets(board_cells, pieces, counts, colours, lattice) -> list[Placement]:
@@ -327,7 +391,7 @@ def _corners(masks, places, colours, strides, limits, low) -> list[tuple]:
     corner's place lies on the mask of its colour (``masks``, bytes; ``colours`` the number
     of each cell's mask, or empty: all on ``masks[0]``), and the corner's coordinates are at
     most ``limits``. In increasing order of places, each corner plus ``low``."""
-    places, colours = _int32s(places), _int32s(colours)
+    places, colours = int32s(places), int32s(colours)
     if len(colours) not in (0, len(places)) or not masks:
         raise ValueError("corners: one mask or more, and colours none or one per place")
     masks = [int.from_bytes(mask, "little") for mask in masks]
@@ -350,7 +414,7 @@ def _corners(masks, places, colours, strides, limits, low) -> list[tuple]:
     return result
 
 
-def _int32s(buffer) -> memoryview:
+def int32s(buffer) -> memoryview:
     """An int32 buffer (bytes, an array of 'i') as a sequence of ints."""
     return memoryview(buffer).cast("B").cast("i")
 
@@ -602,9 +666,10 @@ NATIVE_STEPS = 50_000_000
 
 def _graph_regions(board_cells, optional, makeable, lattice=None):
     """The test of :func:`_whole_board_regions` on any lattice, in C (``fits_graph``): the
-    board as a graph, each cell's neighbours on the board listed once, and every region a
-    placement leaves filled cell by cell. Its twins are the Python fills (the tests compare
-    them on every lattice)."""
+    board as a graph, each cell's neighbours on the board listed once, and the regions a
+    placement leaves filled from its sides at once until one is left (the rest). Placements
+    numbered on this board (:attr:`Placement.numbers`) hand their numbers over as they are.
+    Its twins are the Python fills (the tests compare them on every lattice)."""
     cells = list(board_cells)
     neighbours = (lattice or lattices.get(lattices.default_name(len(cells[0])))).neighbours
     index = {c: k for k, c in enumerate(cells)}
@@ -618,11 +683,15 @@ def _graph_regions(board_cells, optional, makeable, lattice=None):
     oks = tuple(makeable[p].to_bytes((makeable[p].bit_length() + 7) // 8, "little") for p in pieces)
 
     def fits_many(placements) -> list[bool]:
-        covered_starts, covered = array("i", [0]), array("i")
-        at = index.__getitem__
-        for placement in placements:
-            covered.extend(map(at, placement.cells))
-            covered_starts.append(len(covered))
+        board = numbered_on(placements)
+        if board is not None and (board is board_cells or list(board) == cells):  # their numbers are ours
+            covered_starts, covered = concatenated(p.numbers for p in placements)
+        else:
+            covered_starts, covered = array("i", [0]), array("i")
+            at = index.__getitem__
+            for placement in placements:
+                covered.extend(map(at, placement.cells))
+                covered_starts.append(len(covered))
         areas = array("i", [ok_number[p.piece] for p in placements])
         return [bool(a) for a in _regions.fits_graph(starts, adjacent, must, oks, covered_starts, covered, areas)]
 
@@ -863,6 +932,10 @@ def _differences(placements, lattice, board_cells, forms: PieceForms | None = No
     if lattice.name not in ("square", "cubic"):
         # each cell's parity weight, asked of the lattice once per board cell (the board holds
         # every placement's cells)
+        board = numbered_on(placements)
+        if board is not None:  # added up in C by the cells' numbers
+            starts, items = concatenated(p.numbers for p in placements)
+            return sums(array("i", map(lattice.parity_weight, board)), items, starts)
         weights = {c: lattice.parity_weight(c) for c in board_cells}
         return [sum(map(weights.__getitem__, p.cells)) for p in placements]
     known: dict = {}  # (piece, orientation) -> its difference at corner 0
