@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from polyfit.hookspecs import hookimpl
 from polyfit.lattices.base import Lattice
-from polyfit.lattices.triads import even_normal_shift
+from polyfit.lattices.triads import affine_images, affine_maps, even_normal_shift
 from polyfit.lattices.triangle import TRIANGLE, TriangleTransform, is_up
 
 
@@ -36,6 +36,9 @@ class PrismTransform:
         return (z,) + self.plane(cell[1:])
 
     def apply(self, cells):
+        maps = affine_maps(self.plane)
+        if maps is not None:  # each layer's plane and the layers in one pass
+            return affine_images(maps, cells, -1 if self.upside_down else 1)
         cells = list(cells)
         layers = [-c[0] if self.upside_down else c[0] for c in cells]
         return tuple([(z,) + flat for z, flat in zip(layers, self.plane.apply([c[1:] for c in cells]))])
@@ -110,7 +113,7 @@ class PrismLattice(Lattice):
         return MOTION_DIRECTIONS
 
     def normal_shift(self, cells):
-        return (-min(c[0] for c in cells),) + even_normal_shift([c[1:] for c in cells])
+        return even_normal_shift(cells)
 
     def art_origin(self, row, col):
         return TRIANGLE.art_origin(row, col)

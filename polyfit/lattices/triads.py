@@ -45,18 +45,9 @@ class TriadTransform:
         return self.from_triad(self.triad(self.to_triad(cell)))
 
     def apply(self, cells):
-        maps = _affine_maps(self)
-        if maps is not None:  # one sum per coordinate and cell (see _affine_maps)
-            (a0, b0, ar0, br0, ak0, bk0), (a1, b1, ar1, br1, ak1, bk1) = maps
-            images = []
-            for r, c in cells:
-                if (r + c) & 1:
-                    k = (c - 1 - r) >> 1
-                    images.append((a1 + r * ar1 + k * ak1, b1 + r * br1 + k * bk1))
-                else:
-                    k = (c - r) >> 1
-                    images.append((a0 + r * ar0 + k * ak0, b0 + r * br0 + k * bk0))
-            return tuple(images)
+        maps = affine_maps(self)
+        if maps is not None:  # one sum per coordinate and cell (see affine_maps)
+            return affine_images(maps, cells)
         to, back, (p, q, r) = self.to_triad, self.from_triad, self.perm
         if self.negate:
             f = self.FLIP
@@ -81,7 +72,7 @@ class TriadTransform:
 _AFFINE: dict = {}
 
 
-def _affine_maps(transform: TriadTransform):
+def affine_maps(transform: TriadTransform):
     """The transform as two affine maps, one for the cells (r, c) with r + c even and one for
     the odd ones, or None when it is not affine on them. Within a class a cell is
     ``(p + k·(0, 2) + r·(1, 1))`` for its row r, ``k = (c - p - r) / 2`` and its class p, and
@@ -113,17 +104,35 @@ def _affine_maps(transform: TriadTransform):
     return maps
 
 
+def affine_images(maps, cells, layers: int = 0) -> tuple:
+    """The images of cells ``(r, c)`` under a transform's :func:`affine_maps`; with
+    ``layers`` (1 or -1), of cells ``(z, r, c)`` whose layer goes to ``layers * z``."""
+    (a0, b0, ar0, br0, ak0, bk0), (a1, b1, ar1, br1, ak1, bk1) = maps
+    images = []
+    for cell in cells:
+        r, c = cell[-2], cell[-1]
+        if (r + c) & 1:
+            k = (c - 1 - r) >> 1
+            image = (a1 + r * ar1 + k * ak1, b1 + r * br1 + k * bk1)
+        else:
+            k = (c - r) >> 1
+            image = (a0 + r * ar0 + k * ak0, b0 + r * br0 + k * bk0)
+        images.append((layers * cell[0],) + image if layers else image)
+    return tuple(images)
+
+
 def triad_group(kind: type[TriadTransform], mirror: bool) -> tuple[TriadTransform, ...]:
     """The 12 symmetries (the 6 rotations without ``mirror``), sorted: the identity first."""
     group = [kind(perm, negate) for perm in permutations(range(3)) for negate in (False, True)]
     return tuple(sorted(g for g in group if mirror or g.is_proper))
 
 
-def even_normal_shift(cells) -> tuple[int, int]:
+def even_normal_shift(cells) -> tuple[int, ...]:
     """Move the least row to 0 and the least column to 0 (or 1: a translation of the triangle
-    and hex lattices moves row + column by an even number)."""
-    dr = -min(c[0] for c in cells)
-    dc = -min(c[1] for c in cells)
+    and hex lattices moves row + column by an even number); cells of three coordinates (z, r, c)
+    also have their least layer moved to 0."""
+    low = [min(axis) for axis in zip(*cells)]
+    dr, dc = -low[-2], -low[-1]
     if (dr + dc) % 2:
         dc += 1
-    return dr, dc
+    return (-low[0], dr, dc) if len(low) == 3 else (dr, dc)
