@@ -35,7 +35,9 @@ counts, big pieces and big boxes where the kind has them:
   BurrTools' other grids, big for its kind: a 10x10x10 box of spheres (500) in 10 pieces,
   6 layers of 128 triangular prisms in 8 pieces, 320 tetrahedra and octahedra's eighths in 8
   pieces, and 32 rhombic dodecahedra in 8 pieces of whole dodecahedra (1,536 sub-cells);
-  written by polyfit's BurrTools writer.
+  written by polyfit's BurrTools writer; and two bigger than designers make them, where each
+  placement has hundreds of cells: ``spheres-1372`` (a 14x14x14 box in 14 pieces) and
+  ``prisms-2880`` (10 layers of 288 prisms in 12 pieces).
 
 Every count polyfit's tests expect from these files was counted by BurrTools 0.7.1
 (``burrTxt2 -R -c``, and ``-m`` for the count with mirror images kept).
@@ -360,6 +362,9 @@ def other_grids() -> dict[str, bytes]:
         "prisms-768": on_lattice("prisms-768", "prisms", lattice_box("prisms", (6, 8, 16)), 8, 3),
         "tetra-octa-320": on_lattice("tetra-octa-320", "tetra-octa", lattice_box("tetra-octa", (12, 12, 12)), 8, 4),
         "rhombic-32": rhombic_dodecahedra("rhombic-32", 4, 8, 5),
+        # bigger than designers make them: placements of hundreds of cells each
+        "spheres-1372": on_lattice("spheres-1372", "spheres", lattice_box("spheres", (14, 14, 14)), 14, 7),
+        "prisms-2880": on_lattice("prisms-2880", "prisms", lattice_box("prisms", (10, 12, 24)), 12, 8),
     }
 
 

@@ -53,6 +53,8 @@ BURRTOOLS = {
     "prisms-768": (1, 1),
     "tetra-octa-320": (1, 1),
     "rhombic-32": (57, 57),
+    "spheres-1372": (1, 1),
+    "prisms-2880": (1, 1),
 }
 SLOW = {"cube-15-slow": (4354, 4354)}  # a search of several seconds
 

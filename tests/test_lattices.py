@@ -7,6 +7,7 @@ Counts on the new lattices are checked against the plane-geometry brute force of
 
 import itertools
 import json
+import random
 import pytest
 from PIL import Image
 
@@ -139,6 +140,20 @@ def test_the_group_has_12_motions_closes_and_keeps_neighbours(name):
         before = orientation([plane_centre(name, c) for c in three])
         after = orientation([plane_centre(name, g(c)) for c in three])
         assert (before * after > 0) == g.is_proper
+
+
+@pytest.mark.parametrize("name", sorted(lattices.built_ins()))
+def test_a_transform_applied_to_many_cells_moves_each_as_it_moves_one(name):
+    """``apply`` takes the fast ways (the triangle, hex and prism transforms as affine maps on
+    the two classes of cells, worked out once): it moves every cell, far from the origin too,
+    where the transform moves it alone."""
+    lattice = lattices.get(name)
+    rng = random.Random(7)
+    cells = [c for c in (tuple(rng.randint(-60, 60) for _ in range(lattice.dim)) for _ in range(4000))
+             if lattice.is_cell(c)][:400]
+    assert len(cells) >= 20
+    for g in lattice.group():
+        assert tuple(g.apply(cells)) == tuple(g(c) for c in cells)
 
 
 @pytest.mark.parametrize("name", sorted(lattices.built_ins()))

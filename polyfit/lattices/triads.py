@@ -109,15 +109,23 @@ def affine_images(maps, cells, layers: int = 0) -> tuple:
     ``layers`` (1 or -1), of cells ``(z, r, c)`` whose layer goes to ``layers * z``."""
     (a0, b0, ar0, br0, ak0, bk0), (a1, b1, ar1, br1, ak1, bk1) = maps
     images = []
-    for cell in cells:
-        r, c = cell[-2], cell[-1]
+    add = images.append
+    if layers:
+        for z, r, c in cells:
+            if (r + c) & 1:
+                k = (c - 1 - r) >> 1
+                add((layers * z, a1 + r * ar1 + k * ak1, b1 + r * br1 + k * bk1))
+            else:
+                k = (c - r) >> 1
+                add((layers * z, a0 + r * ar0 + k * ak0, b0 + r * br0 + k * bk0))
+        return tuple(images)
+    for r, c in cells:
         if (r + c) & 1:
             k = (c - 1 - r) >> 1
-            image = (a1 + r * ar1 + k * ak1, b1 + r * br1 + k * bk1)
+            add((a1 + r * ar1 + k * ak1, b1 + r * br1 + k * bk1))
         else:
             k = (c - r) >> 1
-            image = (a0 + r * ar0 + k * ak0, b0 + r * br0 + k * bk0)
-        images.append((layers * cell[0],) + image if layers else image)
+            add((a0 + r * ar0 + k * ak0, b0 + r * br0 + k * bk0))
     return tuple(images)
 
 
