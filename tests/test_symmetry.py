@@ -2,7 +2,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from polyfit.formats.textart import parse_board_text
@@ -193,3 +193,39 @@ def test_symmetry_tables_of_numbered_placements_send_each_placement_to_its_image
             cells, colours = zip(*moved)
             plain.append(where[sym.piece_map[p.piece], cells, colours if p.colours else ()])
         assert cover.table(sym) == plain
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_board_symmetries_off_squares_and_cubes_are_every_transform_whose_image_is_a_translate(data):
+    """Off squares and cubes a board's symmetries are found from its corners (its cells with
+    the fewest neighbours on it): they are every transform of the lattice whose image, put in
+    normal position, is the board in normal position, each with the translation between."""
+    import itertools
+
+    from polyfit.lattices import base as lattices
+    from polyfit.puzzle.orientations import translated
+
+    name = data.draw(st.sampled_from([n for n in sorted(lattices.built_ins()) if n not in ("square", "cubic")]))
+    lattice = lattices.get(name)
+    span = range(data.draw(st.integers(1, 7 if lattice.dim == 2 else 5)))
+    box = [c for c in itertools.product(span, repeat=lattice.dim) if lattice.is_cell(c)]
+    assume(box)
+    g = data.draw(st.sampled_from(lattice.group()))
+    kind = data.draw(st.sampled_from(["box", "box and an image", "some"]))
+    if kind == "box":
+        cells = box
+    elif kind == "box and an image":  # often symmetric in a few ways
+        cells = set(box) | set(lattice.normalize(g.apply(box)))
+    else:
+        cells = [c for c in box if data.draw(st.booleans())] or box[:1]
+    cells = tuple(sorted(cells))
+    board, shift = set(cells), lattice.normal_shift(cells)
+    expected = []
+    for h in lattice.group():
+        image = h.apply(cells)
+        offset = tuple(a - b for a, b in zip(lattice.normal_shift(image), shift))
+        if board.issuperset(translated(image, offset)):
+            expected.append((h, offset))
+    found = [(s.transform, s.offset) for s in board_symmetries(cells, lattice)]
+    assert sorted(found, key=repr) == sorted(expected, key=repr)

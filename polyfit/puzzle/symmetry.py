@@ -63,15 +63,25 @@ def board_symmetries(cells, lattice=None) -> list[Symmetry]:
 @lru_cache(maxsize=8)
 def _lattice_symmetries(cells: tuple, lattice) -> tuple:
     """:func:`board_symmetries` off squares and cubes, kept for the few boards last asked
-    about (a puzzle asks for its board's twice: its own symmetries and its mirror partners)."""
-    board, shift = set(cells), lattice.normal_shift(cells)
+    about (a puzzle asks for its board's twice: its own symmetries and its mirror partners).
+
+    A symmetry of the board maps its cells with the fewest neighbours on it (its corners) onto
+    themselves, and a translation keeps the order of cells: so the only offset that can follow
+    a transform is the one that puts its image of the least corner on the least corner, and a
+    transform whose corners do not land on the corners that way is no symmetry. Only those
+    that pass are tried on every cell."""
+    board = set(cells)
+    degree = [sum(1 for n in lattice.neighbours(c) if n in board) for c in cells]
+    fewest = min(degree)
+    corners = [c for c, d in zip(cells, degree) if d == fewest]
+    corner_set, least = set(corners), min(corners)
     result = []
     for g in lattice.group():
-        image = g.apply(cells)
-        # the image in normal position is the cells in theirs exactly when g then this
-        # offset (a translation of the lattice) maps the cells onto themselves
-        offset = tuple(a - b for a, b in zip(lattice.normal_shift(image), shift))
-        if board.issuperset(translated(image, offset)):
+        moved = g.apply(corners)
+        offset = tuple(a - b for a, b in zip(least, min(moved)))
+        if not lattice.is_translation(offset) or set(translated(moved, offset)) != corner_set:
+            continue
+        if board.issuperset(translated(g.apply(cells), offset)):
             result.append(Symmetry(g, offset))
     return tuple(result)
 
