@@ -259,7 +259,7 @@ def sums(table, items, starts) -> list[int]:
     return [sum(table[i] for i in items[a:b]) for a, b in zip(starts, starts[1:])]
 
 
-def numbered_on(placements) -> tuple | None:
+def numbered_on(placements) -> list | None:
     """The board (sorted cells) every one of the placements is numbered on
     (:attr:`Placement.numbers`), or None when some is not, or they are on different boards."""
     board = placements[0].board if placements else None
