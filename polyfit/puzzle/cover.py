@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass, field
+from itertools import accumulate
 from operator import itemgetter
 
 from polyfit.lattices import base as lattices
@@ -750,13 +751,14 @@ class _CellItems:
     def _numbered_options(self, numbered, piece_item: dict) -> PackedOptions:
         """The options of placements numbered on one board: their cells' items picked in C."""
         starts, items = concatenated(p.numbers for p in numbered)
-        picked = pick(self._numbered_items(numbered[0].board), items, array("i", [0]))
-        option_starts, option_items = array("i", [0]), array("i")
+        picked = memoryview(pick(self._numbered_items(numbered[0].board), items, array("i", [0])))
+        heads = {piece: array("i", [item]).tobytes() for piece, item in piece_item.items()}
+        parts = []  # each option: its piece's item, then its cells' (slices of picked, not copies)
         for p, a, b in zip(numbered, starts, starts[1:]):
-            option_items.append(piece_item[p.piece])
-            option_items.frombytes(picked[4 * a:4 * b])
-            option_starts.append(len(option_items))
-        return PackedOptions(option_starts, option_items)
+            parts += (heads[p.piece], picked[4 * a:4 * b])
+        option_starts = array("i", [0])
+        option_starts.extend(accumulate(b - a + 1 for a, b in zip(starts, starts[1:])))
+        return PackedOptions(option_starts, b"".join(parts))
 
     def __call__(self, placement) -> tuple:
         if placement.shape is None:

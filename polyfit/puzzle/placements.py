@@ -22,7 +22,7 @@ from __future__ import annotations
 from array import array
 import math
 from functools import cached_property
-from itertools import groupby
+from itertools import accumulate, groupby
 from operator import attrgetter
 
 from polyfit.errors import plural
@@ -268,15 +268,14 @@ def numbered_on(placements) -> list | None:
     return board
 
 
-def concatenated(groups) -> tuple[array, array]:
+def concatenated(groups) -> tuple[array, bytes]:
     """Groups of numbers (int32 bytes: placements' numbers) one after another, and where each
     starts (an offset more than there are groups): the int32 buffers :func:`sorted_images` and
     :func:`sums` take."""
-    starts, items = array("i", [0]), array("i")
-    for numbers in groups:
-        items.frombytes(numbers)
-        starts.append(len(items))
-    return starts, items
+    groups = list(groups)
+    starts = array("i", [0])
+    starts.extend(accumulate(len(numbers) >> 2 for numbers in groups))
+    return starts, b"".join(groups)
 
 
 def _generate_by_sets(board_cells, pieces, counts, colours, lattice) -> list[Placement]:
