@@ -595,6 +595,10 @@ def test_the_corners_found_in_c_are_the_corners_found_in_python(max_examples):
         strides = tuple(grid.strides)
         found = regions.corners(masks, places, painted, strides, limits, tuple(grid.low))
         assert found == placement_module._corners(masks, places, painted, strides, limits, tuple(grid.low))
+        # as places: each corner's place in the grid, in the same order
+        as_places = regions.corners(masks, places, painted, strides, limits, tuple(grid.low), True)
+        assert list(placement_module.int32s(as_places)) == grid.numbers(found)
+        assert as_places == placement_module._corners(masks, places, painted, strides, limits, tuple(grid.low), True)
         on = [set(cells) for cells in allowed]
         expected = [tuple(a + b for a, b in zip(corner, low)) for corner in box
                     if all(tuple(a + b for a, b in zip(corner, c)) in on[painted[k] if painted else 0]

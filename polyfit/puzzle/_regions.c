@@ -39,7 +39,8 @@
  *   colours, masks[0]). A corner fits when every cell moved up by the corner's place is on its
  *   mask, and its coordinates (its place in strides) are at most limits (the box's size less
  *   the shape's along each axis, so that no cell of the shape wraps into the next row); each
- *   is returned as the tuple of its coordinates plus low.
+ *   is returned as the tuple of its coordinates plus low, or with as_places (a seventh
+ *   argument, true) all as their places, int32 bytes.
  *
  * places(numbers, radix, strides) -> bytes
  *   The places of cells given by their numbers (a tuple of ints, each a cell's coordinates as
@@ -507,8 +508,10 @@ static PyObject *corners(PyObject *self, PyObject *args)
 {
     PyObject *masks_obj, *strides_obj, *limits_obj, *low_obj;
     Py_buffer places_view, colours_view;
-    if (!PyArg_ParseTuple(args, "O!y*y*O!O!O!", &PyTuple_Type, &masks_obj, &places_view, &colours_view,
-                          &PyTuple_Type, &strides_obj, &PyTuple_Type, &limits_obj, &PyTuple_Type, &low_obj))
+    int as_places = 0;
+    if (!PyArg_ParseTuple(args, "O!y*y*O!O!O!|p", &PyTuple_Type, &masks_obj, &places_view, &colours_view,
+                          &PyTuple_Type, &strides_obj, &PyTuple_Type, &limits_obj, &PyTuple_Type, &low_obj,
+                          &as_places))
         return NULL;
     PyObject *result = NULL;
     uint64_t *words = NULL;
@@ -607,6 +610,30 @@ static PyObject *corners(PyObject *self, PyObject *args)
         while (hi >= lo && found[hi] == 0)
             hi--;
         any = lo <= hi;
+    }
+    if (as_places) {  /* the corners' places, as int32 bytes */
+        Py_ssize_t total = 0;
+        for (Py_ssize_t w = 0; w < n && any; w++)
+            total += bits_set(found[w]);
+        result = PyBytes_FromStringAndSize(NULL, total * 4);
+        if (result == NULL)
+            goto done;
+        int32_t *out = (int32_t *)PyBytes_AS_STRING(result);
+        total = 0;
+        for (Py_ssize_t w = 0; w < n && any; w++)
+            for (uint64_t bits = found[w]; bits; bits &= bits - 1) {
+                Py_ssize_t place = w * 64 + __builtin_ctzll(bits), rest = place;
+                int inside = 1;
+                for (Py_ssize_t i = 0; i < axes; i++) {
+                    inside &= rest / strides[i] <= limits[i];
+                    rest %= strides[i];
+                }
+                if (inside)
+                    out[total++] = (int32_t)place;
+            }
+        if (_PyBytes_Resize(&result, total * 4) < 0)
+            result = NULL;
+        goto done;
     }
     result = PyList_New(0);
     for (Py_ssize_t w = 0; w < n && any && result != NULL; w++)
@@ -1252,7 +1279,8 @@ static PyMethodDef methods[] = {
     {"fits", fits, METH_VARARGS, "fits(free, must, strides, ok) -> bool"},
     {"fits_many", fits_many, METH_VARARGS,
      "fits_many(board, must, strides, oks, shapes, runs, corners, low) -> bytearray"},
-    {"corners", corners, METH_VARARGS, "corners(masks, places, colours, strides, limits, low) -> list of corners"},
+    {"corners", corners, METH_VARARGS,
+     "corners(masks, places, colours, strides, limits, low[, as_places]) -> list of corners, or their places"},
     {"places", places, METH_VARARGS, "places(numbers, radix, strides) -> int32 bytes"},
     {"images", images, METH_VARARGS, "images(cells, colours, transforms, radix) -> list of (numbers, colours)"},
     {"fits_graph", fits_graph, METH_VARARGS,

@@ -211,11 +211,10 @@ def _generate_by_corners(board_cells, pieces, counts, colours, lattice) -> list[
             if min(limits) < 0:
                 continue
             places = array("i", grid.numbers(shape, corner=tuple(g - a for g, a in zip(low, least))))
-            corners = corners_of(masks, places, b"", strides, limits, low)
-            if len(result) + len(corners) > most:
-                check("placements", len(result) + len(corners), "the pieces on this board (and more to come)")
+            bases = array("i", corners_of(masks, places, b"", strides, limits, low, True))  # the corners' places
+            if len(result) + len(bases) > most:
+                check("placements", len(result) + len(bases), "the pieces on this board (and more to come)")
             kind, first = coset(shape[0]), places[0]  # (the shape's cells and places are sorted alike)
-            bases = array("i", grid.numbers(corners))
             if not every_move:
                 bases = array("i", [b for b in bases if coset(board[number_at[b + first]]) == kind])
             found = pick(number_at, places, bases)
@@ -384,12 +383,13 @@ def _colour_masks(grid: BitGrid, board_cells, colours, forms) -> tuple[bytes, ..
     return tuple(masks)
 
 
-def _corners(masks, places, colours, strides, limits, low) -> list[tuple]:
+def _corners(masks, places, colours, strides, limits, low, as_places: bool = False) -> list[tuple] | bytes:
     """The corners where a shape lies on a board (polyfit/puzzle/_regions.c's ``corners``, in
     Python): each cell of the shape (its place at corner 0 in ``places``) moved up by the
     corner's place lies on the mask of its colour (``masks``, bytes; ``colours`` the number
     of each cell's mask, or empty: all on ``masks[0]``), and the corner's coordinates are at
-    most ``limits``. In increasing order of places, each corner plus ``low``."""
+    most ``limits``. In increasing order of places, each corner plus ``low``; ``as_places``:
+    their places instead, as int32 bytes."""
     places, colours = int32s(places), int32s(colours)
     if len(colours) not in (0, len(places)) or not masks:
         raise ValueError("corners: one mask or more, and colours none or one per place")
@@ -400,17 +400,17 @@ def _corners(masks, places, colours, strides, limits, low) -> list[tuple]:
             raise ValueError("corners: a place off the board")
         found &= masks[colours[k] if len(colours) else 0] >> place
         if not found:
-            return []
+            return b"" if as_places else []
     result = []
     for k in range(found.bit_length()):
         if found >> k & 1:
-            coordinates = []
+            coordinates, rest = [], k
             for stride in strides:
-                coordinates.append(k // stride)
-                k %= stride
+                coordinates.append(rest // stride)
+                rest %= stride
             if all(c <= m for c, m in zip(coordinates, limits)):
-                result.append(tuple(c + a for c, a in zip(coordinates, low)))
-    return result
+                result.append(k if as_places else tuple(c + a for c, a in zip(coordinates, low)))
+    return array("i", result).tobytes() if as_places else result
 
 
 def int32s(buffer) -> memoryview:
