@@ -509,8 +509,9 @@ def problem_board(puzzle: XmPuzzle, number: int) -> tuple[Board, Layout]:
         check("cells", len(cells), f"{path}: shape {shape_id}")
         pieces.append((shape_id, Piece(names[shape_id], tuple(cells), flat, (lo, hi), GRID_LATTICES.get(grid, ""))))
     max_holes = problem.max_holes
-    if max_holes is not None and len({sum(p.size * p.count[k] for _, p in pieces) for k in (0, 1)}) == 1:
-        max_holes = None  # the pieces' counts are fixed: BurrTools ignores the limit (its holes are known)
+    least, most = (sum(p.size * p.count[k] for _, p in pieces) for k in (0, 1))
+    if least == most:
+        max_holes = None  # the pieces' area is fixed: BurrTools ignores the limit (its holes are known)
     colours = _colours(puzzle, problem, result, pieces, lambda voxel: shift(_cell(voxel, flat, grid)), flat, grid)
     cells = tuple(sorted(every))
     allowed = {}

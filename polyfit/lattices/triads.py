@@ -93,14 +93,9 @@ def affine_maps(transform: TriadTransform):
         a, b = exact((0, p))
         (ar, br), (ak, bk) = [(x - a, y - b) for x, y in (exact((1, 1 + p)), exact((0, 2 + p)))]
         maps.append((a, b, ar, br, ak, bk))
-    for r in range(-7, 8):
-        for c in range(-7, 8):
-            a, b, ar, br, ak, bk = maps[(r + c) & 1]
-            k = (c - ((r + c) & 1) - r) >> 1
-            if exact((r, c)) != (a + r * ar + k * ak, b + r * br + k * bk):
-                _AFFINE[key] = None
-                return None
-    _AFFINE[key] = maps = tuple(maps)
+    maps = tuple(maps)
+    square = [(r, c) for r in range(-7, 8) for c in range(-7, 8)]
+    _AFFINE[key] = maps = maps if affine_images(maps, square) == tuple(map(exact, square)) else None
     return maps
 
 

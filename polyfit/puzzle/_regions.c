@@ -1227,6 +1227,13 @@ static int read_groups(PyObject *args, const char *function, Py_buffer *views, c
     return 0;
 }
 
+static void release_groups(Py_buffer *views)
+{
+    for (int k = 0; k < 3; k++)
+        if (views[k].obj != NULL)
+            PyBuffer_Release(&views[k]);
+}
+
 static PyObject *sorted_images(PyObject *self, PyObject *args)
 {
     Py_buffer views[3] = {{0}};
@@ -1244,9 +1251,7 @@ static PyObject *sorted_images(PyObject *self, PyObject *args)
                 qsort(out + starts[j], (size_t)(starts[j + 1] - starts[j]), sizeof *out, compare_int32);
         }
     }
-    for (int k = 0; k < 3; k++)
-        if (views[k].obj != NULL)
-            PyBuffer_Release(&views[k]);
+    release_groups(views);
     return result;
 }
 
@@ -1269,9 +1274,7 @@ static PyObject *sums(PyObject *self, PyObject *args)
                 PyList_SET_ITEM(result, j, value);
         }
     }
-    for (int k = 0; k < 3; k++)
-        if (views[k].obj != NULL)
-            PyBuffer_Release(&views[k]);
+    release_groups(views);
     return result;
 }
 

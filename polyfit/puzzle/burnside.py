@@ -21,6 +21,7 @@ Both are exact: the sums are divided only when they divide, else it is a bug and
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from polyfit.errors import PolyfitError
@@ -138,10 +139,7 @@ def symmetric_problem(puzzle, sym) -> tuple[ExactCoverProblem, list[tuple[int, .
         amounts.append((times,) + (1,) * (len(option) - 1))
     if limited:  # a hole on each cell of an orbit: as many holes as the orbit has cells
         holes = len(problem.primary) - 1
-        size = {c: 0 for c in spare}
-        for c in free:
-            if cell_orbit[c] in size:
-                size[cell_orbit[c]] += 1
+        size = Counter(cell_orbit.values())  # each orbit's cells, by its least cell
         for c in spare:
             problem.options.append((holes, item_of_cell[c]))
             amounts.append((size[c], 1))

@@ -226,7 +226,7 @@ class PlacementKeys:
         index, lookup, piece_map = self.index, self.lookup, sym.piece_map
         to = array("i", [index[c] for c in sym.images(self.cells)])
         if only is None:
-            mapped = list(zip(self.others, self.cell_indices))
+            mapped = zip(self.others, self.cell_indices)
         else:
             mapped = self._others_of().get(only, ())
         plain = []  # the uncoloured ones, sent in one C call
