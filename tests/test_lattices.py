@@ -15,7 +15,7 @@ from helpers import ROOT, check_manifest, first_solution_pictures, plane_centre,
 from polyfit.cli import build_app
 from polyfit.errors import ParseError, PolyfitError
 from polyfit.formats.pieces_file import parse_pieces_text
-from polyfit.lattices import base as lattices
+from polyfit.lattices import base as lattices, triads
 from polyfit.lattices.polyforms import fixed, free, one_sided
 from polyfit.plugins import get_plugin_manager
 from polyfit.puzzle.board import Board
@@ -154,6 +154,53 @@ def test_a_transform_applied_to_many_cells_moves_each_as_it_moves_one(name):
     assert len(cells) >= 20
     for g in lattice.group():
         assert tuple(g.apply(cells)) == tuple(g(c) for c in cells)
+
+
+@pytest.mark.parametrize("name", ["triangle", "hex", "prisms"])
+def test_the_affine_images_in_c_and_in_python_are_the_transforms_images(name):
+    """The triangle, hex and prism lattices turn a shape every way at once (``normal_images``,
+    from each transform's affine maps, in C or its Python twin): each image, moved to normal
+    position and sorted, is the one the transform and ``normalize`` make cell by cell."""
+    lattice = lattices.get(name)
+    rng = random.Random(11)
+    cells = [c for c in (tuple(rng.randint(-40, 40) for _ in range(lattice.dim)) for _ in range(3000))
+             if lattice.is_cell(c)][:200]
+    group = lattice.group()
+    expected = [lattice.normalize(g(c) for c in cells) for g in group]
+    assert lattice.normal_images(cells) == expected
+    assert lattice.orientations(cells) == tuple(sorted(set(expected)))
+    assert lattice.canonical(cells) == min(expected)
+    for g in group:
+        maps, layers = g.affine
+        for normal in (False, True):
+            python = triads.affine_images(maps, cells, layers, normal, native=False)
+            assert python == (lattice.normalize(g(c) for c in cells) if normal else tuple(g(c) for c in cells))
+            if triads._regions is not None:
+                assert triads.affine_images(maps, cells, layers, normal, native=True) == python
+    assert triads.affine_images(group[1].affine[0], [], group[1].affine[1], True) == ()
+
+
+@pytest.mark.skipif(triads._regions is None, reason="the C helpers are not built")
+def test_the_c_affine_images_refuse_what_is_not_cells_and_maps():
+    _regions = triads._regions
+    maps = ((0, 0, 1, 1, 0, 2), (0, 1, 1, 1, 0, 2))
+    assert _regions.affine_images(maps, [(0, 0), (0, 1)], 0, False) == ((0, 0), (0, 1))
+    for args in (
+        (maps[:1], [(0, 0)], 0, False),
+        (((0, 0, 1, 1, 0),) * 2, [(0, 0)], 0, False),
+        (((0, 0, 1, 1, 0, 1 << 40),) * 2, [(0, 0)], 0, False),
+        (maps, [(0, 0, 0)], 0, False),
+        (maps, [(0, 0)], 1, False),
+        (maps, [(0, 0)], 2, False),
+        (maps, [(0, 1 << 31)], 0, False),
+        (maps, [[0, 0]], 0, False),
+    ):
+        with pytest.raises(ValueError):
+            _regions.affine_images(*args)
+    with pytest.raises(TypeError):
+        _regions.affine_images(maps, 5, 0, False)
+    with pytest.raises(TypeError):
+        _regions.affine_images(maps, [("a", 0)], 0, False)
 
 
 @pytest.mark.parametrize("name", sorted(lattices.built_ins()))

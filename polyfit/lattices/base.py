@@ -164,13 +164,17 @@ class Lattice:
         BurrTools colour, goes with it)."""
         return [g.apply(cells) for g in self.group(mirror)]
 
+    def normal_images(self, cells, mirror: bool = True) -> list[Shape]:
+        """The normal forms of a shape's :meth:`images`, one per transform of the group."""
+        return [self.normalize(image) for image in self.images(cells, mirror)]
+
     def orientations(self, cells, mirror: bool = True) -> tuple[Shape, ...]:
         """The distinct normal forms of a shape's :meth:`images`, sorted."""
-        return tuple(sorted({self.normalize(image) for image in self.images(cells, mirror)}))
+        return tuple(sorted(set(self.normal_images(cells, mirror))))
 
     def canonical(self, cells, mirror: bool = True) -> Shape:
         """One representative per class under the group: the least orientation."""
-        return min(self.normalize(g.apply(cells)) for g in self.group(mirror))
+        return min(self.normal_images(cells, mirror))
 
     def mirrored(self, cells) -> Shape:
         """A mirror image of a shape (any one: the first reflection of the group)."""

@@ -15,7 +15,7 @@ import math
 
 from polyfit.hookspecs import hookimpl
 from polyfit.lattices.base import Lattice
-from polyfit.lattices.triads import TriadTransform, even_normal_shift, triad_group
+from polyfit.lattices.triads import AffineImages, TriadTransform, even_normal_shift, triad_group
 
 SIDE = 1 / math.sqrt(3)
 STEPS = ((0, -2), (0, 2), (-1, -1), (-1, 1), (1, -1), (1, 1))
@@ -41,7 +41,7 @@ def colour(cell) -> int:
     return ((c - 3 * r) // 2) % 3
 
 
-class HexLattice(Lattice):
+class HexLattice(AffineImages, Lattice):
     name = "hex"
     dim = 2
     summary = "hexagons: polyhexes, cells (r, c) with r + c even, 12 symmetries"

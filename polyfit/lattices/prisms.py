@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from polyfit.hookspecs import hookimpl
 from polyfit.lattices.base import Lattice
-from polyfit.lattices.triads import affine_images, affine_maps, even_normal_shift
+from polyfit.lattices.triads import AffineImages, affine_images, affine_maps, even_normal_shift
 from polyfit.lattices.triangle import TRIANGLE, TriangleTransform, is_up
 
 
@@ -34,6 +34,13 @@ class PrismTransform:
     def __call__(self, cell):
         z = -cell[0] if self.upside_down else cell[0]
         return (z,) + self.plane(cell[1:])
+
+    @property
+    def affine(self):
+        """``(maps, layers)`` for :func:`~polyfit.lattices.triads.affine_images` (None when
+        the plane's transform is not affine)."""
+        maps = affine_maps(self.plane)
+        return None if maps is None else (maps, -1 if self.upside_down else 1)
 
     def apply(self, cells):
         maps = affine_maps(self.plane)
@@ -72,7 +79,7 @@ def _up(cell) -> bool:
     return is_up(cell[1:])
 
 
-class PrismLattice(Lattice):
+class PrismLattice(AffineImages, Lattice):
     name = "prisms"
     dim = 3
     summary = "triangular prisms: the triangle lattice in layers, cells (z, r, c), 24 symmetries"

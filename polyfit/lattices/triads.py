@@ -16,6 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import permutations
 
+try:
+    from polyfit.puzzle import _regions
+except ImportError:  # the C extension did not build: the Python twin does the work
+    _regions = None
+
 Triad = tuple[int, int, int]
 
 
@@ -43,6 +48,12 @@ class TriadTransform:
 
     def __call__(self, cell):
         return self.from_triad(self.triad(self.to_triad(cell)))
+
+    @property
+    def affine(self):
+        """``(maps, layers)`` for :func:`affine_images` (None when not affine)."""
+        maps = affine_maps(self)
+        return None if maps is None else (maps, 0)
 
     def apply(self, cells):
         maps = affine_maps(self)
@@ -99,9 +110,43 @@ def affine_maps(transform: TriadTransform):
     return maps
 
 
-def affine_images(maps, cells, layers: int = 0) -> tuple:
+def affine_images(maps, cells, layers: int = 0, normal: bool = False, native: bool | None = None) -> tuple:
     """The images of cells ``(r, c)`` under a transform's :func:`affine_maps`; with
-    ``layers`` (1 or -1), of cells ``(z, r, c)`` whose layer goes to ``layers * z``."""
+    ``layers`` (1 or -1), of cells ``(z, r, c)`` whose layer goes to ``layers * z``. In the
+    order of ``cells``, or with ``normal`` moved to normal position (:func:`even_normal_shift`)
+    and sorted. polyfit/puzzle/_regions.c's ``affine_images`` when it built (``native``: that
+    or the Python twin)."""
+    if (_regions is not None) if native is None else native:
+        return _regions.affine_images(maps, cells, layers, normal)
+    images = _affine_images(maps, cells, layers)
+    if not normal or not images:
+        return images
+    shift = even_normal_shift(images)
+    return tuple(sorted([tuple(x + d for x, d in zip(cell, shift)) for cell in images]))
+
+
+def normal_images(group, cells) -> list | None:
+    """Each transform's image of the cells in normal position and sorted, as
+    :meth:`~polyfit.lattices.base.Lattice.normal_images` makes them, from the transforms'
+    affine maps (``affine``); None when some transform has none."""
+    affine = [g.affine for g in group]
+    if None in affine:
+        return None
+    cells = tuple(cells)
+    return [affine_images(maps, cells, layers, normal=True) for maps, layers in affine]
+
+
+class AffineImages:
+    """For a lattice whose transforms have affine maps (``affine``): the normal forms of a
+    shape's images all made at once by :func:`normal_images`."""
+
+    def normal_images(self, cells, mirror: bool = True) -> list:
+        found = normal_images(self.group(mirror), cells)
+        return super().normal_images(cells, mirror) if found is None else found
+
+
+def _affine_images(maps, cells, layers: int = 0) -> tuple:
+    """:func:`affine_images` in Python, in the order of ``cells``."""
     (a0, b0, ar0, br0, ak0, bk0), (a1, b1, ar1, br1, ak1, bk1) = maps
     images = []
     add = images.append

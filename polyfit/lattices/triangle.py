@@ -18,7 +18,7 @@ import math
 
 from polyfit.hookspecs import hookimpl
 from polyfit.lattices.base import Lattice
-from polyfit.lattices.triads import TriadTransform, even_normal_shift, triad_group
+from polyfit.lattices.triads import AffineImages, TriadTransform, even_normal_shift, triad_group
 
 HEIGHT = math.sqrt(3) / 2
 
@@ -42,7 +42,7 @@ def is_up(cell) -> bool:
     return (cell[0] + cell[1]) % 2 == 0
 
 
-class TriangleLattice(Lattice):
+class TriangleLattice(AffineImages, Lattice):
     name = "triangle"
     dim = 2
     summary = "triangles: polyiamonds, cell (r, c) points up when r + c is even, 12 symmetries"
