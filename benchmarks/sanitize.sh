@@ -60,5 +60,5 @@ python -m pytest -q -p no:cacheprovider --rootdir="$out" "$OLDPWD/tests/test_dlx
   "$OLDPWD/tests/test_memo.py" "$OLDPWD/tests/test_sample.py" "$OLDPWD/tests/test_reduce.py" "$OLDPWD/tests/test_reduce_packed.py" \
   "$OLDPWD/tests/test_disassembly.py" "$OLDPWD/tests/test_exact_ruler.py" "$OLDPWD/tests/test_burrtools_setup.py" \
   "$OLDPWD/tests/test_prism_disassembly.py" "$OLDPWD/tests/test_orientations.py" "$OLDPWD/tests/test_symmetry.py" \
-  "$OLDPWD/tests/test_placements.py" \
+  "$OLDPWD/tests/test_placements.py" "$OLDPWD/tests/test_lattices.py" \
   -k "not dlx-python and not python]" "$@"

@@ -175,16 +175,16 @@ def test_the_affine_images_in_c_and_in_python_are_the_transforms_images(name):
         for normal in (False, True):
             python = triads.affine_images(maps, cells, layers, normal, native=False)
             assert python == (lattice.normalize(g(c) for c in cells) if normal else tuple(g(c) for c in cells))
-            if triads._regions is not None:
+            if triads._affine is not None:
                 assert triads.affine_images(maps, cells, layers, normal, native=True) == python
     assert triads.affine_images(group[1].affine[0], [], group[1].affine[1], True) == ()
 
 
-@pytest.mark.skipif(triads._regions is None, reason="the C helpers are not built")
+@pytest.mark.skipif(triads._affine is None, reason="the C helpers are not built")
 def test_the_c_affine_images_refuse_what_is_not_cells_and_maps():
-    _regions = triads._regions
+    _affine = triads._affine
     maps = ((0, 0, 1, 1, 0, 2), (0, 1, 1, 1, 0, 2))
-    assert _regions.affine_images(maps, [(0, 0), (0, 1)], 0, False) == ((0, 0), (0, 1))
+    assert _affine.affine_images(maps, [(0, 0), (0, 1)], 0, False) == ((0, 0), (0, 1))
     for args in (
         (maps[:1], [(0, 0)], 0, False),
         (((0, 0, 1, 1, 0),) * 2, [(0, 0)], 0, False),
@@ -196,11 +196,11 @@ def test_the_c_affine_images_refuse_what_is_not_cells_and_maps():
         (maps, [[0, 0]], 0, False),
     ):
         with pytest.raises(ValueError):
-            _regions.affine_images(*args)
+            _affine.affine_images(*args)
     with pytest.raises(TypeError):
-        _regions.affine_images(maps, 5, 0, False)
+        _affine.affine_images(maps, 5, 0, False)
     with pytest.raises(TypeError):
-        _regions.affine_images(maps, [("a", 0)], 0, False)
+        _affine.affine_images(maps, [("a", 0)], 0, False)
 
 
 @pytest.mark.parametrize("name", sorted(lattices.built_ins()))

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from itertools import permutations
 
 try:
-    from polyfit.puzzle import _regions
+    from polyfit.lattices import _affine
 except ImportError:  # the C extension did not build: the Python twin does the work
-    _regions = None
+    _affine = None
 
 Triad = tuple[int, int, int]
 
@@ -114,10 +114,10 @@ def affine_images(maps, cells, layers: int = 0, normal: bool = False, native: bo
     """The images of cells ``(r, c)`` under a transform's :func:`affine_maps`; with
     ``layers`` (1 or -1), of cells ``(z, r, c)`` whose layer goes to ``layers * z``. In the
     order of ``cells``, or with ``normal`` moved to normal position (:func:`even_normal_shift`)
-    and sorted. polyfit/puzzle/_regions.c's ``affine_images`` when it built (``native``: that
+    and sorted. polyfit/lattices/_affine.c's ``affine_images`` when it built (``native``: that
     or the Python twin)."""
-    if (_regions is not None) if native is None else native:
-        return _regions.affine_images(maps, cells, layers, normal)
+    if (_affine is not None) if native is None else native:
+        return _affine.affine_images(maps, cells, layers, normal)
     images = _affine_images(maps, cells, layers)
     if not normal or not images:
         return images
