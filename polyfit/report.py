@@ -63,6 +63,7 @@ def counts_json(puzzle, counts, backend, run=None) -> dict:
         "complete": counts.complete,
         "symmetries": len(puzzle.symmetries),
         "placements": stats.generated,
+        "reduced_first": stats.reduced,
         "pruned_area": stats.pruned_area,
         "pruned_parity": stats.pruned_parity,
         "options": len(cover.problem.options),
@@ -89,8 +90,9 @@ def stats_text(puzzle, counts, backend) -> str:
     problem, the search's work and the memo counter's cache."""
     s = puzzle.placement_stats
     cover = puzzle.cover
+    first = f"{s.reduced} removed by the reduction first, " if s.reduced else ""
     lines = [
-        f"placements: {s.generated} generated, {s.pruned_area} pruned by area, "
+        f"placements: {s.generated} generated, {first}{s.pruned_area} pruned by area, "
         f"{s.pruned_parity} pruned by parity, {s.kept} kept",
     ]
     if cover.breaker is not None:

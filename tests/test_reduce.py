@@ -217,3 +217,73 @@ def test_xc_reduce_finds_the_same_solutions(tmp_path):
     assert blocks(plain.stdout) == blocks(reduced.stdout)
     assert len(blocks(plain.stdout)) == 3
     assert "reduction: 1 of 8 options removed (2 rounds)" in reduced.output
+
+
+# -- the reduction before the pruning (placements.reduce_first) ----------------------------------
+
+REDUCE_FIRST_FILES = [
+    "tests/data/burrtools/prisms/triangle-tower-tetraprisms.xmpuzzle",
+    "tests/data/burrtools/prisms/parallelogram-tetraprisms-coloured.xmpuzzle",
+    "tests/data/burrtools/spheres/flat-rhombus-four-by-four-coloured.xmpuzzle",
+    "tests/data/burrtools/spheres/box-tetraspheres-painted.xmpuzzle",
+    "tests/data/burrtools/finegrids/rd-ladder-rhombics-3.xmpuzzle",
+    "tests/data/burrtools/finegrids/to-cube-threes-coloured.xmpuzzle",
+]
+REDUCE_FIRST_ART = [  # optional cells, a limit on holes, pieces by counts
+    "; lattice: hex\n; pieces: 0..2*trihexes\n; max-holes: 1\n+ # # # +\n # # # # #\n  + # # # #",
+    "; lattice: triangle\n; pieces: 0..3*tetriamonds\n+######\n #######\n  ######+",
+    "; lattice: triangle\n; pieces: tetriamonds:T=0..2,tetriamonds:C=0..3,tetriamonds:I=1..3\n ########\n  ########",
+]
+
+
+def every_solution(puzzle) -> set:
+    """Every solution, each the set of its pieces' names and cells."""
+    placements, pieces = puzzle.placements, puzzle.pieces
+    return {frozenset((pieces[placements[i].piece].name, placements[i].cells) for i in s.indices)
+            for s in puzzle.solutions(all=True)}
+
+
+@pytest.mark.parametrize("case", REDUCE_FIRST_FILES + REDUCE_FIRST_ART)
+def test_the_reduction_before_the_pruning_keeps_every_solution(case, monkeypatch):
+    """Off squares and cubes the reduction may go before the pruning (on placements holding many
+    cells, when it removes at least half): forced to go first on every one of these small
+    puzzles (colours, painted cells, optional cells, a limit on holes, counts), it removes some
+    placements and every solution, every count, is the one found without it."""
+    from polyfit.puzzle import placements
+
+    native("dlx-c")
+    board = polyfit.read_board(ROOT / case) if case.endswith(".xmpuzzle") else polyfit.Board.from_text(case)
+    monkeypatch.setattr(placements, "REDUCE_FIRST_CELLS", 10**12)
+    plain = polyfit.Puzzle(board)
+    before = every_solution(plain)
+    assert plain.placement_stats.reduced == 0
+    monkeypatch.setattr(placements, "REDUCE_FIRST_CELLS", 0)
+    monkeypatch.setattr(placements, "REDUCE_FIRST_SHARE", 0)
+    first = polyfit.Puzzle(board)
+    after = every_solution(first)
+    stats = first.placement_stats
+    assert stats.reduced > 0 and stats.kept == len(first.placements) - len(first.cover.fixed)
+    assert after == before and before
+    assert (first.count().total, first.count().distinct) == (plain.count().total, plain.count().distinct)
+
+
+def test_the_reduction_goes_first_where_large_pieces_fit_few_ways_and_says_so(monkeypatch):
+    """On prisms-768 (8 pieces of about 96 prisms) the placements hold over 50,000 cells and
+    the reduction removes all but 16 of 1494 before the pruning; ``--stats`` and ``--json``
+    say so. On squares and cubes it never goes first (their area pruning is cheap), nor where
+    it would remove every placement (the pruning says why there is no solution)."""
+    from polyfit.puzzle import placements
+
+    path = ROOT / "benchmarks/data/burrtools/prisms-768.xmpuzzle"
+    stats = polyfit.load(path).placement_stats
+    assert (stats.generated, stats.reduced, stats.kept) == (1494, 1478, 16)
+    result = run_cli(["solve", str(path), "--count", "--stats"])
+    assert "placements: 1494 generated, 1478 removed by the reduction first, 0 pruned by area" in result.stdout
+    assert '"reduced_first": 1478' in run_cli(["solve", str(path), "--count", "--json"]).stdout
+    monkeypatch.setattr(placements, "REDUCE_FIRST_CELLS", 0)
+    monkeypatch.setattr(placements, "REDUCE_FIRST_SHARE", 0)
+    burrs = polyfit.load(ROOT / "shapes/burrs/solid-six-piece-burrs.vox")
+    assert burrs.placement_stats.reduced == 0 and burrs.reduction.removed == 1221  # all done later
+    board = polyfit.Board.from_text("; lattice: triangle\n; pieces: tetriamonds\n ######\n  ######")
+    hopeless = polyfit.Puzzle(board)  # 12 cells and 3 tetriamonds, but no tiling
+    assert hopeless.placement_stats.reduced == 0 and hopeless.count().total == 0

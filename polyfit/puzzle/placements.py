@@ -36,6 +36,10 @@ try:
     from polyfit.puzzle import _regions
 except ImportError:  # the C extension did not build: the Python flood fill does the work
     _regions = None
+try:
+    from polyfit.xc import _reduce
+except ImportError:  # the C extension did not build: the reduction does not go first
+    _reduce = None
 
 
 class Placement:
@@ -129,19 +133,20 @@ def shape_places(placement, forms, grid, strides) -> array | bytes:
 
 
 class PlacementStats(Record):
-    """How many placements were made and pruned; ``impossible`` says why no solution can exist,
-    when that is known before searching."""
+    """How many placements were made and pruned (``reduced``: removed by the reduction before
+    the pruning, see :func:`reduce_first`); ``impossible`` says why no solution can exist, when
+    that is known before searching."""
 
-    __slots__ = ("generated", "pruned_area", "pruned_parity", "impossible")
+    __slots__ = ("generated", "pruned_area", "pruned_parity", "impossible", "reduced")
 
     def __init__(self, generated: int = 0, pruned_area: int = 0, pruned_parity: int = 0,
-                 impossible: str | None = None):
+                 impossible: str | None = None, reduced: int = 0):
         self.generated, self.pruned_area, self.pruned_parity = generated, pruned_area, pruned_parity
-        self.impossible = impossible
+        self.impossible, self.reduced = impossible, reduced
 
     @property
     def kept(self) -> int:
-        return self.generated - self.pruned_area - self.pruned_parity
+        return self.generated - self.reduced - self.pruned_area - self.pruned_parity
 
 
 class PlacementResult(Record):
@@ -995,17 +1000,63 @@ def _brief(values) -> str:
     return f"{len(values)} values from {first} to {last}{steps}, not every one between"
 
 
-def place(board_cells, pieces, prune: bool = True, counts=None, optional=frozenset(), colours=None) -> PlacementResult:
+def place(board_cells, pieces, prune: bool = True, counts=None, optional=frozenset(), colours=None,
+          reduce: bool = False) -> PlacementResult:
     """Generate the placements and prune them by area and parity.
 
     ``counts`` are the pieces' ``(lo, hi)`` (default: each exactly once); ``optional`` the
-    cells that may stay empty; ``colours`` the colour rules of a BurrTools puzzle."""
+    cells that may stay empty; ``colours`` the colour rules of a BurrTools puzzle. With
+    ``reduce`` (and ``prune``), the reduction may go first (:func:`reduce_first`)."""
     counts = list(counts) if counts is not None else [(1, 1)] * len(pieces)
     stats = PlacementStats()
     placements = generate(board_cells, pieces, counts, colours)
     stats.generated = len(placements)
     if prune and placements:
+        if reduce:
+            kept = reduce_first(placements, len(pieces), counts, optional)
+            if kept is not None:
+                stats.reduced = len(placements) - len(kept)
+                placements = kept
         placements = prune_area(board_cells, pieces, placements, stats, counts, optional, colours)
         if not optional and all(lo == hi for lo, hi in counts):
             placements = prune_parity(board_cells, pieces, placements, stats, counts, colours)
     return PlacementResult(placements, stats)
+
+
+# The reduction goes before the pruning (reduce_first) when the placements hold at least this
+# many cells in all, and it is kept when it removes at least this share of them.
+REDUCE_FIRST_CELLS = 50_000
+REDUCE_FIRST_SHARE = 0.5
+
+
+def reduce_first(placements, n_pieces: int, counts, optional=frozenset()) -> list[Placement] | None:
+    """The placements the reduction (:mod:`polyfit.xc.reduce`) keeps on the plain problem,
+    before any pruning, or None when it does not go first.
+
+    Off squares and cubes area pruning fills around each placement, which costs about the
+    cells beside it; where large pieces fit few ways (prisms, spheres), the reduction removes
+    almost all of them anyway. So for placements numbered on one board (:func:`numbered_on`)
+    that hold at least :data:`REDUCE_FIRST_CELLS` cells, the reduction runs first on the plain
+    problem: items the board's cells (needed unless optional) and the pieces (within their
+    counts), options the placements. It removes only placements in no solution (of any
+    symmetry breaking or limit on holes, which only add constraints), and the pruning and the
+    later reduction give the same options without them: it is kept when it removes at least
+    :data:`REDUCE_FIRST_SHARE` of the placements but not all (then the pruning explains why
+    there is no solution)."""
+    board = numbered_on(placements)
+    if board is None or _reduce is None or sum(len(p.numbers) for p in placements) < 4 * REDUCE_FIRST_CELLS:
+        return None
+    n = len(board)
+    heads = [array("i", [n + i]).tobytes() for i in range(n_pieces)]
+    starts = array("i", [0])
+    starts.extend(accumulate((len(p.numbers) >> 2) + 1 for p in placements))
+    items = b"".join([part for p in placements for part in (p.numbers, heads[p.piece])])
+    exclusive = b"\x01" * n + bytes(hi == 1 for _, hi in counts)
+    needed = bytes(c not in optional for c in board) + bytes(lo >= 1 for lo, _ in counts)
+    alive = bytearray(b"\x01" * len(placements))
+    _reduce.reduce(n + n_pieces, starts, items, exclusive, needed, alive)
+    kept = [p for p, a in zip(placements, alive) if a]
+    if not kept or len(placements) - len(kept) < REDUCE_FIRST_SHARE * len(placements):
+        return None
+    return kept
+

@@ -98,7 +98,7 @@ class Puzzle:
         ]
         used = sum(1 for _, hi in self.counts if hi > 0)
         check("items", len(free) + used, f"{board.label}: its cells and pieces, as an exact cover problem")
-        result = place(free, self.pieces, prune, self.counts, board.optional, board.colours)
+        result = place(free, self.pieces, prune, self.counts, board.optional, board.colours, reduce)
         if board.colours is None and board.allowed:  # some pieces may only go some ways
             names = [p.name for p in self.pieces]
             result.placements = [
