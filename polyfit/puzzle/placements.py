@@ -1046,15 +1046,19 @@ def reduce_first(placements, n_pieces: int, counts, optional=frozenset()) -> lis
     board = numbered_on(placements)
     if board is None or _reduce is None or sum(len(p.numbers) for p in placements) < 4 * REDUCE_FIRST_CELLS:
         return None
-    n = len(board)
-    heads = [array("i", [n + i]).tobytes() for i in range(n_pieces)]
+    # The pieces' items first (as in the cover: the reduction tries the items in order, and a
+    # piece with nowhere else to go is what dooms most placements), then the cells'.
+    heads = [array("i", [i]).tobytes() for i in range(n_pieces)]
+    cell_starts, numbers = concatenated(p.numbers for p in placements)
+    cells = memoryview(pick(array("i", range(n_pieces, n_pieces + len(board))), numbers, array("i", [0])))
+    items = b"".join([part for p, a, b in zip(placements, cell_starts, cell_starts[1:])
+                      for part in (heads[p.piece], cells[4 * a:4 * b])])
     starts = array("i", [0])
-    starts.extend(accumulate((len(p.numbers) >> 2) + 1 for p in placements))
-    items = b"".join([part for p in placements for part in (p.numbers, heads[p.piece])])
-    exclusive = b"\x01" * n + bytes(hi == 1 for _, hi in counts)
-    needed = bytes(c not in optional for c in board) + bytes(lo >= 1 for lo, _ in counts)
+    starts.extend(accumulate(b - a + 1 for a, b in zip(cell_starts, cell_starts[1:])))
+    exclusive = bytes(hi == 1 for _, hi in counts) + b"\x01" * len(board)
+    needed = bytes(lo >= 1 for lo, _ in counts) + bytes(c not in optional for c in board)
     alive = bytearray(b"\x01" * len(placements))
-    _reduce.reduce(n + n_pieces, starts, items, exclusive, needed, alive)
+    _reduce.reduce(n_pieces + len(board), starts, items, exclusive, needed, alive)
     kept = [p for p, a in zip(placements, alive) if a]
     if not kept or len(placements) - len(kept) < REDUCE_FIRST_SHARE * len(placements):
         return None
