@@ -43,9 +43,9 @@ class PrismTransform:
         return None if maps is None else (maps, -1 if self.upside_down else 1)
 
     def apply(self, cells):
-        maps = affine_maps(self.plane)
-        if maps is not None:  # each layer's plane and the layers in one pass
-            return affine_images(maps, cells, -1 if self.upside_down else 1)
+        affine = self.affine
+        if affine is not None:  # each layer's plane and the layers in one pass
+            return affine_images(affine[0], cells, affine[1])
         cells = list(cells)
         layers = [-c[0] if self.upside_down else c[0] for c in cells]
         return tuple([(z,) + flat for z, flat in zip(layers, self.plane.apply([c[1:] for c in cells]))])

@@ -56,9 +56,9 @@ class TriadTransform:
         return None if maps is None else (maps, 0)
 
     def apply(self, cells):
-        maps = affine_maps(self)
-        if maps is not None:  # one sum per coordinate and cell (see affine_maps)
-            return affine_images(maps, cells)
+        affine = self.affine
+        if affine is not None:  # one sum per coordinate and cell (see affine_maps)
+            return affine_images(affine[0], cells, affine[1])
         to, back, (p, q, r) = self.to_triad, self.from_triad, self.perm
         if self.negate:
             f = self.FLIP

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass, field
-from itertools import accumulate
 from operator import itemgetter
 
 from polyfit.lattices import base as lattices
@@ -47,8 +46,8 @@ except ImportError:  # the C extension did not build: _CellItems' Python loop do
     _cover = None
 from polyfit.puzzle.orientations import PieceForms, turned
 from polyfit.puzzle.orientations import group as whole_group
-from polyfit.puzzle.placements import (BitGrid, Placement, concatenated, int32s, numbered_on, pick, runs,
-                                      shape_places, sorted_images)
+from polyfit.puzzle.placements import (BitGrid, Placement, concatenated, int32s, numbered_on, numbered_options,
+                                      runs, shape_places, sorted_images)
 from polyfit.puzzle.symmetry import Symmetry
 
 
@@ -750,15 +749,8 @@ class _CellItems:
 
     def _numbered_options(self, numbered, piece_item: dict) -> PackedOptions:
         """The options of placements numbered on one board: their cells' items picked in C."""
-        starts, items = concatenated(p.numbers for p in numbered)
-        picked = memoryview(pick(self._numbered_items(numbered[0].board), items, array("i", [0])))
         heads = {piece: array("i", [item]).tobytes() for piece, item in piece_item.items()}
-        parts = []  # each option: its piece's item, then its cells' (slices of picked, not copies)
-        for p, a, b in zip(numbered, starts, starts[1:]):
-            parts += (heads[p.piece], picked[4 * a:4 * b])
-        option_starts = array("i", [0])
-        option_starts.extend(accumulate(b - a + 1 for a, b in zip(starts, starts[1:])))
-        return PackedOptions(option_starts, b"".join(parts))
+        return PackedOptions(*numbered_options(numbered, heads, self._numbered_items(numbered[0].board)))
 
     def __call__(self, placement) -> tuple:
         if placement.shape is None:

@@ -282,6 +282,19 @@ def concatenated(groups) -> tuple[array, bytes]:
     return starts, b"".join(groups)
 
 
+def numbered_options(placements, heads, table) -> tuple[array, bytes]:
+    """Options of placements numbered on one board as int32 buffers ``(starts, items)``: each
+    its piece's item (``heads[piece]``, int32 bytes), then the items of its cells
+    (``table[number]``, picked in C)."""
+    cell_starts, numbers = concatenated(p.numbers for p in placements)
+    picked = memoryview(pick(table, numbers, array("i", [0])))
+    items = b"".join([part for p, a, b in zip(placements, cell_starts, cell_starts[1:])
+                      for part in (heads[p.piece], picked[4 * a:4 * b])])
+    starts = array("i", [0])
+    starts.extend(accumulate(b - a + 1 for a, b in zip(cell_starts, cell_starts[1:])))
+    return starts, items
+
+
 def _generate_by_sets(board_cells, pieces, counts, colours, lattice) -> list[Placement]:
     """:func:`generate` with sets, for a board of any size of box: a shape fits at shift
     ``s`` when every cell ``c`` of it lands on the board: ``s`` is in ``board - c`` for each
@@ -1039,22 +1052,18 @@ def reduce_first(placements, n_pieces: int, counts, optional=frozenset()) -> lis
     that hold at least :data:`REDUCE_FIRST_CELLS` cells, the reduction runs first on the plain
     problem: items the board's cells (needed unless optional) and the pieces (within their
     counts), options the placements. It removes only placements in no solution (of any
-    symmetry breaking or limit on holes, which only add constraints), and the pruning and the
-    later reduction give the same options without them: it is kept when it removes at least
-    :data:`REDUCE_FIRST_SHARE` of the placements but not all (then the pruning explains why
-    there is no solution)."""
+    symmetry breaking or limit on holes, which only add constraints), so no count changes; and
+    what it keeps, a symmetry of the puzzle maps onto what it keeps (its rule is the same
+    everywhere, and it stops where nothing more goes), so symmetry is broken as before. It is
+    kept when it removes at least :data:`REDUCE_FIRST_SHARE` of the placements but not all
+    (then the pruning explains why there is no solution)."""
     board = numbered_on(placements)
     if board is None or _reduce is None or sum(len(p.numbers) for p in placements) < 4 * REDUCE_FIRST_CELLS:
         return None
     # The pieces' items first (as in the cover: the reduction tries the items in order, and a
     # piece with nowhere else to go is what dooms most placements), then the cells'.
     heads = [array("i", [i]).tobytes() for i in range(n_pieces)]
-    cell_starts, numbers = concatenated(p.numbers for p in placements)
-    cells = memoryview(pick(array("i", range(n_pieces, n_pieces + len(board))), numbers, array("i", [0])))
-    items = b"".join([part for p, a, b in zip(placements, cell_starts, cell_starts[1:])
-                      for part in (heads[p.piece], cells[4 * a:4 * b])])
-    starts = array("i", [0])
-    starts.extend(accumulate(b - a + 1 for a, b in zip(cell_starts, cell_starts[1:])))
+    starts, items = numbered_options(placements, heads, array("i", range(n_pieces, n_pieces + len(board))))
     exclusive = bytes(hi == 1 for _, hi in counts) + b"\x01" * len(board)
     needed = bytes(lo >= 1 for lo, _ in counts) + bytes(c not in optional for c in board)
     alive = bytearray(b"\x01" * len(placements))
