@@ -1,7 +1,7 @@
 """polyfit against BurrTools on BurrTools' own files, side by side in one run.
 
     python benchmarks/burrtools.py [--burrtools PATH/TO/burrTxt2] [--repeat 3] [--mirror]
-                                   [--before PYTHON] [FILE.xmpuzzle ...]
+                                   [--before PYTHON] [--timeout SECONDS] [FILE.xmpuzzle ...]
 
 BurrTools (Andreas Röver and others, GPL-2) is the solver most puzzle designers use. Its
 command-line solver burrTxt2 is not shipped with polyfit: give its path, or let this script
@@ -32,6 +32,11 @@ for compiling them.
 ``--before PYTHON``: also time the polyfit that another environment's Python runs (an older
 version, say), in the same rounds, and print its CPU seconds beside (its counts are not
 checked: an older polyfit may count colours differently).
+
+``--timeout SECONDS`` (default 1800): a run that takes longer is stopped, and its file leaves
+the table for a list of its own after it (which program ran over, and polyfit's count and
+CPU seconds when it finished): a long search, not a set-up, and no count to compare. Files
+made at random (``benchmarks/burrtools_files.py --random``) are run with a short one.
 """
 
 from __future__ import annotations
@@ -64,10 +69,14 @@ def child_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run_burrtools(binary: Path, puzzle: Path, *flags: str) -> tuple[float, int]:
+class TooLong(Exception):
+    """A run went over ``--timeout``."""
+
+
+def run_burrtools(binary: Path, puzzle: Path, *flags: str, timeout: float = 1800) -> tuple[float, int]:
     """CPU seconds and assemblies of ``burrTxt2 -R -c``. It polls its standard input and stops
     at end of file, so the input is a pipe held open until it is done; it writes the count into
-    FILE.xmpuzzlettt beside a copy of the file."""
+    FILE.xmpuzzlettt beside a copy of the file. :class:`TooLong` after ``timeout`` seconds."""
     with tempfile.TemporaryDirectory() as folder:
         copy = Path(folder) / "p.xmpuzzle"
         shutil.copy(puzzle, copy)
@@ -75,7 +84,9 @@ def run_burrtools(binary: Path, puzzle: Path, *flags: str) -> tuple[float, int]:
         process = subprocess.Popen([str(binary), "-R", "-c", *flags, str(copy)], stdin=subprocess.PIPE,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=folder)
         try:
-            process.wait(timeout=1800)
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise TooLong from None
         finally:
             if process.poll() is None:
                 process.kill()
@@ -89,14 +100,18 @@ def run_burrtools(binary: Path, puzzle: Path, *flags: str) -> tuple[float, int]:
         return seconds, int(found.group(1))
 
 
-def run_polyfit(puzzle: Path, python: str = sys.executable) -> tuple[float, float, dict]:
+def run_polyfit(puzzle: Path, python: str = sys.executable, timeout: float = 1800) -> tuple[float, float, dict]:
     """CPU seconds, wall seconds and the JSON summary of ``polyfit solve --count --jobs 1
     --problem 1`` (an ``error`` instead when polyfit refuses the file). burrTxt2 solves a file's
     first problem only, so polyfit is asked for that one (without ``--problem`` it counts them
-    all)."""
+    all). :class:`TooLong` after ``timeout`` seconds."""
     before, start = child_cpu(), time.perf_counter()
-    result = subprocess.run([python, "-m", "polyfit", "solve", str(puzzle), "--count", "--jobs", "1",
-                             "--problem", "1", "--json"], capture_output=True, text=True, cwd=OUTSIDE, timeout=1800)
+    try:
+        result = subprocess.run([python, "-m", "polyfit", "solve", str(puzzle), "--count", "--jobs", "1",
+                                 "--problem", "1", "--json"], capture_output=True, text=True, cwd=OUTSIDE,
+                                timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise TooLong from None
     wall, seconds = time.perf_counter() - start, child_cpu() - before
     if result.returncode != 0:
         return seconds, wall, {"error": result.stderr.strip(), "distinct": None, "distinct_rotations": None, "seconds": 0.0}
@@ -170,6 +185,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="rounds (default 3)")
     parser.add_argument("--mirror", action="store_true", help="also count with burrTxt2 -m once per file")
     parser.add_argument("--before", help="a Python whose polyfit to time too (another environment)")
+    parser.add_argument("--timeout", type=float, default=1800,
+                        help="seconds a run may take before its file leaves the table (default 1800)")
     args = parser.parse_args()
     files = [f.resolve() for f in args.files] or default_files()
     binary = find_burrtools(args.burrtools)
@@ -179,10 +196,26 @@ def main() -> None:
     times = {f: {"burrtools": [], "polyfit": [], "wall": [], "search": [], "ratio": [], "before": [],
                  "setup": [], "before setup": []} for f in files}
     wrong = []
+    too_long: dict = {}  # file -> what went over the time limit
     for round_number in range(args.repeat):
         for f in files:
-            bt, bt_count = run_burrtools(binary, f)
-            pf, wall, summary = run_polyfit(f)
+            if f in too_long:
+                continue
+            too_long[f] = "BurrTools"
+            try:
+                bt, bt_count = run_burrtools(binary, f, timeout=args.timeout)
+                too_long[f] = "polyfit"
+                pf, wall, summary = run_polyfit(f, timeout=args.timeout)
+                del too_long[f]
+            except TooLong:
+                if too_long[f] == "BurrTools":  # and polyfit, on its own?
+                    try:
+                        pf, _, summary = run_polyfit(f, timeout=args.timeout)
+                        too_long[f] = (f"BurrTools (polyfit: {pf:.2f} s, "
+                                       f"{'error' if summary['distinct'] is None else format(summary['distinct'], ',')})")
+                    except TooLong:
+                        too_long[f] = "both"
+                continue
             entry = times[f]
             entry["setup"].append(run_setup(f))
             if args.before:
@@ -202,10 +235,12 @@ def main() -> None:
             entry["count"] = bt_count
             entry["summary"] = summary
         print(f"round {round_number + 1} of {args.repeat} done", file=sys.stderr)
+    for f in too_long:
+        del times[f]
     if args.mirror:
         import polyfit
 
-        for f in files:
+        for f in times:
             _, mirrored = run_burrtools(binary, f, "-m")
             # BurrTools turns a flat puzzle over in space, so for it a flat piece's mirror image
             # is a rotation: -m keeps no more, and polyfit (which reads the puzzle as a board in
@@ -237,6 +272,8 @@ def main() -> None:
         print(f"| {f.stem} | {entry['count']:,} | {shown} | {bt:.2f} s {old}| {seconds(entry['setup'], 3)} "
               f"| {pf:.2f} s | {wall:.2f} s | {median(entry['search']):.3f} s | {median(entry['ratio']):.2f} "
               f"| {verdict(bt, pf, wall)} |")
+    for f, which in too_long.items():
+        print(f"over {args.timeout:g} s: {f.stem}: {which}")
     for line in dict.fromkeys(wrong):
         print(f"COUNTS DIFFER: {line}", file=sys.stderr)
     if wrong:

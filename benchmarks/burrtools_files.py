@@ -41,6 +41,14 @@ counts, big pieces and big boxes where the kind has them:
 
 Every count polyfit's tests expect from these files was counted by BurrTools 0.7.1
 (``burrTxt2 -R -c``, and ``-m`` for the count with mirror images kept).
+
+``--random N --seed S --out DIR`` writes N puzzles made at random instead, as designers' files
+we do not have (a seed makes the same ones again): on cubes, boxes of 2 to 7 a side cut into
+pieces of 3 to 30 voxels, flat boards of one layer, an optional layer on top, pieces allowed
+0 to 2 times with a tenth of the voxels optional, and big pieces (30 to 90 voxels) in boxes
+up to 9 a side; on the other grids, boxes of prisms, spheres and tetra-octa cells, and
+rhombic dodecahedra, cut into 2 to 14 pieces. ``benchmarks/burrtools.py --timeout 60 DIR/*``
+compares the programs on them (many are long searches).
 """
 
 from __future__ import annotations
@@ -393,10 +401,62 @@ def files() -> dict[str, bytes]:
     return result
 
 
+CUBE_KINDS = ("box", "flat", "optional", "counts", "big")
+OTHER_KINDS = ("prisms", "spheres", "tetra-octa", "rhombic")
+
+
+def random_puzzle(rng: random.Random, number: int) -> tuple[str, bytes]:
+    """One puzzle made at random (see the module docstring): its file name and its bytes."""
+    kind = rng.choice(CUBE_KINDS + OTHER_KINDS)
+    if kind == "rhombic":
+        blocks, count = rng.randint(3, 4), rng.randint(3, 8)
+        return f"{number:03d}-rhombic-{blocks}-{count}p.xmpuzzle", rhombic_dodecahedra(f"r{number}", blocks, count, rng.randrange(1 << 30))
+    if kind in OTHER_KINDS:
+        sides = {"prisms": (rng.randint(1, 6), rng.randint(2, 8), rng.randint(4, 16)),
+                 "spheres": tuple(rng.randint(3, 10) for _ in range(3)),
+                 "tetra-octa": tuple(rng.randint(4, 10) for _ in range(3))}[kind]
+        cells = lattice_box(kind, sides)
+        count = max(2, min(14, len(cells) // rng.randint(4, 40)))
+        name = f"{number:03d}-{kind}-{'x'.join(map(str, sides))}-{count}p.xmpuzzle"
+        return name, on_lattice(name, kind, cells, count, rng.randrange(1 << 30))
+    if kind == "flat":
+        sides = (rng.randint(4, 10), rng.randint(4, 10), 1)
+    elif kind == "big":
+        sides = (rng.randint(5, 9), rng.randint(5, 9), rng.randint(4, 8))
+    else:
+        sides = (rng.randint(2, 7), rng.randint(2, 7), rng.randint(2, 7))
+    cells = box(*sides)
+    size = rng.randint(30, 90) if kind == "big" else rng.randint(3, 30)
+    parts = dissect(cells, max(2, min(16, len(cells) // size)), rng)
+    result = {c: ("#", 0) for c in cells}
+    counts = [(k, 1) for k in range(len(parts))]
+    if kind == "optional":  # a layer on top, half of it there, that may stay empty
+        sx, sy, sz = sides
+        result.update({(x, y, sz): ("+", 0) for x in range(sx) for y in range(sy) if rng.random() < 0.5})
+    if kind == "counts":  # each piece 0 to 2 times, a tenth of the voxels optional
+        counts = [(k, (0, 2)) for k in range(len(parts))]
+        result.update({c: ("+", 0) for c in rng.sample(cells, max(1, len(cells) // 10))})
+    shapes = [piece(p, name=chr(65 + k)) for k, p in enumerate(parts)] + [Shape(result, "result")]
+    name = f"{number:03d}-{kind}-{'x'.join(map(str, sides))}-{len(parts)}p.xmpuzzle"
+    return name, puzzle_xml(shapes, counts, len(parts), name).encode("ascii")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--random", type=int, metavar="N", help="write N puzzles made at random instead")
+    parser.add_argument("--seed", type=int, default=1, help="the seed of --random (default 1)")
     args = parser.parse_args()
+    if args.random is not None:
+        if args.out == OUT:
+            parser.error("--random writes into a folder of its own: give --out DIR")
+        args.out.mkdir(parents=True, exist_ok=True)
+        rng = random.Random(args.seed)
+        for number in range(args.random):
+            name, data = random_puzzle(rng, number)
+            (args.out / name).write_bytes(data)
+            print(args.out / name)
+        return
     args.out.mkdir(parents=True, exist_ok=True)
     for name, data in files().items():
         (args.out / name).write_bytes(data)

@@ -77,6 +77,30 @@ def test_every_file_made_has_its_burrtools_count_here():
     assert made == set(BURRTOOLS) | set(SLOW)
 
 
+def test_puzzles_made_at_random_are_the_same_from_a_seed_and_each_is_a_dissection(tmp_path):
+    """``burrtools_files.py --random`` makes designers' files we do not have: from one seed
+    the same files again; each is read as a BurrTools file of its grid, its pieces fill the
+    goal (they were cut from it) and the puzzle is made."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import burrtools_files
+
+    rng = random.Random(3)
+    made = [burrtools_files.random_puzzle(rng, number) for number in range(14)]
+    assert burrtools_files.random_puzzle(random.Random(3), 0) == made[0]
+    assert len({name for name, _ in made}) == 14
+    kinds = set()
+    for name, data in made:
+        path = tmp_path / name
+        path.write_bytes(data)
+        board = polyfit.read_board(path)
+        kinds.add(board.lattice.name)
+        puzzle = polyfit.load(path)
+        area = sum(p.size * p.count[0] for p in puzzle.pieces)
+        assert len(board.cells) - len(board.optional) <= sum(p.size * p.count[1] for p in puzzle.pieces)
+        assert area <= len(board.cells) and puzzle.placement_stats.kept >= len(puzzle.pieces) > 1
+    assert len(kinds) >= 3  # cubes and other grids
+
+
 def test_colours_are_part_of_the_shapes_as_in_burrtools():
     """Colours with no rule still count: a marked corner of the cube leaves only the 6
     symmetries that fix it; a T with one marked arm has twice the placements (turned end for
