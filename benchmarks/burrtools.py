@@ -178,6 +178,17 @@ def verdict(bt: float, pf: float, wall: float) -> str:
     return "yes" if wall <= TARGET else "no"
 
 
+def polyfit_alone(puzzle: Path, timeout: float) -> str:
+    """What polyfit makes of a file BurrTools went over the time limit on: its CPU seconds and
+    count, or that it went over too."""
+    try:
+        seconds, _, summary = run_polyfit(puzzle, timeout=timeout)
+    except TooLong:
+        return " and polyfit"
+    count = summary["distinct"]
+    return f" (polyfit: {seconds:.2f} s, {'error' if count is None else format(count, ',')})"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="*", type=Path)
@@ -201,20 +212,15 @@ def main() -> None:
         for f in files:
             if f in too_long:
                 continue
-            too_long[f] = "BurrTools"
             try:
                 bt, bt_count = run_burrtools(binary, f, timeout=args.timeout)
-                too_long[f] = "polyfit"
-                pf, wall, summary = run_polyfit(f, timeout=args.timeout)
-                del too_long[f]
             except TooLong:
-                if too_long[f] == "BurrTools":  # and polyfit, on its own?
-                    try:
-                        pf, _, summary = run_polyfit(f, timeout=args.timeout)
-                        too_long[f] = (f"BurrTools (polyfit: {pf:.2f} s, "
-                                       f"{'error' if summary['distinct'] is None else format(summary['distinct'], ',')})")
-                    except TooLong:
-                        too_long[f] = "both"
+                too_long[f] = "BurrTools" + polyfit_alone(f, args.timeout)
+                continue
+            try:
+                pf, wall, summary = run_polyfit(f, timeout=args.timeout)
+            except TooLong:
+                too_long[f] = "polyfit"
                 continue
             entry = times[f]
             entry["setup"].append(run_setup(f))
