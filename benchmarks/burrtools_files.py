@@ -20,6 +20,8 @@ counts, big pieces and big boxes where the kind has them:
   carry their colour (the others are neutral), so that thousands of assemblies remain.
 - ``counts``: a 3x3x3 cube with its 8 corners optional, from 6 kinds of tetracube used 0 to
   2 times each.
+- ``counts-no-total``: ``counts`` with at most two corners left empty (``maxHoles``): no
+  choice of the tetracubes' counts covers 25 to 27 voxels, a puzzle with no solution.
 - ``max-holes``: a 4x3x2 box with 6 optional voxels, from at most one each of 6 tetracubes,
   2 trominoes and a domino, with at most 2 voxels left empty (``maxHoles``).
 - ``frame-40``: the twelve edges of a 40x40x40 cube (456 voxels in a box of 64,000), in 8
@@ -260,6 +262,17 @@ def counts():
     return puzzle_xml(shapes + [result], parts, len(shapes), "Corners optional")
 
 
+def counts_no_total():
+    """``counts`` with at most two corners left empty (maxHoles): 25 to 27 voxels to fill, and
+    tetracubes cover a multiple of 4, so no choice of counts adds up; BurrTools counts 0
+    assemblies."""
+    shapes = [piece(cells, name=name) for name, cells in TETRACUBES.items()]
+    corners = {(x, y, z) for x in (0, 2) for y in (0, 2) for z in (0, 2)}
+    result = Shape({c: ("+" if c in corners else "#", 0) for c in box(3, 3, 3)}, "No total adds up")
+    parts = [(k, (0, 2)) for k in range(len(shapes))]
+    return puzzle_xml(shapes + [result], parts, len(shapes), "No total adds up", max_holes=2)
+
+
 def max_holes():
     """A 4x3x2 box with six optional voxels, filled with at most one each of six tetracubes,
     two trominoes and a domino, leaving at most two voxels empty (maxHoles): pieces of three
@@ -388,6 +401,7 @@ def files() -> dict[str, bytes]:
         "cube-16-colours": cube_16_colours(),
         "counts": counts(),
         "max-holes": max_holes(),
+        "counts-no-total": counts_no_total(),
         "frame-40": frame_40(),
         # Colours that restrict nothing, as BurrTools counts them:
         "soma-marked-corner": soma("A marked corner", cube_colours={(0, 0, 0): 1}),

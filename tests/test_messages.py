@@ -88,7 +88,7 @@ def board_file(tmp_path, art):
     "art, pieces, words",
     [
         ("##", "monomino", "area 2 but the 1 piece has total area 1"),
-        ("#", "0..1*domino", "board.txt: 1 cell, 0 of them optional; the pieces cover between 0 and 2"),
+        ("####", "0..1*domino", "board.txt: 4 cells, 0 of them optional; the pieces cover between 0 and 2"),
         ("#++", "domino=2", "the pieces cover 4 cells, but the board needs 1 to 3"),
         ("##+", "monomino", "the pieces cover 1 cell, but the board needs 2 to 3"),
         ("L###", "tetrominoes", "board.txt:1:1: the 1 cell marked 'L' is not the shape of piece L (4 cells)"),
@@ -100,6 +100,26 @@ def test_messages_with_a_count_of_one(app, tmp_path, art, pieces, words):
     assert result.exit_code == 2
     text = " ".join(result.output.replace(str(tmp_path) + "/", "").split())
     assert words in text
+
+
+@pytest.mark.parametrize("art, pieces, why", [
+    ("#", "0..1*domino", "board.txt: 1 cell, 0 of them optional; the pieces cover between 0 and 2 cells "
+                         "depending on the counts, but no choice of them covers 1"),
+    ("#####", "0..2*domino,tetrominoes:O=0..1", "board.txt: 5 cells, 0 of them optional; the pieces cover "
+                                                  "between 0 and 8 cells depending on the counts, but no choice "
+                                                  "of them covers 5"),
+])
+def test_counts_that_straddle_the_board_but_never_add_up_give_no_solution(app, tmp_path, art, pieces, why):
+    """Not an error: the least and the most the pieces cover straddle the board, so the
+    puzzle is sound; no choice of counts adds up, so it has no solution (BurrTools counts 0
+    assemblies), and polyfit says why without a search."""
+    for count in ("--count",), ():
+        result = run(app, "solve", board_file(tmp_path, art), "--pieces", pieces, *count)
+        assert result.exit_code == 0, result.output
+        text = " ".join(result.output.replace(str(tmp_path) + "/", "").split())
+        assert "0 distinct solutions, 0 in all" in text and f"no solution: {why}" in text
+    result = run(app, "check", board_file(tmp_path, art), "--pieces", pieces)
+    assert "none (no solution)" in result.output
 
 
 def test_one_stl_file_and_one_tile(app, tmp_path):

@@ -12,7 +12,7 @@ from polyfit.limits import check
 from polyfit.xc.problem import SearchStats
 from polyfit.xc.reduce import Reduction, reduce as reduce_options
 from polyfit.puzzle.pieces import check_board_pieces
-from polyfit.puzzle.placements import PlacementStats, area_problem, place
+from polyfit.puzzle.placements import PlacementResult, PlacementStats, area_problem, place
 from polyfit.puzzle.preplaced import preplace
 from polyfit.puzzle.symmetry import configuration_symmetries, puzzle_symmetries
 from polyfit.records import Record
@@ -89,7 +89,7 @@ class Puzzle:
         fixed_cells = board.fixed_cells
         free = [c for c in board.cells if c not in fixed_cells]
         self.counts = preplaced.counts  # each piece's (lo, hi) left for the search
-        self._check_area(free)
+        no_total = self._check_area(free)
         # No more copies than fit in the free cells can be used, so a larger high end means the
         # same puzzle: cap it (0..10**9*monomino on four cells is 0..4).
         self.counts = [
@@ -98,7 +98,10 @@ class Puzzle:
         ]
         used = sum(1 for _, hi in self.counts if hi > 0)
         check("items", len(free) + used, f"{board.label}: its cells and pieces, as an exact cover problem")
-        result = place(free, self.pieces, prune, self.counts, board.optional, board.colours, reduce)
+        if no_total is None:
+            result = place(free, self.pieces, prune, self.counts, board.optional, board.colours, reduce)
+        else:  # no placement to make: no choice of the counts adds up
+            result = PlacementResult([], PlacementStats(impossible=no_total))
         if board.colours is None and board.allowed:  # some pieces may only go some ways
             names = [p.name for p in self.pieces]
             result.placements = [
@@ -135,14 +138,27 @@ class Puzzle:
                 self.cover.problem = self.reduction.problem
                 self.cover.option_placement = [self.cover.option_placement[k] for k in self.reduction.kept]
 
-    def _check_area(self, free) -> None:
+    def _check_area(self, free) -> str | None:
+        """Refuse a puzzle whose pieces cannot cover the cells that must be filled, whatever
+        their counts: too few or too many at the least or at the most. When the least and the
+        most of the pieces' area straddle the cells but no choice of counts adds up (a
+        domino 0 or 1 times on one cell), the puzzle is well made and has no solution, as
+        BurrTools counts it: that reason is returned."""
         board, pieces = self.board, self.pieces
         optional = len(board.optional)
         empty = optional if board.max_holes is None else min(optional, board.max_holes)  # the most left empty
         sizes = [p.size for p in pieces]
-        problem = area_problem(len(free) - empty, len(free), sizes, self.counts)
+        required = len(free) - empty
+        problem = area_problem(required, len(free), sizes, self.counts)
         if problem is None:
-            return
+            return None
+        least = sum(size * lo for size, (lo, _) in zip(sizes, self.counts))
+        most = sum(size * hi for size, (_, hi) in zip(sizes, self.counts))
+        left = " left after the pre-placed pieces" if board.fixed else ""
+        limit = "" if empty == optional else f" (at most {empty} left empty)"
+        story = f"{board.label}: {plural(len(free), 'cell')}{left}, {optional} of them optional{limit}; {problem}"
+        if least <= len(free) and most >= required:
+            return story
         exact = all(p.count == (1, 1) for p in pieces) and not optional and not board.fixed
         if exact:
             piece_area = sum(sizes)
@@ -151,9 +167,7 @@ class Puzzle:
                 f"{board.label} has area {board.area} but the {plural(len(pieces), 'piece')} {have} "
                 f"total area {piece_area}: every piece is used exactly once, so they must match"
             )
-        left = " left after the pre-placed pieces" if board.fixed else ""
-        limit = "" if empty == optional else f" (at most {empty} left empty)"
-        raise PolyfitError(f"{board.label}: {plural(len(free), 'cell')}{left}, {optional} of them optional{limit}; {problem}")
+        raise PolyfitError(story)
 
     def labels(self, placements) -> list[str]:
         """A label per placement: the piece's name, numbered ``NAME#k`` when the solution
