@@ -31,15 +31,13 @@ from polyfit.lattices.grid import Cell
 from polyfit.limits import check, limit
 from polyfit.puzzle.orientations import PieceForms, group, oriented, painted_orientations, places, translated
 from polyfit.records import Record
+from polyfit.xc.problem import PackedOptions
+from polyfit.xc.reduce import _reduce, reduce_native
 
 try:
     from polyfit.puzzle import _regions
 except ImportError:  # the C extension did not build: the Python flood fill does the work
     _regions = None
-try:
-    from polyfit.xc import _reduce
-except ImportError:  # the C extension did not build: the reduction does not go first
-    _reduce = None
 
 
 class Placement:
@@ -1066,8 +1064,7 @@ def reduce_first(placements, n_pieces: int, counts, optional=frozenset()) -> lis
     starts, items = numbered_options(placements, heads, array("i", range(n_pieces, n_pieces + len(board))))
     exclusive = bytes(hi == 1 for _, hi in counts) + b"\x01" * len(board)
     needed = bytes(lo >= 1 for lo, _ in counts) + bytes(c not in optional for c in board)
-    alive = bytearray(b"\x01" * len(placements))
-    _reduce.reduce(n_pieces + len(board), starts, items, exclusive, needed, alive)
+    alive, _ = reduce_native(PackedOptions(starts, items), n_pieces + len(board), exclusive, needed)
     kept = [p for p, a in zip(placements, alive) if a]
     if not kept or len(placements) - len(kept) < REDUCE_FIRST_SHARE * len(placements):
         return None
